@@ -1,0 +1,51 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "model/Result.h"
+#include "model/Trace.h"
+
+namespace wl::app {
+
+// What the user asks for in the run panel or on `warpline run`.
+struct RunRequest {
+    std::string workload = "reduce";  // "reduce" | "power"
+    std::string mode = "baseline";    // "baseline" | "async"
+    int streams = 1;                  // 1..64
+    bool pinned = false;
+    std::int64_t size = 0;            // 0 = the workload's default (elements, or matrix dim)
+    int repeat = 0;                   // 0 = the workload's default
+    bool sharedStreamBug = false;     // reduce async: all chunks on one stream (the seed's bug)
+    bool gpuMetrics = false;          // PM sampling rows
+};
+
+// What a finished run gives back: the trace, the check the user reads, and a short summary.
+struct RunOutcome {
+    model::TracePtr trace;
+    bool checkPassed = false;
+    std::string checkText;    // "normalized sum = 1.0000001 (ok)" / "eigenvalue = 1.0000 ..."
+    std::string summaryText;  // one screen: wall time, GPU time, copies and GB/s
+    double wallTimeMs = 0.0;
+};
+
+// Progress in [0, 1] with a short label; called from the worker thread.
+using ProgressFn = std::function<void(double fraction, const std::string& label)>;
+
+// Validates the request without touching the GPU beyond querying it (streams 1..64, sizes > 0 and
+// within free device memory): an Error with a clear message, or success.
+model::Status validateRun(const RunRequest& request);
+
+// Name of the CUDA device runs go to, or an Error saying why none can run (built without CUDA,
+// no driver, no GPU).
+model::Result<std::string> runDevice();
+
+// Runs the workload under the tracer. Blocking; call from a worker thread. Device-side failures
+// come back as an Error and leave the process ready for the next run. `cancel` is polled between
+// phases.
+model::Result<RunOutcome> runTraced(const RunRequest& request, const ProgressFn& progress = {},
+                                    const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace wl::app

@@ -1,0 +1,57 @@
+// warpline: no arguments (or GUI options) opens the window; a subcommand runs headless.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/cli/Commands.h"
+#include "app/gui/GuiMain.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(Warpline: a timeline viewer for CUDA asynchrony.
+
+Usage:
+  warpline [--open FILE] [RUN OPTIONS] [--run] [--screenshot FILE.png]
+                                   open the window (a sample trace when there is no GPU)
+  warpline run --workload reduce|power --mode baseline|async [--streams N]
+               [--pinned|--pageable] [--size N] [--repeat N] [--shared-stream]
+               [--gpu-metrics] [-o trace.json]
+                                   run a workload under the tracer and print a summary
+  warpline analyze FILE [--json] [--gap-threshold-us X]
+                                   import summary and analysis of a trace
+  warpline convert IN -o OUT.json  read any supported trace, write Chrome trace JSON
+  warpline record [-o FILE] -- PROGRAM [ARGS...]
+                                   trace another CUDA program
+  warpline --help | --version
+
+Traces: Chrome trace JSON (ours, PyTorch profiler/Kineto, others), plain or .gz.
+Exit codes: 0 success, 1 failure while running, 2 bad usage or bad input.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace wl::app;
+    if (argc >= 2) {
+        const std::string first = argv[1];
+        const std::vector<std::string> rest(argv + 2, argv + argc);
+        if (first == "--help" || first == "-h" || first == "help") {
+            std::fputs(kUsage, stdout);
+            return kExitOk;
+        }
+        if (first == "--version") {
+            std::printf("warpline %s\n", WARPLINE_VERSION);
+            return kExitOk;
+        }
+        if (first == "analyze") return analyzeCommand(rest);
+        if (first == "convert") return convertCommand(rest);
+        if (first == "run") return runCommand(rest);
+        if (first == "record") return recordCommand(rest);
+        if (first.rfind("-", 0) != 0) {
+            printError("unknown command '" + first + "' (see warpline --help)");
+            return kExitBadInput;
+        }
+    }
+    return guiMain(argc, argv);
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages Warpline needs to build, test and run.
+# The CUDA toolkit (nvcc, CUPTI, NVTX3) is optional and not installed here: without it the viewer
+# still builds; with it the tracer, workloads and `warpline record` are built too.
+set -euo pipefail
+packages=(
+    build-essential cmake ninja-build pkg-config git
+    qt6-base-dev qt6-charts-dev libgl-dev libxkbcommon-dev
+    libgtest-dev libgmock-dev libbenchmark-dev
+    libsimdjson-dev zlib1g-dev
+    fonts-dejavu-core xz-utils
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "Installing: ${missing[*]}"
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "model/Result.h"
+#include "model/Trace.h"
+
+namespace wl::cupti {
+
+struct TracerOptions {
+    bool traceApi = true;      // runtime + driver API calls (needed for launch flows)
+    bool traceNvtx = true;     // NVTX ranges and marks
+    bool gpuMetrics = false;   // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in)
+    std::int64_t gpuMetricsIntervalNs = 20'000;
+    std::size_t bufferBytes = 8u << 20;  // per activity buffer
+    std::size_t maxBuffers = 64;          // pool bound; more are allocated only if the pool runs dry
+};
+
+// In-process CUPTI activity tracer: start() enables the activity kinds, stop() synchronises the
+// devices, flushes every buffer and returns the Trace. One per process (CUPTI allows one
+// subscriber); start/stop may be repeated for many runs. Errors (no driver, no GPU, CUPTI refused
+// because another profiler is attached) come back as values; nothing aborts.
+class CuptiTracer {
+public:
+    CuptiTracer();
+    ~CuptiTracer();
+    CuptiTracer(const CuptiTracer&) = delete;
+    CuptiTracer& operator=(const CuptiTracer&) = delete;
+
+    model::Status start(const TracerOptions& options = {});
+    model::Result<model::TracePtr> stop();
+    bool running() const;
+
+    // Points NVTX_INJECTION64_PATH at the libcupti this process loaded, unless the user set it.
+    // Must run before the process's first NVTX call; start() calls it too.
+    static void ensureNvtxInjection();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace wl::cupti

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "model/StringTable.h"
+
+namespace wl::model {
+
+// Per-kind detail records, kept in side tables of the Trace so Slice stays small.
+
+struct KernelDetail {
+    std::array<std::int32_t, 3> grid{1, 1, 1};
+    std::array<std::int32_t, 3> block{1, 1, 1};
+    std::int32_t registersPerThread = 0;
+    std::int32_t staticSharedBytes = 0;
+    std::int32_t dynamicSharedBytes = 0;
+    // From the producer when it reports them (Kineto's "warps per SM", "est. achieved occupancy %");
+    // negative when unknown. Our own analysis computes theoretical occupancy from the fields above.
+    float warpsPerSm = -1.0f;
+    float estimatedOccupancyPct = -1.0f;
+
+    std::int64_t threadsPerBlock() const {
+        return std::int64_t{block[0]} * block[1] * block[2];
+    }
+    std::int64_t blockCount() const { return std::int64_t{grid[0]} * grid[1] * grid[2]; }
+    std::int32_t sharedBytesPerBlock() const { return staticSharedBytes + dynamicSharedBytes; }
+};
+
+enum class CopyKind : std::uint8_t { Unknown, HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, PeerToPeer };
+
+enum class MemoryKind : std::uint8_t { Unknown, Pageable, Pinned, Device, Managed, Array };
+
+struct MemcpyDetail {
+    std::uint64_t bytes = 0;
+    CopyKind copyKind = CopyKind::Unknown;
+    MemoryKind srcKind = MemoryKind::Unknown;
+    MemoryKind dstKind = MemoryKind::Unknown;
+    std::int32_t srcDevice = -1;  // for peer copies
+    std::int32_t dstDevice = -1;
+};
+
+struct MemsetDetail {
+    std::uint64_t bytes = 0;
+    std::uint32_t value = 0;
+    MemoryKind memoryKind = MemoryKind::Unknown;
+};
+
+enum class SyncKind : std::uint8_t {
+    Unknown,
+    EventSynchronize,
+    StreamWaitEvent,
+    StreamSynchronize,
+    ContextSynchronize,
+};
+
+struct SyncDetail {
+    SyncKind syncKind = SyncKind::Unknown;
+    std::int64_t streamId = -1;  // -1 when not about one stream
+    std::uint64_t eventId = 0;
+};
+
+enum class ApiKind : std::uint8_t { Runtime, Driver };
+
+struct ApiDetail {
+    ApiKind apiKind = ApiKind::Runtime;
+    std::uint32_t callbackId = 0;  // CUPTI callback id; 0 when unknown (imported traces)
+    std::int32_t returnCode = 0;   // CUDA error code returned by the call (0 = success)
+};
+
+struct NvtxDetail {
+    std::uint32_t colorArgb = 0;  // 0 = no colour given
+    StringId domainId = 0;        // domain name ("" = default domain)
+    std::int32_t category = 0;
+};
+
+// Names for display and export.
+const char* toString(CopyKind kind);     // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unknown"
+const char* toString(MemoryKind kind);   // "Pageable", "Pinned", "Device", "Managed", "Array", "Unknown"
+const char* toString(SyncKind kind);     // "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync", "Unknown"
+CopyKind copyKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise
+MemoryKind memoryKindFromString(std::string_view text);  // inverse of toString; Unknown otherwise
+SyncKind syncKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise
+
+}  // namespace wl::model

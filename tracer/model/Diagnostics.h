@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wl::model {
+
+// What went wrong while collecting or importing a trace, as values: counts plus the first few
+// messages. Shown by the UI and by `warpline analyze`; a trace that lost records says so.
+struct Diagnostics {
+    static constexpr std::size_t kMaxMessages = 50;
+
+    std::uint64_t droppedRecords = 0;     // CUPTI records lost (buffers full)
+    std::uint64_t invalidTimestamps = 0;  // records with zero or reversed timestamps
+    std::uint64_t spilledOverlaps = 0;    // slices that overlapped without nesting, moved to a lane
+    std::uint64_t unknownPhases = 0;      // imported events of a phase we do not handle
+    std::uint64_t unmatchedEnds = 0;      // E/e without B/b, or begins never ended
+    std::uint64_t unknownRecords = 0;     // CUPTI records of kinds we do not translate
+    std::uint64_t truncatedStrings = 0;   // strings cut at the producer's limit
+    std::uint64_t warningCount = 0;       // total warnings, including those not kept below
+    std::vector<std::string> warnings;    // the first kMaxMessages warnings
+
+    void warn(std::string message) {
+        ++warningCount;
+        if (warnings.size() < kMaxMessages) {
+            warnings.push_back(std::move(message));
+        }
+    }
+    bool lostData() const { return droppedRecords > 0; }
+};
+
+}  // namespace wl::model

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "model/StringTable.h"
+#include "model/Time.h"
+
+namespace wl::model {
+
+enum class SliceKind : std::uint8_t {
+    Kernel,      // GPU kernel (details: KernelDetail)
+    Memcpy,      // GPU copy, any direction (details: MemcpyDetail)
+    Memset,      // GPU memset (details: MemsetDetail)
+    Sync,        // host waiting on the GPU: stream/event/context sync, stream-wait-event (SyncDetail)
+    RuntimeApi,  // CUDA runtime API call on a host thread (ApiDetail)
+    DriverApi,   // CUDA driver API call on a host thread (ApiDetail)
+    Nvtx,        // NVTX range (NvtxDetail); a zero-duration one is a mark
+    Overhead,    // CUPTI/profiler overhead on a host thread
+    Instant,     // an instant event with no duration from an imported trace
+    Other,       // any other imported slice (e.g. a CPU op from the PyTorch profiler)
+};
+
+inline constexpr std::uint32_t kNoDetail = std::numeric_limits<std::uint32_t>::max();
+
+// One interval on a track. A small POD: per-kind details live in the Trace's side tables,
+// indexed by detailIndex (kNoDetail when there are none).
+struct Slice {
+    TimeNs startNs = 0;
+    TimeNs durationNs = 0;
+    std::uint64_t correlationId = 0;  // CUDA correlation id linking an API call to its GPU work; 0 = none
+    StringId nameId = 0;
+    std::uint32_t detailIndex = kNoDetail;
+    std::uint16_t depth = 0;  // lane within the track (nesting depth, or a spill lane)
+    SliceKind kind = SliceKind::Other;
+    std::uint8_t flags = 0;  // SliceFlags bits
+
+    TimeNs endNs() const { return startNs + durationNs; }
+};
+
+// Bits of Slice::flags.
+enum SliceFlags : std::uint8_t {
+    kSliceSpilled = 1u << 0,  // overlapped a sibling without nesting; moved to an extra lane
+};
+
+// Addresses a slice in a Trace: the track's index and the slice's index within that track.
+struct SliceRef {
+    std::uint32_t track = std::numeric_limits<std::uint32_t>::max();
+    std::uint32_t index = 0;
+
+    bool valid() const { return track != std::numeric_limits<std::uint32_t>::max(); }
+    friend bool operator==(const SliceRef&, const SliceRef&) = default;
+};
+
+}  // namespace wl::model

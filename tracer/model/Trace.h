@@ -1,0 +1,112 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/Details.h"
+#include "model/DeviceProperties.h"
+#include "model/Diagnostics.h"
+#include "model/Slice.h"
+#include "model/StringTable.h"
+#include "model/Track.h"
+
+namespace wl::model {
+
+class TraceBuilder;
+
+// Counts by kind, computed once at finalize().
+struct TraceCounts {
+    std::uint64_t kernel = 0;
+    std::uint64_t memcpy = 0;
+    std::uint64_t memset = 0;
+    std::uint64_t sync = 0;
+    std::uint64_t api = 0;  // runtime + driver
+    std::uint64_t nvtx = 0;
+    std::uint64_t other = 0;  // overhead, instants, imported host slices
+    std::uint64_t counterSamples = 0;
+    std::uint64_t flows = 0;
+    std::uint64_t slices = 0;  // all slices
+};
+
+// An immutable trace: built by TraceBuilder::finalize(), then shared read-only as
+// std::shared_ptr<const Trace> between threads (no locks on the render path). All times are
+// nanoseconds since the origin (the earliest event); originNs is that origin in the producer's
+// clock, kept so exports can say when the trace was taken.
+class Trace {
+public:
+    const StringTable& strings() const { return m_strings; }
+    std::string_view str(StringId id) const { return m_strings.get(id); }
+
+    std::span<const Process> processes() const { return m_processes; }
+    std::span<const Track> tracks() const { return m_tracks; }
+    std::span<const CounterTrack> counters() const { return m_counters; }
+    std::span<const Flow> flows() const { return m_flows; }
+    std::span<const DeviceProperties> devices() const { return m_devices; }
+    const DeviceProperties* device(std::int32_t id) const;
+
+    const Slice& slice(SliceRef ref) const { return m_tracks[ref.track].slices[ref.index]; }
+    const Track& track(TrackIndex index) const { return m_tracks[index]; }
+
+    std::span<const KernelDetail> kernelDetails() const { return m_kernels; }
+    std::span<const MemcpyDetail> memcpyDetails() const { return m_memcpys; }
+    std::span<const MemsetDetail> memsetDetails() const { return m_memsets; }
+    std::span<const SyncDetail> syncDetails() const { return m_syncs; }
+    std::span<const ApiDetail> apiDetails() const { return m_apis; }
+    std::span<const NvtxDetail> nvtxDetails() const { return m_nvtx; }
+
+    // Detail of a slice of the matching kind, or nullptr.
+    const KernelDetail* kernel(const Slice& s) const;
+    const MemcpyDetail* memcpy(const Slice& s) const;
+    const MemsetDetail* memset(const Slice& s) const;
+    const SyncDetail* sync(const Slice& s) const;
+    const ApiDetail* api(const Slice& s) const;
+    const NvtxDetail* nvtx(const Slice& s) const;
+
+    // Flows that end at / start from a slice (launch arrows), via an index built at finalize().
+    const Flow* flowTo(SliceRef ref) const;
+    const Flow* flowFrom(SliceRef ref) const;
+
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    // Free-form facts about the run: "producer", "workload", "mode", "streams", "pinned", ...
+    const std::map<std::string, std::string>& metadata() const { return m_metadata; }
+    std::string metadataValue(const std::string& key, const std::string& fallback = {}) const;
+
+    TimeNs originNs() const { return m_originNs; }
+    TimeNs spanNs() const { return m_spanNs; }  // end of the last event, from the origin
+    const TraceCounts& counts() const { return m_counts; }
+
+    // Heap bytes held by the trace (for the bytes-per-slice figure).
+    std::size_t memoryBytes() const;
+
+private:
+    friend class TraceBuilder;
+    Trace() = default;
+
+    StringTable m_strings;
+    std::vector<Process> m_processes;
+    std::vector<Track> m_tracks;
+    std::vector<CounterTrack> m_counters;
+    std::vector<Flow> m_flows;
+    std::vector<DeviceProperties> m_devices;
+    std::vector<KernelDetail> m_kernels;
+    std::vector<MemcpyDetail> m_memcpys;
+    std::vector<MemsetDetail> m_memsets;
+    std::vector<SyncDetail> m_syncs;
+    std::vector<ApiDetail> m_apis;
+    std::vector<NvtxDetail> m_nvtx;
+    std::vector<std::uint32_t> m_flowToIndex;    // flows sorted by `to`, indices into m_flows
+    std::vector<std::uint32_t> m_flowFromIndex;  // flows sorted by `from`
+    Diagnostics m_diagnostics;
+    std::map<std::string, std::string> m_metadata;
+    TimeNs m_originNs = 0;
+    TimeNs m_spanNs = 0;
+    TraceCounts m_counts;
+};
+
+using TracePtr = std::shared_ptr<const Trace>;
+
+}  // namespace wl::model

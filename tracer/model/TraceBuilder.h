@@ -1,0 +1,120 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "model/Trace.h"
+
+namespace wl::model {
+
+// Collects events in any order, in any clock, then finalize() turns them into an immutable Trace:
+// sorts each track, assigns depth lanes (nesting; overlaps that do not nest are spilled to extra
+// lanes and counted), resolves flows from correlation ids and from explicit flow endpoints,
+// rebases times to the earliest event, and fills counts. Single-threaded; not reusable after
+// finalize().
+class TraceBuilder {
+public:
+    TraceBuilder();
+    TraceBuilder(const TraceBuilder&) = delete;
+    TraceBuilder& operator=(const TraceBuilder&) = delete;
+
+    StringId intern(std::string_view text) { return m_trace->m_strings.intern(text); }
+
+    // Processes and tracks are created on first use and found again by their key.
+    ProcessIndex hostProcess(std::int64_t pid, std::string_view name = {});
+    ProcessIndex gpuProcess(std::int32_t deviceId, std::string_view name = {});
+    void setProcessName(ProcessIndex process, std::string_view name);
+
+    TrackIndex hostApiTrack(ProcessIndex process, std::int64_t threadId);
+    TrackIndex nvtxTrack(ProcessIndex process, std::int64_t threadId, std::string_view domain = {});
+    TrackIndex nvtxAsyncTrack(ProcessIndex process, std::string_view domain = {});
+    TrackIndex gpuStreamTrack(ProcessIndex gpuProcessIndex, std::int64_t streamId);
+    TrackIndex syncTrack(ProcessIndex gpuProcessIndex);
+    TrackIndex hostTrack(ProcessIndex process, std::int64_t threadId);
+    // Display name and order override (defaults are derived from the key).
+    void setTrackName(TrackIndex track, std::string_view name);
+    void setTrackSortIndex(TrackIndex track, std::int32_t sortIndex);
+
+    // Slices. Times are in the producer's clock (ns); end < start is clamped to start and counted
+    // as an invalid timestamp. Each returns the slice's provisional index (valid until finalize).
+    void addKernel(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                   std::uint64_t correlationId, const KernelDetail& detail);
+    void addMemcpy(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                   std::uint64_t correlationId, const MemcpyDetail& detail);
+    void addMemset(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                   std::uint64_t correlationId, const MemsetDetail& detail);
+    void addSync(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                 std::uint64_t correlationId, const SyncDetail& detail);
+    void addApi(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                std::uint64_t correlationId, const ApiDetail& detail);
+    void addNvtx(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                 const NvtxDetail& detail);
+    // Any other slice (overhead, instants, imported host slices).
+    void addSlice(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                  SliceKind kind, std::uint64_t correlationId = 0);
+    // Same, with an already-interned name (fast path for importers).
+    void addSliceId(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name, SliceKind kind,
+                    std::uint64_t correlationId, std::uint32_t detailIndex);
+    // Side-table appends for the fast path; return the detail index.
+    std::uint32_t addKernelDetail(const KernelDetail& d);
+    std::uint32_t addMemcpyDetail(const MemcpyDetail& d);
+    std::uint32_t addMemsetDetail(const MemsetDetail& d);
+    std::uint32_t addSyncDetail(const SyncDetail& d);
+    std::uint32_t addApiDetail(const ApiDetail& d);
+    std::uint32_t addNvtxDetail(const NvtxDetail& d);
+
+    // Counters.
+    std::uint32_t counterTrack(ProcessIndex process, std::string_view name, std::string_view series,
+                               std::string_view unit = {});
+    void addCounterSample(std::uint32_t counter, TimeNs timestampNs, double value);
+
+    // An explicit flow between the slices that enclose (track, time) at each end; resolved at
+    // finalize() (the innermost slice with start <= t <= end; an unresolved end is a warning).
+    // Launch flows need no call: an API slice and a GPU slice with the same correlation id in
+    // the same host process are linked automatically.
+    void addFlow(std::uint64_t id, TrackIndex fromTrack, TimeNs fromNs, TrackIndex toTrack,
+                 TimeNs toNs);
+
+    void addDevice(const DeviceProperties& properties);  // replaces one with the same id
+    void setMetadata(std::string key, std::string value);
+    // The producer's clock value of time zero when the events are already rebased (import of a
+    // trace that carried "baseTimeNanoseconds"); the origin becomes base + earliest event.
+    void setBaseTimeNs(TimeNs baseNs) { m_baseTimeNs = baseNs; }
+    // Keep time values as given (origin = base) instead of rebasing to the earliest event.
+    void setKeepTimes(bool keep) { m_keepTimes = keep; }
+    Diagnostics& diagnostics() { return m_trace->m_diagnostics; }
+
+    std::size_t sliceCount() const { return m_sliceCount; }
+    std::shared_ptr<const Trace> finalize();
+
+private:
+    struct PendingFlow {
+        std::uint64_t id;
+        TrackIndex fromTrack;
+        TimeNs fromNs;
+        TrackIndex toTrack;
+        TimeNs toNs;
+    };
+    TrackIndex trackFor(TrackKind kind, ProcessIndex process, std::int64_t key, StringId domain);
+    void push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name, SliceKind kind,
+              std::uint64_t correlationId, std::uint32_t detailIndex);
+    void assignLanes(Track& track);
+    void resolveFlows();
+
+    std::shared_ptr<Trace> m_trace;
+    std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;
+    std::map<std::int64_t, ProcessIndex> m_hostProcessIndex;
+    std::map<std::int32_t, ProcessIndex> m_gpuProcessIndex;
+    std::map<std::tuple<ProcessIndex, StringId, StringId>, std::uint32_t> m_counterIndex;
+    std::vector<PendingFlow> m_pendingFlows;
+    TimeNs m_baseTimeNs = 0;
+    bool m_keepTimes = false;
+    bool m_finalized = false;
+    std::size_t m_sliceCount = 0;
+};
+
+}  // namespace wl::model

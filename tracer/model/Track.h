@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/Slice.h"
+#include "model/StringTable.h"
+
+namespace wl::model {
+
+enum class TrackKind : std::uint8_t {
+    HostApi,    // CUDA runtime/driver API calls of one host thread
+    Nvtx,       // NVTX push/pop ranges and marks of one host thread (and domain)
+    NvtxAsync,  // NVTX start/end ranges of one domain (may cross threads; overlaps allowed)
+    GpuStream,  // kernels, copies and memsets of one stream of one device
+    Sync,       // synchronisation waits attributed to one device
+    Host,       // any other host-side track from an imported trace (CPU ops, Python)
+};
+
+using ProcessIndex = std::uint32_t;
+using TrackIndex = std::uint32_t;
+
+// A process row: a host process, or a GPU ("device process" in Chrome/Kineto terms).
+struct Process {
+    std::int64_t pid = 0;      // OS pid for hosts; the writer picks small ids for devices
+    std::int32_t deviceId = -1;  // CUDA ordinal for a GPU process, -1 for a host process
+    StringId nameId = 0;
+};
+
+// A row of slices. Slices are sorted by (depth, startNs): each lane is a contiguous run
+// [laneBegin[d], laneBegin[d+1]) in which slices do not overlap, so a lane's visible slices are
+// found by binary search on start (ends are sorted too).
+struct Track {
+    TrackKind kind = TrackKind::Host;
+    ProcessIndex process = 0;
+    std::int32_t deviceId = -1;   // GPU tracks: device ordinal; otherwise -1
+    std::int64_t streamId = -1;   // GpuStream: CUDA stream id; otherwise -1
+    std::int64_t threadId = -1;   // host tracks: OS thread id; otherwise -1
+    StringId nameId = 0;          // display name ("Stream 13", "CUDA API (tid 4242)", ...)
+    StringId domainId = 0;        // Nvtx/NvtxAsync: domain name ("" = default)
+    std::int32_t sortIndex = 0;   // order within the process
+    std::vector<Slice> slices;
+    std::vector<std::uint32_t> laneBegin;  // size laneCount()+1
+
+    std::uint32_t laneCount() const {
+        return laneBegin.empty() ? 0 : static_cast<std::uint32_t>(laneBegin.size() - 1);
+    }
+    std::span<const Slice> lane(std::uint32_t depth) const {
+        return {slices.data() + laneBegin[depth], slices.data() + laneBegin[depth + 1]};
+    }
+};
+
+struct CounterSample {
+    TimeNs timestampNs = 0;
+    double value = 0.0;
+};
+
+// A time series (GPU metrics such as warp occupancy %, or Chrome "C" events). Each sample holds
+// until the next one.
+struct CounterTrack {
+    ProcessIndex process = 0;
+    std::int32_t deviceId = -1;
+    StringId nameId = 0;    // counter (Chrome event) name, e.g. "GPU metrics"
+    StringId seriesId = 0;  // args key, e.g. "warp occupancy %"
+    StringId unitId = 0;    // "%" or ""
+    std::vector<CounterSample> samples;  // sorted by time
+};
+
+// A directed link between two slices: the launching API call to its GPU work.
+struct Flow {
+    std::uint64_t id = 0;  // correlation id for launch flows
+    SliceRef from;
+    SliceRef to;
+};
+
+}  // namespace wl::model
