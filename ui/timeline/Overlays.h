@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <QString>
+
+#include "model/Slice.h"
+#include "model/Time.h"
+
+namespace wl::ui {
+
+// An idle gap found by analysis, drawn hatched on the timeline. Plain value; times in ns since the
+// trace origin.
+struct GapOverlay {
+    std::int32_t deviceId = 0;
+    std::int64_t streamId = -1;  // -1 = the whole device (drawn on the device's idle row)
+    model::TimeNs startNs = 0;
+    model::TimeNs durationNs = 0;
+    QString cause;  // "host_sync" | "host_launch" | "other"
+    QString tooltip;
+};
+
+// A warp annotation for one kernel slice: theoretical occupancy shading and a low-fill mark.
+struct KernelBadge {
+    model::SliceRef slice;
+    float occupancyPct = 0.0f;  // theoretical, 0..100
+    bool lowFill = false;
+    QString tooltip;
+};
+
+// Everything analysis adds on top of a trace. Given to TimelineView::setOverlays() by value.
+struct TimelineOverlays {
+    std::vector<GapOverlay> gaps;
+    std::vector<KernelBadge> kernelBadges;
+};
+
+}  // namespace wl::ui

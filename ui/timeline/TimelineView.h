@@ -1,0 +1,76 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "model/Slice.h"
+#include "model/Time.h"
+#include "model/Trace.h"
+#include "ui/timeline/Overlays.h"
+#include "ui/timeline/TimeScale.h"
+
+namespace wl::ui {
+
+// The timeline widget: row headers on the left, a time ruler on top and the rows of a Trace
+// (host API, NVTX, per-GPU streams, sync, idle gaps, counters) drawn with pixel-bounded work per
+// frame. Holds a shared read-only Trace; GUI thread only. Times are ns since the trace origin.
+//
+// Keys and mouse as in Perfetto: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, wheel scrolls
+// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip.
+//
+// Two views on one time scale (Compare): give both the same TimeScale,
+//     auto scale = std::make_shared<TimeScale>();
+//     baselineView->setTimeScale(scale); asyncView->setTimeScale(scale);
+// and zooming/panning either moves both. setTrace() resets a shared scale to fit that trace; call
+// setVisibleRange() afterwards to show e.g. the longer of the two traces.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setTrace(model::TracePtr trace);  // nullptr clears; resets to fit all
+    model::TracePtr trace() const;
+    void setOverlays(TimelineOverlays overlays);
+    const TimelineOverlays& overlays() const;
+
+    model::TimeNs visibleStartNs() const;
+    model::TimeNs visibleEndNs() const;
+    void setVisibleRange(model::TimeNs startNs, model::TimeNs endNs);
+    void fitAll();
+    void fitSelection();
+
+    void selectSlice(model::SliceRef ref);  // also scrolls it into view vertically
+    model::SliceRef selectedSlice() const;
+    void zoomToSlices(const std::vector<model::SliceRef>& refs);  // select first, fit all of them
+
+    // Shares the visible range with other views (see the class comment). Never null afterwards.
+    void setTimeScale(std::shared_ptr<TimeScale> scale);
+    std::shared_ptr<TimeScale> timeScale() const;
+
+    // Width of the row-header column, in px (the time area starts right of it).
+    int headerWidthPx() const;
+
+signals:
+    void sliceSelected(wl::model::SliceRef ref);  // invalid ref when the selection is cleared
+    void visibleRangeChanged(wl::model::TimeNs startNs, wl::model::TimeNs endNs);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;  // tooltips
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+}  // namespace wl::ui
