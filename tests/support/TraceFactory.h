@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/Trace.h"
+
+namespace wl::test {
+
+// What makeSyntheticTrace generates. Counts are totals over all devices and streams.
+struct SyntheticTraceSpec {
+    std::size_t kernels = 1000;
+    std::size_t memcpys = 200;  // H2D, D2H and D2D mixed, pinned and pageable
+    std::size_t memsets = 50;
+    std::size_t syncs = 20;          // cudaStreamSynchronize: an API call plus a Sync slice
+    std::size_t nvtxRanges = 100;    // half top-level ranges, half nested inside them
+    std::size_t counterSamples = 0;  // samples of one "sm active %" counter per device
+    int streams = 4;                 // per device
+    int devices = 1;                 // one host thread launches on each device
+    bool launchApiCalls = true;      // a runtime API call with a correlation id per GPU op
+    std::uint64_t seed = 1;
+};
+
+// A deterministic, realistic-looking trace built through the model's TraceBuilder (no io): kernels,
+// copies and memsets on S streams of D devices, launched by runtime API calls on one host thread
+// per device (so launch flows exist), stream synchronisations, nested NVTX ranges, counters and
+// device properties. The same spec always gives the same trace. Slice count is about
+// 2 * (kernels + memcpys + memsets) + 2 * syncs + nvtxRanges with launchApiCalls on.
+model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec);
+
+}  // namespace wl::test
