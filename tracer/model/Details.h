@@ -16,19 +16,25 @@ struct KernelDetail {
     std::int32_t registersPerThread = 0;
     std::int32_t staticSharedBytes = 0;
     std::int32_t dynamicSharedBytes = 0;
-    // From the producer when it reports them (Kineto's "warps per SM", "est. achieved occupancy %");
-    // negative when unknown. Our own analysis computes theoretical occupancy from the fields above.
+    // From the producer when it reports them (Kineto's "warps per SM", "est. achieved occupancy
+    // %"); negative when unknown. Our own analysis computes theoretical occupancy from the fields
+    // above.
     float warpsPerSm = -1.0f;
     float estimatedOccupancyPct = -1.0f;
 
-    std::int64_t threadsPerBlock() const {
-        return std::int64_t{block[0]} * block[1] * block[2];
-    }
+    std::int64_t threadsPerBlock() const { return std::int64_t{block[0]} * block[1] * block[2]; }
     std::int64_t blockCount() const { return std::int64_t{grid[0]} * grid[1] * grid[2]; }
     std::int32_t sharedBytesPerBlock() const { return staticSharedBytes + dynamicSharedBytes; }
 };
 
-enum class CopyKind : std::uint8_t { Unknown, HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, PeerToPeer };
+enum class CopyKind : std::uint8_t {
+    Unknown,
+    HostToDevice,
+    DeviceToHost,
+    DeviceToDevice,
+    HostToHost,
+    PeerToPeer
+};
 
 enum class MemoryKind : std::uint8_t { Unknown, Pageable, Pinned, Device, Managed, Array };
 
@@ -76,9 +82,11 @@ struct NvtxDetail {
 };
 
 // Names for display and export.
-const char* toString(CopyKind kind);     // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unknown"
-const char* toString(MemoryKind kind);   // "Pageable", "Pinned", "Device", "Managed", "Array", "Unknown"
-const char* toString(SyncKind kind);     // "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync", "Unknown"
+const char* toString(CopyKind kind);  // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unknown"
+const char* toString(
+    MemoryKind kind);  // "Pageable", "Pinned", "Device", "Managed", "Array", "Unknown"
+const char* toString(
+    SyncKind kind);  // "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync", "Unknown"
 CopyKind copyKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise
 MemoryKind memoryKindFromString(std::string_view text);  // inverse of toString; Unknown otherwise
 SyncKind syncKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise

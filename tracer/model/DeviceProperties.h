@@ -21,7 +21,7 @@ struct DeviceProperties {
     std::int32_t registersPerSm = 0;
     std::int32_t registersPerBlock = 0;
     std::int64_t sharedMemoryPerSmBytes = 0;
-    std::int64_t sharedMemoryPerBlockBytes = 0;     // default per-block limit
+    std::int64_t sharedMemoryPerBlockBytes = 0;  // default per-block limit
     std::int64_t sharedMemoryPerBlockOptinBytes = 0;
     std::int64_t totalMemoryBytes = 0;
     std::int64_t l2CacheBytes = 0;

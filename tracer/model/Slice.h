@@ -9,10 +9,10 @@
 namespace wl::model {
 
 enum class SliceKind : std::uint8_t {
-    Kernel,      // GPU kernel (details: KernelDetail)
-    Memcpy,      // GPU copy, any direction (details: MemcpyDetail)
-    Memset,      // GPU memset (details: MemsetDetail)
-    Sync,        // host waiting on the GPU: stream/event/context sync, stream-wait-event (SyncDetail)
+    Kernel,  // GPU kernel (details: KernelDetail)
+    Memcpy,  // GPU copy, any direction (details: MemcpyDetail)
+    Memset,  // GPU memset (details: MemsetDetail)
+    Sync,    // host waiting on the GPU: stream/event/context sync, stream-wait-event (SyncDetail)
     RuntimeApi,  // CUDA runtime API call on a host thread (ApiDetail)
     DriverApi,   // CUDA driver API call on a host thread (ApiDetail)
     Nvtx,        // NVTX range (NvtxDetail); a zero-duration one is a mark
@@ -28,7 +28,8 @@ inline constexpr std::uint32_t kNoDetail = std::numeric_limits<std::uint32_t>::m
 struct Slice {
     TimeNs startNs = 0;
     TimeNs durationNs = 0;
-    std::uint64_t correlationId = 0;  // CUDA correlation id linking an API call to its GPU work; 0 = none
+    std::uint64_t correlationId =
+        0;  // CUDA correlation id linking an API call to its GPU work; 0 = none
     StringId nameId = 0;
     std::uint32_t detailIndex = kNoDetail;
     std::uint16_t depth = 0;  // lane within the track (nesting depth, or a spill lane)

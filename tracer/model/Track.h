@@ -23,7 +23,7 @@ using TrackIndex = std::uint32_t;
 
 // A process row: a host process, or a GPU ("device process" in Chrome/Kineto terms).
 struct Process {
-    std::int64_t pid = 0;      // OS pid for hosts; the writer picks small ids for devices
+    std::int64_t pid = 0;        // OS pid for hosts; the writer picks small ids for devices
     std::int32_t deviceId = -1;  // CUDA ordinal for a GPU process, -1 for a host process
     StringId nameId = 0;
 };
@@ -34,12 +34,12 @@ struct Process {
 struct Track {
     TrackKind kind = TrackKind::Host;
     ProcessIndex process = 0;
-    std::int32_t deviceId = -1;   // GPU tracks: device ordinal; otherwise -1
-    std::int64_t streamId = -1;   // GpuStream: CUDA stream id; otherwise -1
-    std::int64_t threadId = -1;   // host tracks: OS thread id; otherwise -1
-    StringId nameId = 0;          // display name ("Stream 13", "CUDA API (tid 4242)", ...)
-    StringId domainId = 0;        // Nvtx/NvtxAsync: domain name ("" = default)
-    std::int32_t sortIndex = 0;   // order within the process
+    std::int32_t deviceId = -1;  // GPU tracks: device ordinal; otherwise -1
+    std::int64_t streamId = -1;  // GpuStream: CUDA stream id; otherwise -1
+    std::int64_t threadId = -1;  // host tracks: OS thread id; otherwise -1
+    StringId nameId = 0;         // display name ("Stream 13", "CUDA API (tid 4242)", ...)
+    StringId domainId = 0;       // Nvtx/NvtxAsync: domain name ("" = default)
+    std::int32_t sortIndex = 0;  // order within the process
     std::vector<Slice> slices;
     std::vector<std::uint32_t> laneBegin;  // size laneCount()+1
 
@@ -61,9 +61,9 @@ struct CounterSample {
 struct CounterTrack {
     ProcessIndex process = 0;
     std::int32_t deviceId = -1;
-    StringId nameId = 0;    // counter (Chrome event) name, e.g. "GPU metrics"
-    StringId seriesId = 0;  // args key, e.g. "warp occupancy %"
-    StringId unitId = 0;    // "%" or ""
+    StringId nameId = 0;                 // counter (Chrome event) name, e.g. "GPU metrics"
+    StringId seriesId = 0;               // args key, e.g. "warp occupancy %"
+    StringId unitId = 0;                 // "%" or ""
     std::vector<CounterSample> samples;  // sorted by time
 };
 

@@ -1,0 +1,218 @@
+#include <gtest/gtest.h>
+
+#include "model/TraceBuilder.h"
+
+using namespace wl::model;
+
+namespace {
+
+KernelDetail kernelDetail() {
+    KernelDetail k;
+    k.grid = {1280, 1, 1};
+    k.block = {256, 1, 1};
+    k.registersPerThread = 32;
+    return k;
+}
+
+}  // namespace
+
+TEST(StringTable, InternsOnceAndKeepsViewsValid) {
+    StringTable table;
+    EXPECT_EQ(table.get(0), "");
+    const StringId a = table.intern("partial_reduce");
+    for (int i = 0; i < 100000; ++i)
+        table.intern("name" + std::to_string(i));
+    EXPECT_EQ(table.intern("partial_reduce"), a);
+    EXPECT_EQ(table.get(a), "partial_reduce");
+    EXPECT_EQ(table.intern(""), 0u);
+    EXPECT_EQ(table.size(), 100002u);
+}
+
+TEST(TraceBuilder, RebasesToEarliestEventAndComputesSpan) {
+    TraceBuilder b;
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    b.addKernel(stream, 5'000'000'100, 5'000'000'400, "k", 0, kernelDetail());
+    b.addKernel(stream, 5'000'000'000, 5'000'000'050, "k", 0, kernelDetail());
+    const auto trace = b.finalize();
+    EXPECT_EQ(trace->originNs(), 5'000'000'000);
+    EXPECT_EQ(trace->spanNs(), 400);
+    ASSERT_EQ(trace->tracks().size(), 1u);
+    const Track& t = trace->track(0);
+    ASSERT_EQ(t.slices.size(), 2u);
+    EXPECT_EQ(t.slices[0].startNs, 0);
+    EXPECT_EQ(t.slices[1].startNs, 100);
+    EXPECT_EQ(t.slices[1].durationNs, 300);
+    EXPECT_EQ(t.laneCount(), 1u);
+    EXPECT_EQ(trace->counts().kernel, 2u);
+    EXPECT_EQ(trace->kernel(t.slices[0])->grid[0], 1280);
+    EXPECT_EQ(trace->str(t.nameId), "Stream 7");
+}
+
+TEST(TraceBuilder, NestsRangesIntoDepthLanes) {
+    TraceBuilder b;
+    const auto host = b.hostProcess(42, "app");
+    const auto nvtx = b.nvtxTrack(host, 1);
+    // Given out of order on purpose.
+    b.addNvtx(nvtx, 20, 30, "inner", {});
+    b.addNvtx(nvtx, 0, 100, "outer", {});
+    b.addNvtx(nvtx, 22, 25, "innermost", {});
+    b.addNvtx(nvtx, 40, 60, "second", {});
+    const auto trace = b.finalize();
+    const Track& t = trace->track(0);
+    ASSERT_EQ(t.laneCount(), 3u);
+    ASSERT_EQ(t.lane(0).size(), 1u);
+    EXPECT_EQ(trace->str(t.lane(0)[0].nameId), "outer");
+    ASSERT_EQ(t.lane(1).size(), 2u);
+    EXPECT_EQ(trace->str(t.lane(1)[0].nameId), "inner");
+    EXPECT_EQ(trace->str(t.lane(1)[1].nameId), "second");
+    ASSERT_EQ(t.lane(2).size(), 1u);
+    EXPECT_EQ(trace->str(t.lane(2)[0].nameId), "innermost");
+    EXPECT_EQ(trace->diagnostics().spilledOverlaps, 0u);
+}
+
+TEST(TraceBuilder, SpillsOverlapsThatDoNotNestAndCountsThem) {
+    TraceBuilder b;
+    const auto host = b.hostProcess(1);
+    const auto track = b.hostTrack(host, 1);
+    b.addSlice(track, 0, 100, "a", SliceKind::Other);
+    b.addSlice(track, 50, 150, "b", SliceKind::Other);  // overlaps a, does not nest
+    b.addSlice(track, 10, 20, "c", SliceKind::Other);   // nests in a
+    const auto trace = b.finalize();
+    const Track& t = trace->track(0);
+    EXPECT_EQ(trace->diagnostics().spilledOverlaps, 1u);
+    EXPECT_EQ(trace->diagnostics().warningCount, 1u);
+    ASSERT_EQ(t.laneCount(), 3u);  // a | c | b spilled below the nested lanes
+    EXPECT_EQ(trace->str(t.lane(2)[0].nameId), "b");
+    EXPECT_TRUE(t.lane(2)[0].flags & kSliceSpilled);
+    // Lanes never hold overlapping slices.
+    for (std::uint32_t d = 0; d < t.laneCount(); ++d) {
+        auto lane = t.lane(d);
+        for (std::size_t i = 1; i < lane.size(); ++i)
+            EXPECT_LE(lane[i - 1].endNs(), lane[i].startNs);
+    }
+}
+
+TEST(TraceBuilder, AsyncRangesTakeFirstFitLanesWithoutDiagnostics) {
+    TraceBuilder b;
+    const auto host = b.hostProcess(1);
+    const auto track = b.nvtxAsyncTrack(host, "dom");
+    b.addNvtx(track, 0, 100, "a", {});
+    b.addNvtx(track, 50, 150, "b", {});
+    b.addNvtx(track, 120, 130, "c", {});
+    const auto trace = b.finalize();
+    const Track& t = trace->track(0);
+    EXPECT_EQ(trace->diagnostics().spilledOverlaps, 0u);
+    ASSERT_EQ(t.laneCount(), 2u);
+    EXPECT_EQ(t.lane(0).size(), 2u);  // a, c
+    EXPECT_EQ(trace->str(t.nameId), "NVTX dom ranges");
+}
+
+TEST(TraceBuilder, LinksLaunchesToGpuWorkByCorrelationId) {
+    TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto api = b.hostApiTrack(host, 100);
+    const auto gpu = b.gpuProcess(1);
+    const auto s1 = b.gpuStreamTrack(gpu, 13);
+    ApiDetail runtime;
+    ApiDetail driver;
+    driver.apiKind = ApiKind::Driver;
+    b.addApi(api, 0, 50, "cudaLaunchKernel", 7, runtime);
+    b.addApi(api, 10, 40, "cuLaunchKernel", 7, driver);
+    b.addKernel(s1, 60, 90, "k", 7, kernelDetail());
+    b.addMemcpy(s1, 95, 99, "Memcpy HtoD", 8, {});  // no launcher: no flow
+    const auto trace = b.finalize();
+    ASSERT_EQ(trace->flows().size(), 1u);
+    const Flow& f = trace->flows()[0];
+    EXPECT_EQ(f.id, 7u);
+    EXPECT_EQ(trace->slice(f.from).kind, SliceKind::RuntimeApi);
+    EXPECT_EQ(trace->slice(f.to).kind, SliceKind::Kernel);
+    EXPECT_EQ(trace->flowTo(f.to), &f);
+    EXPECT_EQ(trace->flowFrom(f.from), &f);
+    EXPECT_EQ(trace->counts().flows, 1u);
+    // Host process sorts before the GPU process.
+    EXPECT_EQ(trace->processes()[0].deviceId, -1);
+    EXPECT_EQ(trace->processes()[1].deviceId, 1);
+}
+
+TEST(TraceBuilder, ResolvesExplicitFlowsToEnclosingSlicesAndDeduplicates) {
+    TraceBuilder b;
+    const auto host = b.hostProcess(1);
+    const auto thread = b.hostTrack(host, 1);
+    const auto gpu = b.gpuProcess(0);
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    b.addSlice(thread, 0, 100, "outer", SliceKind::Other);
+    b.addSlice(thread, 10, 20, "launch", SliceKind::RuntimeApi, 3);
+    b.addKernel(stream, 200, 300, "k", 3, kernelDetail());
+    b.addFlow(3, thread, 15, stream, 200);    // same link as the correlation id: kept once
+    b.addFlow(9, thread, 50, stream, 250);    // outer -> k
+    b.addFlow(10, thread, 500, stream, 250);  // lands nowhere
+    const auto trace = b.finalize();
+    ASSERT_EQ(trace->flows().size(), 2u);
+    EXPECT_EQ(trace->str(trace->slice(trace->flows()[0].from).nameId), "outer");
+    EXPECT_EQ(trace->str(trace->slice(trace->flows()[1].from).nameId), "launch");
+    EXPECT_EQ(trace->diagnostics().warningCount, 1u);
+}
+
+TEST(TraceBuilder, ClampsReversedTimestampsAndCountsThem) {
+    TraceBuilder b;
+    const auto gpu = b.gpuProcess(0);
+    const auto stream = b.gpuStreamTrack(gpu, 1);
+    b.addKernel(stream, 100, 90, "k", 0, kernelDetail());
+    const auto trace = b.finalize();
+    EXPECT_EQ(trace->diagnostics().invalidTimestamps, 1u);
+    EXPECT_EQ(trace->track(0).slices[0].durationNs, 0);
+}
+
+TEST(TraceBuilder, OrdersTracksDeterministicallyWhateverTheInputOrder) {
+    auto build = [](bool reversed) {
+        TraceBuilder b;
+        const auto gpu = b.gpuProcess(0);
+        const auto host = b.hostProcess(5);
+        if (reversed) {
+            b.syncTrack(gpu);
+            b.gpuStreamTrack(gpu, 20);
+            b.gpuStreamTrack(gpu, 7);
+            b.nvtxTrack(host, 5);
+            b.hostApiTrack(host, 5);
+        } else {
+            b.hostApiTrack(host, 5);
+            b.nvtxTrack(host, 5);
+            b.gpuStreamTrack(gpu, 7);
+            b.gpuStreamTrack(gpu, 20);
+            b.syncTrack(gpu);
+        }
+        return b.finalize();
+    };
+    const auto a = build(false);
+    const auto r = build(true);
+    ASSERT_EQ(a->tracks().size(), 5u);
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(a->str(a->tracks()[i].nameId), r->str(r->tracks()[i].nameId));
+        EXPECT_EQ(a->tracks()[i].sortIndex, r->tracks()[i].sortIndex);
+    }
+    EXPECT_EQ(a->tracks()[0].kind, TrackKind::HostApi);
+    EXPECT_EQ(a->tracks()[2].streamId, 7);
+    EXPECT_EQ(a->tracks()[4].kind, TrackKind::Sync);
+}
+
+TEST(TraceBuilder, CountersAreSortedRebasedAndCounted) {
+    TraceBuilder b;
+    const auto gpu = b.gpuProcess(0);
+    const auto c = b.counterTrack(gpu, "GPU metrics", "warp occupancy %", "%");
+    b.addCounterSample(c, 1'000'200, 50.0);
+    b.addCounterSample(c, 1'000'100, 25.0);
+    EXPECT_EQ(b.counterTrack(gpu, "GPU metrics", "warp occupancy %"), c);
+    const auto trace = b.finalize();
+    ASSERT_EQ(trace->counters().size(), 1u);
+    const auto& samples = trace->counters()[0].samples;
+    ASSERT_EQ(samples.size(), 2u);
+    EXPECT_EQ(samples[0].timestampNs, 0);
+    EXPECT_DOUBLE_EQ(samples[0].value, 25.0);
+    EXPECT_EQ(trace->counts().counterSamples, 2u);
+    EXPECT_EQ(trace->str(trace->counters()[0].unitId), "%");
+}
+
+TEST(TraceBuilder, KeepsSliceSmall) {
+    EXPECT_LE(sizeof(Slice), 40u);
+}

@@ -1,0 +1,98 @@
+#include "model/Trace.h"
+
+#include <algorithm>
+
+namespace wl::model {
+
+namespace {
+
+template <class T>
+const T* detailOf(const std::vector<T>& table, const Slice& s, SliceKind kind) {
+    if (s.kind != kind || s.detailIndex == kNoDetail || s.detailIndex >= table.size()) {
+        return nullptr;
+    }
+    return &table[s.detailIndex];
+}
+
+bool refLess(const SliceRef& a, const SliceRef& b) {
+    return a.track != b.track ? a.track < b.track : a.index < b.index;
+}
+
+template <class T>
+std::size_t vectorBytes(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+
+}  // namespace
+
+const DeviceProperties* Trace::device(std::int32_t id) const {
+    for (const auto& d : m_devices) {
+        if (d.id == id)
+            return &d;
+    }
+    return nullptr;
+}
+
+const KernelDetail* Trace::kernel(const Slice& s) const {
+    return detailOf(m_kernels, s, SliceKind::Kernel);
+}
+const MemcpyDetail* Trace::memcpy(const Slice& s) const {
+    return detailOf(m_memcpys, s, SliceKind::Memcpy);
+}
+const MemsetDetail* Trace::memset(const Slice& s) const {
+    return detailOf(m_memsets, s, SliceKind::Memset);
+}
+const SyncDetail* Trace::sync(const Slice& s) const {
+    return detailOf(m_syncs, s, SliceKind::Sync);
+}
+const ApiDetail* Trace::api(const Slice& s) const {
+    if (s.kind != SliceKind::RuntimeApi && s.kind != SliceKind::DriverApi)
+        return nullptr;
+    if (s.detailIndex == kNoDetail || s.detailIndex >= m_apis.size())
+        return nullptr;
+    return &m_apis[s.detailIndex];
+}
+const NvtxDetail* Trace::nvtx(const Slice& s) const {
+    return detailOf(m_nvtx, s, SliceKind::Nvtx);
+}
+
+const Flow* Trace::flowTo(SliceRef ref) const {
+    auto it = std::lower_bound(
+        m_flowToIndex.begin(), m_flowToIndex.end(), ref,
+        [&](std::uint32_t i, const SliceRef& r) { return refLess(m_flows[i].to, r); });
+    if (it != m_flowToIndex.end() && m_flows[*it].to == ref)
+        return &m_flows[*it];
+    return nullptr;
+}
+
+const Flow* Trace::flowFrom(SliceRef ref) const {
+    auto it = std::lower_bound(
+        m_flowFromIndex.begin(), m_flowFromIndex.end(), ref,
+        [&](std::uint32_t i, const SliceRef& r) { return refLess(m_flows[i].from, r); });
+    if (it != m_flowFromIndex.end() && m_flows[*it].from == ref)
+        return &m_flows[*it];
+    return nullptr;
+}
+
+std::string Trace::metadataValue(const std::string& key, const std::string& fallback) const {
+    auto it = m_metadata.find(key);
+    return it == m_metadata.end() ? fallback : it->second;
+}
+
+std::size_t Trace::memoryBytes() const {
+    std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
+    bytes += vectorBytes(m_processes) + vectorBytes(m_tracks) + vectorBytes(m_counters);
+    for (const auto& t : m_tracks) {
+        bytes += vectorBytes(t.slices) + vectorBytes(t.laneBegin);
+    }
+    for (const auto& c : m_counters) {
+        bytes += vectorBytes(c.samples);
+    }
+    bytes += vectorBytes(m_flows) + vectorBytes(m_devices) + vectorBytes(m_kernels);
+    bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_syncs);
+    bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
+    bytes += vectorBytes(m_flowFromIndex);
+    return bytes;
+}
+
+}  // namespace wl::model

@@ -1,0 +1,606 @@
+#include "model/TraceBuilder.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace wl::model {
+
+namespace {
+
+// Kinds whose slices may legitimately overlap without nesting (NVTX start/end ranges cross each
+// other; waits from several host threads land on one device's sync row): lanes are assigned
+// first-fit there and nothing is reported as spilled.
+bool overlapsAllowed(TrackKind kind) {
+    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync;
+}
+
+// Order of tracks within a process: API calls, then NVTX, then other host rows; streams, then sync.
+int kindRank(TrackKind kind) {
+    switch (kind) {
+        case TrackKind::HostApi:
+            return 1;
+        case TrackKind::Nvtx:
+            return 2;
+        case TrackKind::NvtxAsync:
+            return 3;
+        case TrackKind::Host:
+            return 0;
+        case TrackKind::GpuStream:
+            return 0;
+        case TrackKind::Sync:
+            return 1;
+    }
+    return 9;
+}
+
+constexpr std::int32_t kUnsetSortIndex = std::numeric_limits<std::int32_t>::min();
+
+bool isGpuWork(SliceKind kind) {
+    return kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset;
+}
+
+}  // namespace
+
+TraceBuilder::TraceBuilder() : m_trace(std::shared_ptr<Trace>(new Trace())) {}
+
+ProcessIndex TraceBuilder::hostProcess(std::int64_t pid, std::string_view name) {
+    auto [it, inserted] = m_hostProcessIndex.try_emplace(pid, 0);
+    if (inserted) {
+        it->second = static_cast<ProcessIndex>(m_trace->m_processes.size());
+        Process p;
+        p.pid = pid;
+        p.deviceId = -1;
+        p.nameId = intern(name.empty() ? "Process " + std::to_string(pid) : std::string(name));
+        m_trace->m_processes.push_back(p);
+    } else if (!name.empty()) {
+        m_trace->m_processes[it->second].nameId = intern(name);
+    }
+    return it->second;
+}
+
+ProcessIndex TraceBuilder::gpuProcess(std::int32_t deviceId, std::string_view name) {
+    auto [it, inserted] = m_gpuProcessIndex.try_emplace(deviceId, 0);
+    if (inserted) {
+        it->second = static_cast<ProcessIndex>(m_trace->m_processes.size());
+        Process p;
+        p.pid = deviceId;
+        p.deviceId = deviceId;
+        p.nameId = intern(name.empty() ? "GPU " + std::to_string(deviceId) : std::string(name));
+        m_trace->m_processes.push_back(p);
+    } else if (!name.empty()) {
+        m_trace->m_processes[it->second].nameId = intern(name);
+    }
+    return it->second;
+}
+
+void TraceBuilder::setProcessName(ProcessIndex process, std::string_view name) {
+    m_trace->m_processes.at(process).nameId = intern(name);
+}
+
+TrackIndex TraceBuilder::trackFor(TrackKind kind, ProcessIndex process, std::int64_t key,
+                                  StringId domain) {
+    auto [it, inserted] =
+        m_trackIndex.try_emplace({static_cast<int>(kind), process, key, domain}, 0);
+    if (!inserted)
+        return it->second;
+    it->second = static_cast<TrackIndex>(m_trace->m_tracks.size());
+    Track t;
+    t.kind = kind;
+    t.process = process;
+    t.domainId = domain;
+    t.sortIndex = kUnsetSortIndex;
+    const std::string domainText(m_trace->m_strings.get(domain));
+    std::string name;
+    switch (kind) {
+        case TrackKind::HostApi:
+            t.threadId = key;
+            name = "CUDA API (thread " + std::to_string(key) + ")";
+            break;
+        case TrackKind::Nvtx:
+            t.threadId = key;
+            name = (domainText.empty() ? "NVTX" : "NVTX " + domainText) + " (thread " +
+                   std::to_string(key) + ")";
+            break;
+        case TrackKind::NvtxAsync:
+            name = domainText.empty() ? "NVTX ranges" : "NVTX " + domainText + " ranges";
+            break;
+        case TrackKind::GpuStream:
+            t.streamId = key;
+            t.deviceId = m_trace->m_processes.at(process).deviceId;
+            name = "Stream " + std::to_string(key);
+            break;
+        case TrackKind::Sync:
+            t.deviceId = m_trace->m_processes.at(process).deviceId;
+            name = "Synchronization";
+            break;
+        case TrackKind::Host:
+            t.threadId = key;
+            name = "Thread " + std::to_string(key);
+            break;
+    }
+    t.nameId = intern(name);
+    m_trace->m_tracks.push_back(std::move(t));
+    return it->second;
+}
+
+TrackIndex TraceBuilder::hostApiTrack(ProcessIndex process, std::int64_t threadId) {
+    return trackFor(TrackKind::HostApi, process, threadId, 0);
+}
+TrackIndex TraceBuilder::nvtxTrack(ProcessIndex process, std::int64_t threadId,
+                                   std::string_view domain) {
+    return trackFor(TrackKind::Nvtx, process, threadId, intern(domain));
+}
+TrackIndex TraceBuilder::nvtxAsyncTrack(ProcessIndex process, std::string_view domain) {
+    return trackFor(TrackKind::NvtxAsync, process, 0, intern(domain));
+}
+TrackIndex TraceBuilder::gpuStreamTrack(ProcessIndex gpuProcessIndex, std::int64_t streamId) {
+    return trackFor(TrackKind::GpuStream, gpuProcessIndex, streamId, 0);
+}
+TrackIndex TraceBuilder::syncTrack(ProcessIndex gpuProcessIndex) {
+    return trackFor(TrackKind::Sync, gpuProcessIndex, 0, 0);
+}
+TrackIndex TraceBuilder::hostTrack(ProcessIndex process, std::int64_t threadId) {
+    return trackFor(TrackKind::Host, process, threadId, 0);
+}
+
+void TraceBuilder::setTrackName(TrackIndex track, std::string_view name) {
+    m_trace->m_tracks.at(track).nameId = intern(name);
+}
+void TraceBuilder::setTrackSortIndex(TrackIndex track, std::int32_t sortIndex) {
+    m_trace->m_tracks.at(track).sortIndex = sortIndex;
+}
+
+void TraceBuilder::push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name,
+                        SliceKind kind, std::uint64_t correlationId, std::uint32_t detailIndex) {
+    if (endNs < startNs) {
+        ++m_trace->m_diagnostics.invalidTimestamps;
+        endNs = startNs;
+    }
+    Slice s;
+    s.startNs = startNs;
+    s.durationNs = endNs - startNs;
+    s.correlationId = correlationId;
+    s.nameId = name;
+    s.detailIndex = detailIndex;
+    s.kind = kind;
+    m_trace->m_tracks[track].slices.push_back(s);
+    ++m_sliceCount;
+}
+
+std::uint32_t TraceBuilder::addKernelDetail(const KernelDetail& d) {
+    m_trace->m_kernels.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_kernels.size() - 1);
+}
+std::uint32_t TraceBuilder::addMemcpyDetail(const MemcpyDetail& d) {
+    m_trace->m_memcpys.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_memcpys.size() - 1);
+}
+std::uint32_t TraceBuilder::addMemsetDetail(const MemsetDetail& d) {
+    m_trace->m_memsets.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_memsets.size() - 1);
+}
+std::uint32_t TraceBuilder::addSyncDetail(const SyncDetail& d) {
+    m_trace->m_syncs.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_syncs.size() - 1);
+}
+std::uint32_t TraceBuilder::addApiDetail(const ApiDetail& d) {
+    m_trace->m_apis.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_apis.size() - 1);
+}
+std::uint32_t TraceBuilder::addNvtxDetail(const NvtxDetail& d) {
+    m_trace->m_nvtx.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_nvtx.size() - 1);
+}
+
+void TraceBuilder::addKernel(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                             std::uint64_t correlationId, const KernelDetail& detail) {
+    push(track, startNs, endNs, intern(name), SliceKind::Kernel, correlationId,
+         addKernelDetail(detail));
+}
+void TraceBuilder::addMemcpy(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                             std::uint64_t correlationId, const MemcpyDetail& detail) {
+    push(track, startNs, endNs, intern(name), SliceKind::Memcpy, correlationId,
+         addMemcpyDetail(detail));
+}
+void TraceBuilder::addMemset(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                             std::uint64_t correlationId, const MemsetDetail& detail) {
+    push(track, startNs, endNs, intern(name), SliceKind::Memset, correlationId,
+         addMemsetDetail(detail));
+}
+void TraceBuilder::addSync(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                           std::uint64_t correlationId, const SyncDetail& detail) {
+    push(track, startNs, endNs, intern(name), SliceKind::Sync, correlationId,
+         addSyncDetail(detail));
+}
+void TraceBuilder::addApi(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                          std::uint64_t correlationId, const ApiDetail& detail) {
+    const auto kind =
+        detail.apiKind == ApiKind::Driver ? SliceKind::DriverApi : SliceKind::RuntimeApi;
+    push(track, startNs, endNs, intern(name), kind, correlationId, addApiDetail(detail));
+}
+void TraceBuilder::addNvtx(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                           const NvtxDetail& detail) {
+    push(track, startNs, endNs, intern(name), SliceKind::Nvtx, 0, addNvtxDetail(detail));
+}
+void TraceBuilder::addSlice(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                            SliceKind kind, std::uint64_t correlationId) {
+    push(track, startNs, endNs, intern(name), kind, correlationId, kNoDetail);
+}
+void TraceBuilder::addSliceId(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name,
+                              SliceKind kind, std::uint64_t correlationId,
+                              std::uint32_t detailIndex) {
+    push(track, startNs, endNs, name, kind, correlationId, detailIndex);
+}
+
+std::uint32_t TraceBuilder::counterTrack(ProcessIndex process, std::string_view name,
+                                         std::string_view series, std::string_view unit) {
+    const StringId nameId = intern(name);
+    const StringId seriesId = intern(series);
+    auto [it, inserted] = m_counterIndex.try_emplace({process, nameId, seriesId}, 0);
+    if (inserted) {
+        it->second = static_cast<std::uint32_t>(m_trace->m_counters.size());
+        CounterTrack c;
+        c.process = process;
+        c.deviceId = m_trace->m_processes.at(process).deviceId;
+        c.nameId = nameId;
+        c.seriesId = seriesId;
+        c.unitId = intern(unit);
+        m_trace->m_counters.push_back(std::move(c));
+    } else if (!unit.empty()) {
+        m_trace->m_counters[it->second].unitId = intern(unit);
+    }
+    return it->second;
+}
+
+void TraceBuilder::addCounterSample(std::uint32_t counter, TimeNs timestampNs, double value) {
+    m_trace->m_counters.at(counter).samples.push_back({timestampNs, value});
+}
+
+void TraceBuilder::addFlow(std::uint64_t id, TrackIndex fromTrack, TimeNs fromNs,
+                           TrackIndex toTrack, TimeNs toNs) {
+    m_pendingFlows.push_back({id, fromTrack, fromNs, toTrack, toNs});
+}
+
+void TraceBuilder::addDevice(const DeviceProperties& properties) {
+    auto& devices = m_trace->m_devices;
+    auto it = std::find_if(devices.begin(), devices.end(),
+                           [&](const DeviceProperties& d) { return d.id == properties.id; });
+    if (it != devices.end()) {
+        *it = properties;
+    } else {
+        devices.push_back(properties);
+    }
+}
+
+void TraceBuilder::setMetadata(std::string key, std::string value) {
+    m_trace->m_metadata[std::move(key)] = std::move(value);
+}
+
+void TraceBuilder::assignLanes(Track& track) {
+    auto& slices = track.slices;
+    // Outer slices first: by start, then longer first; stable so equal intervals keep their input
+    // order (the first one seen becomes the parent), which makes export -> import -> export stable.
+    std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+        if (a.startNs != b.startNs)
+            return a.startNs < b.startNs;
+        return a.durationNs > b.durationNs;
+    });
+
+    std::vector<TimeNs> laneEnd;  // first-fit lanes (overlap-allowed tracks and spilled slices)
+    auto firstFit = [&laneEnd](const Slice& s, std::size_t firstLane) {
+        for (std::size_t lane = firstLane; lane < laneEnd.size(); ++lane) {
+            if (laneEnd[lane] <= s.startNs) {
+                laneEnd[lane] = s.endNs();
+                return lane;
+            }
+        }
+        laneEnd.resize(std::max(laneEnd.size(), firstLane));
+        laneEnd.push_back(s.endNs());
+        return laneEnd.size() - 1;
+    };
+
+    std::size_t maxNestedDepth = 0;
+    if (overlapsAllowed(track.kind)) {
+        for (auto& s : slices) {
+            s.depth = static_cast<std::uint16_t>(firstFit(s, 0));
+        }
+    } else {
+        std::vector<TimeNs> stackEnd;  // ends of the currently open enclosing slices
+        std::vector<std::size_t> spilled;
+        for (std::size_t i = 0; i < slices.size(); ++i) {
+            Slice& s = slices[i];
+            while (!stackEnd.empty() && stackEnd.back() <= s.startNs) {
+                stackEnd.pop_back();
+            }
+            if (!stackEnd.empty() && s.endNs() > stackEnd.back()) {
+                spilled.push_back(i);  // starts inside its neighbour but ends after it
+                continue;
+            }
+            s.depth = static_cast<std::uint16_t>(stackEnd.size());
+            maxNestedDepth = std::max<std::size_t>(maxNestedDepth, stackEnd.size() + 1);
+            stackEnd.push_back(s.endNs());
+        }
+        if (!spilled.empty()) {
+            auto& diag = m_trace->m_diagnostics;
+            diag.spilledOverlaps += spilled.size();
+            diag.warn(std::to_string(spilled.size()) + " overlapping slice(s) on track '" +
+                      std::string(m_trace->m_strings.get(track.nameId)) +
+                      "' did not nest; moved to extra lanes");
+            laneEnd.assign(maxNestedDepth, std::numeric_limits<TimeNs>::max());
+            for (std::size_t i : spilled) {
+                Slice& s = slices[i];
+                s.depth = static_cast<std::uint16_t>(firstFit(s, maxNestedDepth));
+                s.flags |= kSliceSpilled;
+            }
+        }
+    }
+
+    std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+        return a.depth != b.depth ? a.depth < b.depth : a.startNs < b.startNs;
+    });
+    const std::size_t lanes = slices.empty() ? 0 : slices.back().depth + 1u;
+    track.laneBegin.assign(lanes + 1, 0);
+    for (const auto& s : slices) {
+        ++track.laneBegin[s.depth + 1u];
+    }
+    std::partial_sum(track.laneBegin.begin(), track.laneBegin.end(), track.laneBegin.begin());
+}
+
+void TraceBuilder::resolveFlows() {
+    Trace& t = *m_trace;
+    std::set<std::pair<std::uint64_t, std::uint64_t>> seen;  // (from, to) packed refs
+    auto pack = [](SliceRef r) { return (std::uint64_t{r.track} << 32) | r.index; };
+    auto addFlow = [&](std::uint64_t id, SliceRef from, SliceRef to) {
+        if (seen.insert({pack(from), pack(to)}).second) {
+            t.m_flows.push_back({id, from, to});
+        }
+    };
+
+    // Launch flows: API call -> GPU work with the same correlation id in the same host process.
+    // CUPTI correlation ids are per process; GPU tracks belong to device processes, so GPU work is
+    // matched against the one host process when there is one, else by id alone.
+    struct Launcher {
+        SliceRef ref;
+        int rank;  // runtime calls win over driver calls made inside them
+    };
+    std::unordered_map<std::uint64_t, Launcher> launchers;
+    for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
+        const Track& track = t.m_tracks[ti];
+        if (track.kind != TrackKind::HostApi && track.kind != TrackKind::Host)
+            continue;
+        for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+            const Slice& s = track.slices[si];
+            if (s.correlationId == 0)
+                continue;
+            const int rank = s.kind == SliceKind::RuntimeApi  ? 2
+                             : s.kind == SliceKind::DriverApi ? 1
+                                                              : 0;
+            auto [it, inserted] = launchers.try_emplace(s.correlationId, Launcher{{ti, si}, rank});
+            if (!inserted && rank > it->second.rank)
+                it->second = {{ti, si}, rank};
+        }
+    }
+    if (!launchers.empty()) {
+        for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
+            const Track& track = t.m_tracks[ti];
+            if (track.kind != TrackKind::GpuStream)
+                continue;
+            for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+                const Slice& s = track.slices[si];
+                if (s.correlationId == 0 || !isGpuWork(s.kind))
+                    continue;
+                auto it = launchers.find(s.correlationId);
+                if (it != launchers.end())
+                    addFlow(s.correlationId, it->second.ref, {ti, si});
+            }
+        }
+    }
+
+    // Explicit flows: bind each end to the innermost slice enclosing its time.
+    auto enclosing = [&](TrackIndex ti, TimeNs ts) -> SliceRef {
+        if (ti >= t.m_tracks.size())
+            return {};
+        const Track& track = t.m_tracks[ti];
+        for (std::uint32_t lane = track.laneCount(); lane-- > 0;) {
+            const auto begin = track.slices.begin() + track.laneBegin[lane];
+            const auto end = track.slices.begin() + track.laneBegin[lane + 1];
+            auto it = std::upper_bound(begin, end, ts,
+                                       [](TimeNs v, const Slice& s) { return v < s.startNs; });
+            if (it == begin)
+                continue;
+            --it;
+            if (it->endNs() >= ts) {
+                return {ti, static_cast<std::uint32_t>(it - track.slices.begin())};
+            }
+        }
+        return {};
+    };
+    std::uint64_t unresolved = 0;
+    for (const auto& f : m_pendingFlows) {
+        const SliceRef from = enclosing(f.fromTrack, f.fromNs);
+        const SliceRef to = enclosing(f.toTrack, f.toNs);
+        if (from.valid() && to.valid()) {
+            addFlow(f.id, from, to);
+        } else {
+            ++unresolved;
+        }
+    }
+    if (unresolved > 0) {
+        t.m_diagnostics.warn(std::to_string(unresolved) +
+                             " flow event(s) did not land on a slice and were dropped");
+    }
+
+    auto refLess = [](SliceRef a, SliceRef b) {
+        return a.track != b.track ? a.track < b.track : a.index < b.index;
+    };
+    std::sort(t.m_flows.begin(), t.m_flows.end(), [&](const Flow& a, const Flow& b) {
+        if (a.from != b.from)
+            return refLess(a.from, b.from);
+        return refLess(a.to, b.to);
+    });
+    t.m_flowFromIndex.resize(t.m_flows.size());
+    std::iota(t.m_flowFromIndex.begin(), t.m_flowFromIndex.end(), 0u);
+    t.m_flowToIndex = t.m_flowFromIndex;
+    std::stable_sort(t.m_flowToIndex.begin(), t.m_flowToIndex.end(),
+                     [&](std::uint32_t a, std::uint32_t b) {
+                         return refLess(t.m_flows[a].to, t.m_flows[b].to);
+                     });
+}
+
+std::shared_ptr<const Trace> TraceBuilder::finalize() {
+    if (m_finalized)
+        return nullptr;
+    m_finalized = true;
+    Trace& t = *m_trace;
+
+    // Order processes (hosts by pid, then GPUs by ordinal) and tracks (by process, sort index),
+    // remapping indices, so the same events give the same trace whatever order they came in.
+    std::vector<ProcessIndex> procOrder(t.m_processes.size());
+    std::iota(procOrder.begin(), procOrder.end(), 0u);
+    std::stable_sort(procOrder.begin(), procOrder.end(), [&](ProcessIndex a, ProcessIndex b) {
+        const Process& pa = t.m_processes[a];
+        const Process& pb = t.m_processes[b];
+        const bool ga = pa.deviceId >= 0;
+        const bool gb = pb.deviceId >= 0;
+        if (ga != gb)
+            return !ga;
+        return ga ? pa.deviceId < pb.deviceId : pa.pid < pb.pid;
+    });
+    std::vector<ProcessIndex> procNew(t.m_processes.size());
+    std::vector<Process> processes;
+    for (ProcessIndex i = 0; i < procOrder.size(); ++i) {
+        procNew[procOrder[i]] = i;
+        processes.push_back(t.m_processes[procOrder[i]]);
+    }
+    t.m_processes = std::move(processes);
+    for (auto& track : t.m_tracks)
+        track.process = procNew[track.process];
+    for (auto& c : t.m_counters)
+        c.process = procNew[c.process];
+
+    // Default sort indices from the track's key; explicit ones (imports) are kept.
+    auto trackKey = [&](const Track& tr) {
+        const std::int64_t id = tr.kind == TrackKind::GpuStream ? tr.streamId : tr.threadId;
+        return std::tuple(tr.process, kindRank(tr.kind), id, t.m_strings.get(tr.domainId));
+    };
+    std::vector<TrackIndex> trackOrder(t.m_tracks.size());
+    std::iota(trackOrder.begin(), trackOrder.end(), 0u);
+    std::stable_sort(trackOrder.begin(), trackOrder.end(), [&](TrackIndex a, TrackIndex b) {
+        return trackKey(t.m_tracks[a]) < trackKey(t.m_tracks[b]);
+    });
+    {
+        std::int32_t next = 0;
+        ProcessIndex current = std::numeric_limits<ProcessIndex>::max();
+        for (TrackIndex ti : trackOrder) {
+            Track& tr = t.m_tracks[ti];
+            if (tr.process != current) {
+                current = tr.process;
+                next = 0;
+            }
+            if (tr.sortIndex == kUnsetSortIndex)
+                tr.sortIndex = next;
+            ++next;
+        }
+    }
+    std::stable_sort(trackOrder.begin(), trackOrder.end(), [&](TrackIndex a, TrackIndex b) {
+        const Track& ta = t.m_tracks[a];
+        const Track& tb = t.m_tracks[b];
+        if (ta.process != tb.process)
+            return ta.process < tb.process;
+        return ta.sortIndex < tb.sortIndex;
+    });
+    std::vector<TrackIndex> trackNew(t.m_tracks.size());
+    std::vector<Track> tracks;
+    tracks.reserve(t.m_tracks.size());
+    for (TrackIndex i = 0; i < trackOrder.size(); ++i) {
+        trackNew[trackOrder[i]] = i;
+        tracks.push_back(std::move(t.m_tracks[trackOrder[i]]));
+    }
+    t.m_tracks = std::move(tracks);
+    for (auto& f : m_pendingFlows) {
+        f.fromTrack = f.fromTrack < trackNew.size() ? trackNew[f.fromTrack] : f.fromTrack;
+        f.toTrack = f.toTrack < trackNew.size() ? trackNew[f.toTrack] : f.toTrack;
+    }
+
+    // Origin: the earliest event, so times are small and non-negative.
+    TimeNs earliest = std::numeric_limits<TimeNs>::max();
+    for (const auto& track : t.m_tracks) {
+        for (const auto& s : track.slices)
+            earliest = std::min(earliest, s.startNs);
+    }
+    for (const auto& c : t.m_counters) {
+        for (const auto& s : c.samples)
+            earliest = std::min(earliest, s.timestampNs);
+    }
+    if (earliest == std::numeric_limits<TimeNs>::max() || m_keepTimes)
+        earliest = 0;
+    t.m_originNs = m_baseTimeNs + earliest;
+
+    TimeNs span = 0;
+    for (auto& track : t.m_tracks) {
+        for (auto& s : track.slices) {
+            s.startNs -= earliest;
+            span = std::max(span, s.endNs());
+        }
+        assignLanes(track);
+    }
+    for (auto& f : m_pendingFlows) {
+        f.fromNs -= earliest;
+        f.toNs -= earliest;
+    }
+    for (auto& c : t.m_counters) {
+        for (auto& s : c.samples)
+            s.timestampNs -= earliest;
+        std::stable_sort(c.samples.begin(), c.samples.end(),
+                         [](const CounterSample& a, const CounterSample& b) {
+                             return a.timestampNs < b.timestampNs;
+                         });
+        if (!c.samples.empty())
+            span = std::max(span, c.samples.back().timestampNs);
+        t.m_counts.counterSamples += c.samples.size();
+    }
+    std::sort(t.m_devices.begin(), t.m_devices.end(),
+              [](const DeviceProperties& a, const DeviceProperties& b) { return a.id < b.id; });
+    t.m_spanNs = span;
+
+    resolveFlows();
+    m_pendingFlows.clear();
+
+    TraceCounts& n = t.m_counts;
+    for (const auto& track : t.m_tracks) {
+        n.slices += track.slices.size();
+        for (const auto& s : track.slices) {
+            switch (s.kind) {
+                case SliceKind::Kernel:
+                    ++n.kernel;
+                    break;
+                case SliceKind::Memcpy:
+                    ++n.memcpy;
+                    break;
+                case SliceKind::Memset:
+                    ++n.memset;
+                    break;
+                case SliceKind::Sync:
+                    ++n.sync;
+                    break;
+                case SliceKind::RuntimeApi:
+                case SliceKind::DriverApi:
+                    ++n.api;
+                    break;
+                case SliceKind::Nvtx:
+                    ++n.nvtx;
+                    break;
+                default:
+                    ++n.other;
+                    break;
+            }
+        }
+    }
+    n.flows = t.m_flows.size();
+    return std::move(m_trace);
+}
+
+}  // namespace wl::model
