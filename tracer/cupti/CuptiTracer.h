@@ -10,13 +10,25 @@
 namespace wl::cupti {
 
 struct TracerOptions {
-    bool traceApi = true;      // runtime + driver API calls (needed for launch flows)
-    bool traceNvtx = true;     // NVTX ranges and marks
-    bool gpuMetrics = false;   // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in)
+    bool traceApi = true;   // runtime + driver API calls (needed for launch flows)
+    bool traceNvtx = true;  // NVTX ranges and marks
+    bool gpuMetrics =
+        false;  // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in)
     std::int64_t gpuMetricsIntervalNs = 20'000;
     std::size_t bufferBytes = 8u << 20;  // per activity buffer
-    std::size_t maxBuffers = 64;          // pool bound; more are allocated only if the pool runs dry
+    std::size_t maxBuffers = 64;         // pool bound; more are allocated only if the pool runs dry
+    std::size_t preallocatedBuffers =
+        8;  // allocated at start() so the request callback never waits
+    // In-process runs: refuse to start without a GPU, synchronise the devices before the final
+    // flush and ask the runtime for device properties. The injection library turns these off: it
+    // starts inside cuInit (no runtime calls allowed there) and stops during exit().
+    bool checkDevices = true;
+    bool synchronizeAtStop = true;
+    bool queryDeviceProperties = true;
+    std::string hostName;  // host process name in the trace (default: "Host")
 };
+
+class CuptiApi;
 
 // In-process CUPTI activity tracer: start() enables the activity kinds, stop() synchronises the
 // devices, flushes every buffer and returns the Trace. One per process (CUPTI allows one
@@ -25,6 +37,8 @@ struct TracerOptions {
 class CuptiTracer {
 public:
     CuptiTracer();
+    // Tests pass a fake CUPTI.
+    explicit CuptiTracer(std::shared_ptr<CuptiApi> api);
     ~CuptiTracer();
     CuptiTracer(const CuptiTracer&) = delete;
     CuptiTracer& operator=(const CuptiTracer&) = delete;
@@ -36,6 +50,8 @@ public:
     // Points NVTX_INJECTION64_PATH at the libcupti this process loaded, unless the user set it.
     // Must run before the process's first NVTX call; start() calls it too.
     static void ensureNvtxInjection();
+    // Path of the libcupti this process loaded (empty when it cannot be found).
+    static std::string loadedCuptiPath();
 
 private:
     struct Impl;

@@ -1,0 +1,138 @@
+#include "cupti/CuptiApi.h"
+
+#include <cuda_runtime_api.h>
+
+namespace wl::cupti {
+namespace {
+
+int attribute(cudaDeviceAttr attr, int device) {
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, attr, device) != cudaSuccess) {
+        return 0;
+    }
+    return value;
+}
+
+// Pass-through to libcupti and the CUDA runtime.
+class RealCuptiApi final : public CuptiApi {
+public:
+    model::Result<int> deviceCount() override {
+        int count = 0;
+        const cudaError_t status = cudaGetDeviceCount(&count);
+        if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
+            return model::Error{"no CUDA device found (the driver reports no GPU)"};
+        }
+        if (status == cudaErrorInsufficientDriver) {
+            return model::Error{std::string("no usable CUDA driver: ") +
+                                cudaGetErrorString(status)};
+        }
+        if (status != cudaSuccess) {
+            return model::Error{std::string("CUDA is not available: ") +
+                                cudaGetErrorString(status)};
+        }
+        return count;
+    }
+
+    std::optional<model::DeviceProperties> deviceProperties(int device) override {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+            return std::nullopt;
+        }
+        model::DeviceProperties p;
+        p.id = device;
+        p.name = prop.name;
+        p.computeMajor = prop.major;
+        p.computeMinor = prop.minor;
+        p.smCount = prop.multiProcessorCount;
+        p.warpSize = prop.warpSize;
+        p.maxThreadsPerBlock = prop.maxThreadsPerBlock;
+        p.maxThreadsPerSm = prop.maxThreadsPerMultiProcessor;
+        p.maxBlocksPerSm = prop.maxBlocksPerMultiProcessor;
+        p.maxWarpsPerSm = prop.warpSize > 0 ? prop.maxThreadsPerMultiProcessor / prop.warpSize : 0;
+        p.registersPerSm = prop.regsPerMultiprocessor;
+        p.registersPerBlock = prop.regsPerBlock;
+        p.sharedMemoryPerSmBytes = static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor);
+        p.sharedMemoryPerBlockBytes = static_cast<std::int64_t>(prop.sharedMemPerBlock);
+        p.sharedMemoryPerBlockOptinBytes = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+        p.totalMemoryBytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+        p.l2CacheBytes = prop.l2CacheSize;
+        // Clock rates left cudaDeviceProp in CUDA 13: ask the attributes.
+        p.clockRateKHz = attribute(cudaDevAttrClockRate, device);
+        p.memoryClockRateKHz = attribute(cudaDevAttrMemoryClockRate, device);
+        p.memoryBusWidthBits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
+        // Double data rate: two transfers per memory clock.
+        p.memoryBandwidthGBps =
+            2.0 * p.memoryClockRateKHz * 1e3 * (p.memoryBusWidthBits / 8.0) / 1e9;
+        return p;
+    }
+
+    void synchronizeDevices(const std::vector<int>& devices) override {
+        int current = -1;
+        const bool haveCurrent = cudaGetDevice(&current) == cudaSuccess;
+        for (int device : devices) {
+            if (cudaSetDevice(device) == cudaSuccess) {
+                cudaDeviceSynchronize();
+            }
+        }
+        if (haveCurrent) {
+            cudaSetDevice(current);
+        }
+        cudaGetLastError();  // a sticky error of the program's own is not ours to report
+    }
+
+    CUptiResult subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback,
+                          void* userData) override {
+        return cuptiSubscribe(subscriber, callback, userData);
+    }
+    CUptiResult unsubscribe(CUpti_SubscriberHandle subscriber) override {
+        return cuptiUnsubscribe(subscriber);
+    }
+    CUptiResult enableDomain(bool enable, CUpti_SubscriberHandle subscriber,
+                             CUpti_CallbackDomain domain) override {
+        return cuptiEnableDomain(enable ? 1u : 0u, subscriber, domain);
+    }
+    CUptiResult registerCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                  CUpti_BuffersCallbackCompleteFunc complete) override {
+        return cuptiActivityRegisterCallbacks(request, complete);
+    }
+    CUptiResult enable(CUpti_ActivityKind kind) override { return cuptiActivityEnable(kind); }
+    CUptiResult disable(CUpti_ActivityKind kind) override { return cuptiActivityDisable(kind); }
+    CUptiResult flushAll(std::uint32_t flag) override { return cuptiActivityFlushAll(flag); }
+    CUptiResult nextRecord(std::uint8_t* buffer, std::size_t validBytes,
+                           CUpti_Activity** record) override {
+        return cuptiActivityGetNextRecord(buffer, validBytes, record);
+    }
+    std::size_t droppedRecords(CUcontext context, std::uint32_t streamId) override {
+        std::size_t dropped = 0;
+        if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) != CUPTI_SUCCESS) {
+            return 0;
+        }
+        return dropped;
+    }
+    CUptiResult setAttribute(CUpti_ActivityAttribute attr, std::size_t* valueSize,
+                             void* value) override {
+        return cuptiActivitySetAttribute(attr, valueSize, value);
+    }
+    std::string callbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) override {
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(domain, id, &name) != CUPTI_SUCCESS || name == nullptr) {
+            return {};
+        }
+        return name;
+    }
+    std::string resultString(CUptiResult result) override {
+        const char* text = nullptr;
+        if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS || text == nullptr) {
+            return "CUPTI error " + std::to_string(static_cast<int>(result));
+        }
+        return text;
+    }
+};
+
+}  // namespace
+
+std::shared_ptr<CuptiApi> makeRealCuptiApi() {
+    return std::make_shared<RealCuptiApi>();
+}
+
+}  // namespace wl::cupti

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cupti.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/DeviceProperties.h"
+#include "model/Result.h"
+
+namespace wl::cupti {
+
+// The seam between the tracer and the CUPTI library (plus the few CUDA runtime queries the tracer
+// makes): CuptiTracer only talks to CUPTI through this interface, so unit tests substitute a fake
+// that delivers synthetic activity buffers without a GPU. Implementations must be callable from
+// any thread; the real one is a thin pass-through and holds no state.
+class CuptiApi {
+public:
+    virtual ~CuptiApi() = default;
+
+    // Number of CUDA devices, or an Error saying why there are none (no driver, no GPU).
+    virtual model::Result<int> deviceCount() = 0;
+    // Properties of one device from the CUDA runtime; nullopt when the query fails.
+    virtual std::optional<model::DeviceProperties> deviceProperties(int device) = 0;
+    // Waits for all work on the given devices to finish (before the final flush).
+    virtual void synchronizeDevices(const std::vector<int>& devices) = 0;
+
+    virtual CUptiResult subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback,
+                                  void* userData) = 0;
+    virtual CUptiResult unsubscribe(CUpti_SubscriberHandle subscriber) = 0;
+    virtual CUptiResult enableDomain(bool enable, CUpti_SubscriberHandle subscriber,
+                                     CUpti_CallbackDomain domain) = 0;
+
+    virtual CUptiResult registerCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                          CUpti_BuffersCallbackCompleteFunc complete) = 0;
+    virtual CUptiResult enable(CUpti_ActivityKind kind) = 0;
+    virtual CUptiResult disable(CUpti_ActivityKind kind) = 0;
+    virtual CUptiResult flushAll(std::uint32_t flag) = 0;
+    virtual CUptiResult nextRecord(std::uint8_t* buffer, std::size_t validBytes,
+                                   CUpti_Activity** record) = 0;
+    virtual std::size_t droppedRecords(CUcontext context, std::uint32_t streamId) = 0;
+    virtual CUptiResult setAttribute(CUpti_ActivityAttribute attribute, std::size_t* valueSize,
+                                     void* value) = 0;
+
+    // Name of a runtime/driver API function from its callback id ("cudaLaunchKernel"); empty when
+    // CUPTI does not know it.
+    virtual std::string callbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) = 0;
+    virtual std::string resultString(CUptiResult result) = 0;
+};
+
+// The real CUPTI and CUDA runtime behind the seam.
+std::shared_ptr<CuptiApi> makeRealCuptiApi();
+
+}  // namespace wl::cupti

@@ -1,0 +1,447 @@
+#include "cupti/CuptiTracer.h"
+
+#include <dlfcn.h>
+#include <generated_nvtx_meta.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "cupti/BufferPool.h"
+#include "cupti/CuptiApi.h"
+#include "cupti/PmSampler.h"
+#include "cupti/RecordTranslator.h"
+
+namespace wl::cupti {
+namespace {
+
+// Kinds in the order they are enabled: concurrent kernels first, so CUPTI instruments modules as
+// they load rather than patching them on the first launch.
+struct KindSpec {
+    CUpti_ActivityKind kind;
+    const char* name;
+    bool essential;  // failing to enable it fails start()
+};
+constexpr KindSpec kCoreKinds[] = {
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "concurrent kernels", true},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy", true},
+    {CUPTI_ACTIVITY_KIND_MEMCPY2, "peer memcpy", false},
+    {CUPTI_ACTIVITY_KIND_MEMSET, "memset", true},
+    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization", false},
+    {CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA events", false},
+    {CUPTI_ACTIVITY_KIND_OVERHEAD, "overhead", false},
+    {CUPTI_ACTIVITY_KIND_STREAM, "streams", false},
+    {CUPTI_ACTIVITY_KIND_DEVICE, "devices", false},
+    {CUPTI_ACTIVITY_KIND_CONTEXT, "contexts", false},
+    {CUPTI_ACTIVITY_KIND_NAME, "names", false},
+};
+constexpr KindSpec kApiKinds[] = {
+    {CUPTI_ACTIVITY_KIND_RUNTIME, "runtime API", true},
+    {CUPTI_ACTIVITY_KIND_DRIVER, "driver API", false},
+};
+constexpr KindSpec kNvtxKinds[] = {
+    {CUPTI_ACTIVITY_KIND_MARKER, "NVTX markers", false},
+    {CUPTI_ACTIVITY_KIND_MARKER_DATA, "NVTX marker data", false},
+};
+
+bool isRefusal(CUptiResult result) {
+    return result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+}
+
+std::string refusalMessage() {
+    return "CUPTI refused to trace this process: another profiler is already attached (Nsight "
+           "Systems, Nsight Compute, the PyTorch profiler or another CUPTI client). Only one CUPTI "
+           "client may trace a process; run without the other profiler";
+}
+
+class ActiveRun;
+
+// The run CUPTI's buffer callbacks deliver to. CUPTI's callbacks are plain functions, so the
+// tracer that is running registers itself here; g_runMutex also serialises translation.
+std::mutex g_runMutex;
+ActiveRun* g_run = nullptr;
+
+// NVTX range ids closed by nvtxRangeEnd (start/end ranges), collected on the application's threads
+// by the NVTX callback under a lock of their own so they never wait for a translation.
+std::mutex g_rangeMutex;
+std::vector<std::uint64_t> g_startEndRanges;
+
+}  // namespace
+
+namespace {
+
+// One traced run: the translator and what CUPTI needs to hand buffers back.
+class ActiveRun {
+public:
+    ActiveRun(std::shared_ptr<CuptiApi> api, std::unique_ptr<RecordTranslator> translator)
+        : m_api(std::move(api)), m_translator(std::move(translator)) {}
+
+    void consume(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
+                 std::size_t validBytes) {
+        CUpti_Activity* record = nullptr;
+        while (validBytes > 0 && m_api->nextRecord(buffer, validBytes, &record) == CUPTI_SUCCESS) {
+            m_translator->translate(*record);
+        }
+        m_translator->addDroppedRecords(m_api->droppedRecords(context, streamId));
+    }
+
+    RecordTranslator& translator() { return *m_translator; }
+    CuptiApi& api() { return *m_api; }
+
+private:
+    std::shared_ptr<CuptiApi> m_api;
+    std::unique_ptr<RecordTranslator> m_translator;
+};
+
+void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size,
+                              std::size_t* maxNumRecords) {
+    BufferPool& pool = BufferPool::instance();
+    *buffer = pool.acquire();
+    *size = *buffer != nullptr ? pool.bufferBytes() : 0;
+    *maxNumRecords = 0;  // as many as fit
+}
+
+void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
+                              std::size_t /*size*/, std::size_t validBytes) {
+    {
+        std::lock_guard lock(g_runMutex);
+        if (g_run != nullptr) {
+            g_run->consume(context, streamId, buffer, validBytes);
+        }
+    }
+    BufferPool::instance().release(buffer);
+}
+
+void CUPTIAPI nvtxCallback(void* /*userData*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                           const void* data) {
+    if (domain != CUPTI_CB_DOMAIN_NVTX || data == nullptr) {
+        return;
+    }
+    const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+    if (nvtx->functionParams == nullptr) {
+        return;
+    }
+    std::uint64_t rangeId = 0;
+    if (id == CUPTI_CBID_NVTX_nvtxRangeEnd) {
+        rangeId = static_cast<const nvtxRangeEnd_params*>(nvtx->functionParams)->id;
+    } else if (id == CUPTI_CBID_NVTX_nvtxDomainRangeEnd) {
+        rangeId = static_cast<const nvtxDomainRangeEnd_params*>(nvtx->functionParams)->core.id;
+    } else {
+        return;
+    }
+    std::lock_guard lock(g_rangeMutex);
+    g_startEndRanges.push_back(rangeId);
+}
+
+std::string processName() {
+    char buffer[256] = {};
+    FILE* file = std::fopen("/proc/self/comm", "r");
+    if (file == nullptr) {
+        return {};
+    }
+    const bool ok = std::fgets(buffer, sizeof(buffer), file) != nullptr;
+    std::fclose(file);
+    if (!ok) {
+        return {};
+    }
+    std::string name = buffer;
+    while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) {
+        name.pop_back();
+    }
+    return name;
+}
+
+}  // namespace
+
+struct CuptiTracer::Impl {
+    std::shared_ptr<CuptiApi> api;
+    TracerOptions options;
+    bool running = false;
+    std::unique_ptr<ActiveRun> run;
+    CUpti_SubscriberHandle subscriber = nullptr;
+    std::vector<CUpti_ActivityKind> enabled;
+    std::vector<std::string> warnings;
+    int deviceCount = 0;
+    std::vector<std::unique_ptr<PmSampler>> samplers;
+
+    model::Status fail(std::string message) {
+        rollBack();
+        return model::Error{std::move(message)};
+    }
+
+    model::Status cuptiFailure(const char* what, CUptiResult result) {
+        if (isRefusal(result)) {
+            return fail(refusalMessage());
+        }
+        return fail(std::string("CUPTI could not ") + what + ": " + api->resultString(result));
+    }
+
+    void disableKinds() {
+        for (auto it = enabled.rbegin(); it != enabled.rend(); ++it) {
+            api->disable(*it);
+        }
+        enabled.clear();
+    }
+
+    void detach() {
+        std::lock_guard lock(g_runMutex);
+        if (g_run == run.get()) {
+            g_run = nullptr;
+        }
+    }
+
+    void rollBack() {
+        for (auto& sampler : samplers) {
+            if (sampler->running()) {
+                (void)sampler->stop();
+            }
+        }
+        samplers.clear();
+        disableKinds();
+        if (run) {
+            api->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            detach();
+            run.reset();
+        }
+        if (subscriber != nullptr) {
+            api->unsubscribe(subscriber);
+            subscriber = nullptr;
+        }
+        running = false;
+    }
+
+    model::Status enableKinds(const KindSpec* begin, const KindSpec* end) {
+        for (const KindSpec* spec = begin; spec != end; ++spec) {
+            const CUptiResult result = api->enable(spec->kind);
+            if (result == CUPTI_SUCCESS) {
+                enabled.push_back(spec->kind);
+                continue;
+            }
+            if (isRefusal(result)) {
+                return fail(refusalMessage());
+            }
+            if (spec->essential) {
+                return fail(std::string("CUPTI could not enable ") + spec->name +
+                            " tracing: " + api->resultString(result));
+            }
+            warnings.push_back(std::string("CUPTI could not enable ") + spec->name +
+                               " records: " + api->resultString(result));
+        }
+        return {};
+    }
+
+    model::Status startMetrics() {
+        // Integration with PmSampler (tracer/cupti/PmSampler.h): one sampler per device.
+        if (deviceCount <= 0) {
+            return fail("GPU metrics need the device count; they are not available in this mode");
+        }
+        for (int device = 0; device < deviceCount; ++device) {
+            auto sampler = std::make_unique<PmSampler>();
+            model::Status status = sampler->start(device, options.gpuMetricsIntervalNs);
+            if (!status.ok()) {
+                return fail("GPU metrics on device " + std::to_string(device) + ": " +
+                            status.error().message);
+            }
+            samplers.push_back(std::move(sampler));
+        }
+        return {};
+    }
+
+    void addMetrics(RecordTranslator& translator) {
+        auto& builder = translator.builder();
+        for (auto& sampler : samplers) {
+            const int device = sampler->deviceId();
+            auto series = sampler->stop();
+            const PmSamplingStats stats = sampler->stats();
+            for (const std::string& warning : stats.warnings) {
+                builder.diagnostics().warn("GPU metrics on device " + std::to_string(device) +
+                                           ": " + warning);
+            }
+            if (!series.ok()) {
+                builder.diagnostics().warn("GPU metrics on device " + std::to_string(device) +
+                                           ": " + series.error().message);
+                continue;
+            }
+            const auto process = translator.gpuProcess(device);
+            for (const MetricSeries& s : series.value()) {
+                const auto counter = builder.counterTrack(process, "GPU metrics", s.name, s.unit);
+                for (const model::CounterSample& sample : s.samples) {
+                    builder.addCounterSample(counter, sample.timestampNs, sample.value);
+                }
+            }
+        }
+        samplers.clear();
+    }
+};
+
+CuptiTracer::CuptiTracer() : CuptiTracer(makeRealCuptiApi()) {}
+
+CuptiTracer::CuptiTracer(std::shared_ptr<CuptiApi> api) : m_impl(std::make_unique<Impl>()) {
+    m_impl->api = std::move(api);
+}
+
+CuptiTracer::~CuptiTracer() {
+    if (m_impl->running) {
+        m_impl->rollBack();
+    }
+}
+
+bool CuptiTracer::running() const {
+    return m_impl->running;
+}
+
+model::Status CuptiTracer::start(const TracerOptions& options) {
+    Impl& d = *m_impl;
+    if (d.running) {
+        return model::Error{"the tracer is already running"};
+    }
+    {
+        std::lock_guard lock(g_runMutex);
+        if (g_run != nullptr) {
+            return model::Error{"another trace is already running in this process"};
+        }
+    }
+    d.options = options;
+    d.warnings.clear();
+    d.deviceCount = 0;
+    if (options.checkDevices) {
+        auto count = d.api->deviceCount();
+        if (!count.ok()) {
+            return model::Error{"cannot trace: " + count.error().message};
+        }
+        d.deviceCount = count.value();
+    }
+    if (options.traceNvtx) {
+        ensureNvtxInjection();
+    }
+
+    BufferPool::instance().reserve(std::min(options.preallocatedBuffers, options.maxBuffers),
+                                   options.bufferBytes);
+    {
+        std::lock_guard lock(g_rangeMutex);
+        g_startEndRanges.clear();
+    }
+
+    // Subscribing is how CUPTI tells us another profiler already owns the process.
+    CUptiResult result = d.api->subscribe(&d.subscriber, &nvtxCallback, nullptr);
+    if (result != CUPTI_SUCCESS) {
+        d.subscriber = nullptr;
+        return d.cuptiFailure("start", result);
+    }
+    if (options.traceNvtx) {
+        result = d.api->enableDomain(true, d.subscriber, CUPTI_CB_DOMAIN_NVTX);
+        if (result != CUPTI_SUCCESS) {
+            d.warnings.push_back("NVTX start/end ranges cannot be told from push/pop ranges: " +
+                                 d.api->resultString(result));
+        }
+    }
+
+    auto api = d.api;
+    auto translator =
+        std::make_unique<RecordTranslator>([api](CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+            return api->callbackName(domain, id);
+        });
+    translator->setHostProcessName(options.hostName.empty() ? processName() : options.hostName);
+    d.run = std::make_unique<ActiveRun>(d.api, std::move(translator));
+    {
+        std::lock_guard lock(g_runMutex);
+        g_run = d.run.get();
+    }
+    result = d.api->registerCallbacks(&bufferRequested, &bufferCompleted);
+    if (result != CUPTI_SUCCESS) {
+        return d.cuptiFailure("register its buffer callbacks", result);
+    }
+    d.running = true;
+    if (auto status = d.enableKinds(std::begin(kCoreKinds), std::end(kCoreKinds)); !status.ok()) {
+        return status;
+    }
+    if (options.traceApi) {
+        if (auto status = d.enableKinds(std::begin(kApiKinds), std::end(kApiKinds)); !status.ok()) {
+            return status;
+        }
+    }
+    if (options.traceNvtx) {
+        if (auto status = d.enableKinds(std::begin(kNvtxKinds), std::end(kNvtxKinds));
+            !status.ok()) {
+            return status;
+        }
+    }
+    if (options.gpuMetrics) {
+        if (auto status = d.startMetrics(); !status.ok()) {
+            return status;
+        }
+    }
+    return {};
+}
+
+model::Result<model::TracePtr> CuptiTracer::stop() {
+    Impl& d = *m_impl;
+    if (!d.running) {
+        return model::Error{"the tracer is not running"};
+    }
+    if (d.options.synchronizeAtStop && d.deviceCount > 0) {
+        std::vector<int> devices(static_cast<std::size_t>(d.deviceCount));
+        for (int i = 0; i < d.deviceCount; ++i) {
+            devices[static_cast<std::size_t>(i)] = i;
+        }
+        d.api->synchronizeDevices(devices);
+    }
+    // Forced: also hands back buffers that are not full, and records of work still in flight.
+    d.api->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    d.disableKinds();
+    d.api->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    d.detach();
+    if (d.subscriber != nullptr) {
+        d.api->unsubscribe(d.subscriber);
+        d.subscriber = nullptr;
+    }
+    d.running = false;
+
+    std::unique_ptr<ActiveRun> run = std::move(d.run);
+    RecordTranslator& translator = run->translator();
+    translator.addDroppedRecords(d.api->droppedRecords(nullptr, 0));  // the global queue
+    {
+        std::lock_guard lock(g_rangeMutex);
+        for (std::uint64_t id : g_startEndRanges) {
+            translator.noteStartEndRange(id);
+        }
+        g_startEndRanges.clear();
+    }
+    if (d.options.queryDeviceProperties) {
+        for (int device : translator.devices()) {
+            if (auto properties = d.api->deviceProperties(device)) {
+                translator.addRuntimeDeviceProperties(*properties);
+            }
+        }
+    }
+    translator.complete();
+    for (const std::string& warning : d.warnings) {
+        translator.builder().diagnostics().warn(warning);
+    }
+    d.addMetrics(translator);
+    return translator.builder().finalize();
+}
+
+std::string CuptiTracer::loadedCuptiPath() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&cuptiActivityEnable), &info) == 0 ||
+        info.dli_fname == nullptr) {
+        return {};
+    }
+    return info.dli_fname;
+}
+
+void CuptiTracer::ensureNvtxInjection() {
+    const char* current = std::getenv("NVTX_INJECTION64_PATH");
+    if (current != nullptr && current[0] != '\0') {
+        return;  // the user's choice wins
+    }
+    const std::string path = loadedCuptiPath();
+    if (!path.empty()) {
+        setenv("NVTX_INJECTION64_PATH", path.c_str(), 0);
+    }
+}
+
+}  // namespace wl::cupti

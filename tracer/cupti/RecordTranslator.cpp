@@ -1,0 +1,732 @@
+#include "cupti/RecordTranslator.h"
+
+#include <cstring>
+
+namespace wl::cupti {
+namespace {
+
+using model::CopyKind;
+using model::MemoryKind;
+
+CopyKind copyKindOf(std::uint8_t kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+            return CopyKind::HostToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+            return CopyKind::DeviceToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+            return CopyKind::DeviceToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+            return CopyKind::HostToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+            return CopyKind::PeerToPeer;
+        default:
+            return CopyKind::Unknown;
+    }
+}
+
+MemoryKind memoryKindOf(std::uint32_t kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+            return MemoryKind::Pageable;
+        case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+            return MemoryKind::Pinned;
+        case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
+        case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
+            return MemoryKind::Device;
+        case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+        case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+            return MemoryKind::Managed;
+        case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+            return MemoryKind::Array;
+        default:
+            return MemoryKind::Unknown;
+    }
+}
+
+model::SyncKind syncKindOf(std::uint32_t type) {
+    switch (type) {
+        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+            return model::SyncKind::EventSynchronize;
+        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+            return model::SyncKind::StreamWaitEvent;
+        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+            return model::SyncKind::StreamSynchronize;
+        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+            return model::SyncKind::ContextSynchronize;
+        default:
+            return model::SyncKind::Unknown;
+    }
+}
+
+const char* overheadName(std::uint32_t kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+            return "Driver compiler";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+            return "CUPTI buffer flush";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+            return "CUPTI instrumentation";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+            return "CUPTI resource";
+        case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+            return "Module loading";
+        case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+            return "Lazy function loading";
+        case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+            return "Command buffer full";
+        case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+            return "CUPTI buffer request";
+        case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+            return "UVM activity init";
+        default:
+            return "CUPTI overhead";
+    }
+}
+
+bool endsWith(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string memcpyName(CopyKind kind, MemoryKind src, MemoryKind dst) {
+    return std::string("Memcpy ") + model::toString(kind) + " (" + model::toString(src) + " -> " +
+           model::toString(dst) + ")";
+}
+
+}  // namespace
+
+RecordTranslator::RecordTranslator(ApiNameFn apiName)
+    : m_builder(std::make_unique<model::TraceBuilder>()), m_apiNameFn(std::move(apiName)) {
+    m_builder->setMetadata("producer", "warpline (CUPTI)");
+}
+
+RecordTranslator::~RecordTranslator() = default;
+
+void RecordTranslator::translate(const CUpti_Activity& record) {
+    ++m_recordCount;
+    switch (record.kind) {
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            translateKernel(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            translateMemcpy(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY2:
+            translatePeerMemcpy(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMSET:
+            translateMemset(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+            translateSync(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+            translateApi(record, model::ApiKind::Runtime);
+            break;
+        case CUPTI_ACTIVITY_KIND_DRIVER:
+            translateApi(record, model::ApiKind::Driver);
+            break;
+        case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+            translateCudaEvent(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_OVERHEAD:
+            translateOverhead(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_MARKER:
+            translateMarker(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_MARKER_DATA:
+            translateMarkerData(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_NAME:
+            translateName(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_STREAM:
+            translateStream(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_DEVICE:
+            translateDevice(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_CONTEXT:
+            translateContext(record);
+            break;
+        default:
+            unknownRecord(static_cast<std::uint32_t>(record.kind));
+            break;
+    }
+}
+
+void RecordTranslator::unknownRecord(std::uint32_t kind) {
+    auto& diag = m_builder->diagnostics();
+    ++diag.unknownRecords;
+    if (m_unknownKindsWarned.insert(kind).second) {
+        diag.warn("CUPTI record of kind " + std::to_string(kind) + " is not translated");
+    }
+}
+
+bool RecordTranslator::checkInterval(std::uint64_t start, std::uint64_t& end,
+                                     std::string_view what) {
+    auto& diag = m_builder->diagnostics();
+    if (start == 0 || end == 0) {
+        ++diag.invalidTimestamps;
+        diag.warn(std::string(what) + " record without a timestamp was skipped");
+        return false;
+    }
+    if (end < start) {
+        ++diag.invalidTimestamps;
+        diag.warn(std::string(what) + " record ends before it starts (" +
+                  std::to_string(start - end) + " ns); clamped to zero duration");
+        end = start;
+    }
+    return true;
+}
+
+std::string RecordTranslator::copyString(const char* text) {
+    if (text == nullptr) {
+        return {};
+    }
+    const std::size_t length = strnlen(text, kMaxStringBytes + 1);
+    if (length > kMaxStringBytes) {
+        ++m_builder->diagnostics().truncatedStrings;
+        m_builder->diagnostics().warn("a name longer than " + std::to_string(kMaxStringBytes) +
+                                      " bytes was truncated");
+        return std::string(text, kMaxStringBytes);
+    }
+    return std::string(text, length);
+}
+
+const std::string& RecordTranslator::apiName(model::ApiKind kind, std::uint32_t cbid) {
+    const auto key = std::make_pair(static_cast<int>(kind), cbid);
+    auto it = m_apiNames.find(key);
+    if (it != m_apiNames.end()) {
+        return it->second;
+    }
+    const auto domain =
+        kind == model::ApiKind::Runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+    std::string name = m_apiNameFn ? m_apiNameFn(domain, cbid) : std::string();
+    if (name.empty()) {
+        name = (kind == model::ApiKind::Runtime ? "CUDA runtime call " : "CUDA driver call ") +
+               std::to_string(cbid);
+    }
+    if (endsWith(name, "_ptsz") || endsWith(name, "_ptds")) {
+        m_sawPerThreadApi = true;
+    }
+    return m_apiNames.emplace(key, std::move(name)).first->second;
+}
+
+model::ProcessIndex RecordTranslator::gpuProcess(int deviceId) {
+    auto it = m_gpuProcesses.find(deviceId);
+    if (it != m_gpuProcesses.end()) {
+        return it->second;
+    }
+    m_devices.insert(deviceId);
+    const auto index = m_builder->gpuProcess(deviceId, "GPU " + std::to_string(deviceId));
+    m_gpuProcesses.emplace(deviceId, index);
+    return index;
+}
+
+model::ProcessIndex RecordTranslator::hostProcess(std::int64_t pid) {
+    auto it = m_hostProcesses.find(pid);
+    if (it != m_hostProcesses.end()) {
+        return it->second;
+    }
+    std::string name = m_hostName.empty() ? "Host" : m_hostName;
+    name += " (pid " + std::to_string(pid) + ")";
+    const auto index = m_builder->hostProcess(pid, name);
+    m_hostProcesses.emplace(pid, index);
+    return index;
+}
+
+model::TrackIndex RecordTranslator::streamTrack(int deviceId, std::uint32_t contextId,
+                                                std::uint32_t streamId) {
+    m_contextDevice.emplace(contextId, deviceId);
+    const auto key = std::make_pair(deviceId, streamId);
+    auto it = m_streamTracks.find(key);
+    if (it != m_streamTracks.end()) {
+        return it->second;
+    }
+    const auto track = m_builder->gpuStreamTrack(gpuProcess(deviceId), streamId);
+    m_streamTracks.emplace(key, track);
+    return track;
+}
+
+void RecordTranslator::noteThreadTrack(std::int64_t tid, model::TrackIndex track,
+                                       std::string prefix) {
+    m_threadTracks.emplace(tid, std::make_pair(track, std::move(prefix)));
+}
+
+void RecordTranslator::translateKernel(const CUpti_Activity& record) {
+    const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
+    std::uint64_t end = k.end;
+    if (!checkInterval(k.start, end, "kernel")) {
+        return;
+    }
+    model::KernelDetail detail;
+    detail.grid = {k.gridX, k.gridY, k.gridZ};
+    detail.block = {k.blockX, k.blockY, k.blockZ};
+    detail.registersPerThread = k.registersPerThread;
+    detail.staticSharedBytes = k.staticSharedMemory;
+    detail.dynamicSharedBytes = k.dynamicSharedMemory;
+    std::string name = copyString(k.name);
+    if (name.empty()) {
+        name = "(unnamed kernel)";
+    }
+    m_builder->addKernel(streamTrack(static_cast<int>(k.deviceId), k.contextId, k.streamId),
+                         static_cast<model::TimeNs>(k.start), static_cast<model::TimeNs>(end), name,
+                         k.correlationId, detail);
+}
+
+void RecordTranslator::translateMemcpy(const CUpti_Activity& record) {
+    const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
+    std::uint64_t end = m.end;
+    if (!checkInterval(m.start, end, "memcpy")) {
+        return;
+    }
+    model::MemcpyDetail detail;
+    detail.bytes = m.bytes;
+    detail.copyKind = copyKindOf(m.copyKind);
+    detail.srcKind = memoryKindOf(m.srcKind);
+    detail.dstKind = memoryKindOf(m.dstKind);
+    detail.srcDevice = static_cast<std::int32_t>(m.deviceId);
+    detail.dstDevice = static_cast<std::int32_t>(m.deviceId);
+    m_builder->addMemcpy(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
+                         static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
+                         memcpyName(detail.copyKind, detail.srcKind, detail.dstKind),
+                         m.correlationId, detail);
+}
+
+void RecordTranslator::translatePeerMemcpy(const CUpti_Activity& record) {
+    const auto& m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record);
+    std::uint64_t end = m.end;
+    if (!checkInterval(m.start, end, "peer memcpy")) {
+        return;
+    }
+    model::MemcpyDetail detail;
+    detail.bytes = m.bytes;
+    detail.copyKind = CopyKind::PeerToPeer;
+    detail.srcKind = memoryKindOf(m.srcKind);
+    detail.dstKind = memoryKindOf(m.dstKind);
+    detail.srcDevice = static_cast<std::int32_t>(m.srcDeviceId);
+    detail.dstDevice = static_cast<std::int32_t>(m.dstDeviceId);
+    const std::string name = "Memcpy PtoP (GPU " + std::to_string(m.srcDeviceId) + " -> GPU " +
+                             std::to_string(m.dstDeviceId) + ")";
+    m_builder->addMemcpy(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
+                         static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end), name,
+                         m.correlationId, detail);
+}
+
+void RecordTranslator::translateMemset(const CUpti_Activity& record) {
+    const auto& m = reinterpret_cast<const CUpti_ActivityMemset4&>(record);
+    std::uint64_t end = m.end;
+    if (!checkInterval(m.start, end, "memset")) {
+        return;
+    }
+    model::MemsetDetail detail;
+    detail.bytes = m.bytes;
+    detail.value = m.value;
+    detail.memoryKind = memoryKindOf(m.memoryKind);
+    m_builder->addMemset(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
+                         static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
+                         std::string("Memset (") + model::toString(detail.memoryKind) + ")",
+                         m.correlationId, detail);
+}
+
+void RecordTranslator::translateSync(const CUpti_Activity& record) {
+    const auto& s = reinterpret_cast<const CUpti_ActivitySynchronization2&>(record);
+    std::uint64_t end = s.end;
+    if (!checkInterval(s.start, end, "synchronization")) {
+        return;
+    }
+    PendingSync pending;
+    pending.start = s.start;
+    pending.end = end;
+    pending.contextId = s.contextId;
+    pending.correlationId = s.correlationId;
+    pending.detail.syncKind = syncKindOf(s.type);
+    pending.detail.streamId = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
+                                  ? -1
+                                  : static_cast<std::int64_t>(s.streamId);
+    pending.eventId = s.cudaEventId;
+    pending.detail.eventId =
+        s.cudaEventId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s.cudaEventId;
+    m_syncs.push_back(pending);
+}
+
+void RecordTranslator::translateApi(const CUpti_Activity& record, model::ApiKind kind) {
+    const auto& a = reinterpret_cast<const CUpti_ActivityAPI&>(record);
+    std::uint64_t end = a.end;
+    if (!checkInterval(a.start, end,
+                       kind == model::ApiKind::Runtime ? "runtime API" : "driver API")) {
+        return;
+    }
+    const std::int64_t pid = a.processId;
+    const std::int64_t tid = a.threadId;
+    const auto process = hostProcess(pid);
+    const auto key = std::make_tuple(pid, tid);
+    model::TrackIndex track;
+    // One lookup per record: this is the hot path of a launch-heavy trace.
+    if (auto it = m_apiTracks.find(key); it != m_apiTracks.end()) {
+        track = it->second;
+    } else {
+        track = m_builder->hostApiTrack(process, tid);
+        m_apiTracks.emplace(key, track);
+        noteThreadTrack(tid, track, "CUDA API");
+    }
+    const std::string& name = apiName(kind, a.cbid);
+    if (name.find("StreamCreate") != std::string::npos) {
+        m_streamCreateCorrelations.insert(a.correlationId);
+    }
+    model::ApiDetail detail;
+    detail.apiKind = kind;
+    detail.callbackId = a.cbid;
+    detail.returnCode = static_cast<std::int32_t>(a.returnValue);
+    m_builder->addApi(track, static_cast<model::TimeNs>(a.start), static_cast<model::TimeNs>(end),
+                      name, a.correlationId, detail);
+}
+
+void RecordTranslator::translateCudaEvent(const CUpti_Activity& record) {
+    const auto& e = reinterpret_cast<const CUpti_ActivityCudaEvent2&>(record);
+    // Remembered so an event synchronisation can say which stream it waited for.
+    m_eventStream[e.eventId] = e.streamId;
+    m_contextDevice.emplace(e.contextId, static_cast<int>(e.deviceId));
+}
+
+void RecordTranslator::translateOverhead(const CUpti_Activity& record) {
+    const auto& o = reinterpret_cast<const CUpti_ActivityOverhead3&>(record);
+    std::uint64_t end = o.end;
+    if (!checkInterval(o.start, end, "overhead")) {
+        return;
+    }
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+        o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        pid = o.objectId.pt.processId;
+        tid = o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? o.objectId.pt.threadId : 0;
+    } else if (!m_hostProcesses.empty()) {
+        pid = m_hostProcesses.begin()->first;
+    }
+    const auto process = hostProcess(pid);
+    const auto key = std::make_tuple(pid, tid);
+    model::TrackIndex track;
+    if (auto it = m_overheadTracks.find(key); it != m_overheadTracks.end()) {
+        track = it->second;
+    } else {
+        track = m_builder->hostTrack(process, tid);
+        m_builder->setTrackName(track, tid != 0 ? "CUPTI overhead (tid " + std::to_string(tid) + ")"
+                                                : std::string("CUPTI overhead"));
+        m_overheadTracks.emplace(key, track);
+    }
+    m_builder->addSlice(track, static_cast<model::TimeNs>(o.start), static_cast<model::TimeNs>(end),
+                        overheadName(o.overheadKind), model::SliceKind::Overhead);
+}
+
+void RecordTranslator::translateMarker(const CUpti_Activity& record) {
+    const auto& m = reinterpret_cast<const CUpti_ActivityMarker2&>(record);
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+        m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        pid = m.objectId.pt.processId;
+        tid = m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m.objectId.pt.threadId : 0;
+    }
+    if (m.timestamp == 0) {
+        ++m_builder->diagnostics().invalidTimestamps;
+        m_builder->diagnostics().warn("NVTX marker without a timestamp was skipped");
+        return;
+    }
+    const auto flags = static_cast<std::uint32_t>(m.flags);
+    if (flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
+        m_markerEnds[m.id] = MarkerEnd{m.timestamp, pid, tid};
+        return;
+    }
+    MarkerStart start;
+    start.timestamp = m.timestamp;
+    start.name = copyString(m.name);
+    start.domain = copyString(m.domain);
+    start.pid = pid;
+    start.tid = tid;
+    if (flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
+        start.instant = true;
+        m_marks.emplace_back(m.id, std::move(start));
+    } else if (flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
+        m_markerStarts[m.id] = std::move(start);
+    } else {
+        // NVTX sync-object markers (acquire/release) are not shown.
+        unknownRecord(static_cast<std::uint32_t>(record.kind));
+    }
+}
+
+void RecordTranslator::translateMarkerData(const CUpti_Activity& record) {
+    const auto& d = reinterpret_cast<const CUpti_ActivityMarkerData2&>(record);
+    MarkerData data;
+    if (static_cast<std::uint32_t>(d.flags) & CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB) {
+        data.colorArgb = d.color;
+    }
+    data.category = static_cast<std::int32_t>(d.category);
+    m_markerData[d.id] = data;
+}
+
+void RecordTranslator::translateName(const CUpti_Activity& record) {
+    const auto& n = reinterpret_cast<const CUpti_ActivityName&>(record);
+    std::string name = copyString(n.name);
+    if (name.empty()) {
+        return;
+    }
+    switch (n.objectKind) {
+        case CUPTI_ACTIVITY_OBJECT_THREAD:
+            m_threadNames[n.objectId.pt.threadId] = std::move(name);
+            break;
+        case CUPTI_ACTIVITY_OBJECT_STREAM:
+            m_streamNames[n.objectId.dcs.streamId] = std::move(name);
+            break;
+        default:
+            break;  // device and context names: the GPU process is named from its properties
+    }
+}
+
+void RecordTranslator::translateStream(const CUpti_Activity& record) {
+    const auto& s = reinterpret_cast<const CUpti_ActivityStream&>(record);
+    m_streams[s.streamId] =
+        StreamInfo{s.contextId, static_cast<std::uint32_t>(s.flag), s.correlationId};
+}
+
+void RecordTranslator::translateDevice(const CUpti_Activity& record) {
+    const auto& d = reinterpret_cast<const CUpti_ActivityDevice5&>(record);
+    model::DeviceProperties p;
+    p.id = static_cast<std::int32_t>(d.id);
+    p.name = copyString(d.name);
+    p.computeMajor = static_cast<std::int32_t>(d.computeCapabilityMajor);
+    p.computeMinor = static_cast<std::int32_t>(d.computeCapabilityMinor);
+    p.smCount = static_cast<std::int32_t>(d.numMultiprocessors);
+    p.warpSize = d.numThreadsPerWarp != 0 ? static_cast<std::int32_t>(d.numThreadsPerWarp) : 32;
+    p.maxThreadsPerBlock = static_cast<std::int32_t>(d.maxThreadsPerBlock);
+    p.maxWarpsPerSm = static_cast<std::int32_t>(d.maxWarpsPerMultiprocessor);
+    p.maxThreadsPerSm = p.maxWarpsPerSm * p.warpSize;
+    p.maxBlocksPerSm = static_cast<std::int32_t>(d.maxBlocksPerMultiprocessor);
+    p.registersPerSm = static_cast<std::int32_t>(d.maxRegistersPerMultiprocessor);
+    p.registersPerBlock = static_cast<std::int32_t>(d.maxRegistersPerBlock);
+    p.sharedMemoryPerSmBytes = d.maxSharedMemoryPerMultiprocessor;
+    p.sharedMemoryPerBlockBytes = d.maxSharedMemoryPerBlock;
+    p.totalMemoryBytes = static_cast<std::int64_t>(d.globalMemorySize);
+    p.l2CacheBytes = d.l2CacheSize;
+    p.clockRateKHz = static_cast<std::int32_t>(d.coreClockRate);
+    // CUPTI reports kB/s.
+    p.memoryBandwidthGBps = static_cast<double>(d.globalMemoryBandwidth) * 1e3 / 1e9;
+    m_cuptiDevices[p.id] = std::move(p);
+    m_devices.insert(static_cast<int>(d.id));
+}
+
+void RecordTranslator::translateContext(const CUpti_Activity& record) {
+    const auto& c = reinterpret_cast<const CUpti_ActivityContext3&>(record);
+    m_contextDevice[c.contextId] = static_cast<int>(c.deviceId);
+}
+
+void RecordTranslator::addDroppedRecords(std::uint64_t count) {
+    if (count == 0) {
+        return;
+    }
+    auto& diag = m_builder->diagnostics();
+    diag.droppedRecords += count;
+    diag.warn("CUPTI dropped " + std::to_string(count) +
+              " activity records (buffers full): the trace is incomplete");
+}
+
+void RecordTranslator::noteStartEndRange(std::uint64_t rangeId) {
+    m_startEndRanges.insert(rangeId);
+}
+
+void RecordTranslator::addRuntimeDeviceProperties(const model::DeviceProperties& properties) {
+    m_runtimeDevices[properties.id] = properties;
+}
+
+std::vector<int> RecordTranslator::devices() const {
+    return {m_devices.begin(), m_devices.end()};
+}
+
+void RecordTranslator::complete() {
+    emitMarkers();
+    emitSyncs();
+    nameStreams();
+    nameThreads();
+    addDevices();
+    m_builder->setMetadata("cupti records", std::to_string(m_recordCount));
+}
+
+void RecordTranslator::emitMarkers() {
+    auto& diag = m_builder->diagnostics();
+    auto nvtxDetail = [&](std::uint32_t id, const std::string& domain) {
+        model::NvtxDetail detail;
+        if (auto it = m_markerData.find(id); it != m_markerData.end()) {
+            detail.colorArgb = it->second.colorArgb;
+            detail.category = it->second.category;
+        }
+        detail.domainId = m_builder->intern(domain);
+        return detail;
+    };
+    auto threadTrack = [&](std::int64_t pid, std::int64_t tid, const std::string& domain) {
+        const auto key = std::make_tuple(pid, tid, domain);
+        if (auto it = m_nvtxTracks.find(key); it != m_nvtxTracks.end()) {
+            return it->second;
+        }
+        const auto track = m_builder->nvtxTrack(hostProcess(pid), tid, domain);
+        m_nvtxTracks.emplace(key, track);
+        noteThreadTrack(tid, track, domain.empty() ? "NVTX" : "NVTX " + domain);
+        return track;
+    };
+    // Deterministic order (ids are assigned in call order) so equal inputs give equal traces.
+    std::map<std::uint32_t, const MarkerStart*> starts;
+    for (const auto& [id, start] : m_markerStarts) {
+        starts.emplace(id, &start);
+    }
+    for (const auto& [id, start] : starts) {
+        auto endIt = m_markerEnds.find(id);
+        if (endIt == m_markerEnds.end()) {
+            ++diag.unmatchedEnds;
+            diag.warn("NVTX range \"" + start->name + "\" was never ended");
+            continue;
+        }
+        const MarkerEnd& end = endIt->second;
+        std::uint64_t endTs = end.timestamp;
+        if (!checkInterval(start->timestamp, endTs, "NVTX range")) {
+            continue;
+        }
+        const bool async = m_startEndRanges.count(id) != 0 || end.tid != start->tid;
+        const auto track = async ? m_builder->nvtxAsyncTrack(hostProcess(start->pid), start->domain)
+                                 : threadTrack(start->pid, start->tid, start->domain);
+        m_builder->addNvtx(track, static_cast<model::TimeNs>(start->timestamp),
+                           static_cast<model::TimeNs>(endTs), start->name,
+                           nvtxDetail(id, start->domain));
+    }
+    for (const auto& [id, end] : m_markerEnds) {
+        if (m_markerStarts.count(id) == 0) {
+            ++diag.unmatchedEnds;
+            diag.warn("NVTX range end without a start (id " + std::to_string(id) + ")");
+        }
+    }
+    for (const auto& [id, mark] : m_marks) {
+        const auto track = threadTrack(mark.pid, mark.tid, mark.domain);
+        m_builder->addNvtx(track, static_cast<model::TimeNs>(mark.timestamp),
+                           static_cast<model::TimeNs>(mark.timestamp), mark.name,
+                           nvtxDetail(id, mark.domain));
+    }
+}
+
+void RecordTranslator::emitSyncs() {
+    for (const PendingSync& s : m_syncs) {
+        int device = -1;
+        if (auto it = m_contextDevice.find(s.contextId); it != m_contextDevice.end()) {
+            device = it->second;
+        } else if (!m_devices.empty()) {
+            device = *m_devices.begin();
+        } else {
+            device = 0;
+            m_builder->diagnostics().warn(
+                "synchronization on an unknown context attributed to GPU 0");
+        }
+        model::SyncDetail detail = s.detail;
+        if (detail.syncKind == model::SyncKind::EventSynchronize && detail.streamId < 0) {
+            if (auto it = m_eventStream.find(s.eventId); it != m_eventStream.end()) {
+                detail.streamId = it->second;
+            }
+        }
+        m_builder->addSync(m_builder->syncTrack(gpuProcess(device)),
+                           static_cast<model::TimeNs>(s.start), static_cast<model::TimeNs>(s.end),
+                           model::toString(detail.syncKind), s.correlationId, detail);
+    }
+}
+
+void RecordTranslator::nameStreams() {
+    for (const auto& [key, track] : m_streamTracks) {
+        const std::uint32_t streamId = key.second;
+        std::string name;
+        if (auto named = m_streamNames.find(streamId); named != m_streamNames.end()) {
+            name = named->second + " (stream " + std::to_string(streamId) + ")";
+        } else if (auto it = m_streams.find(streamId); it != m_streams.end()) {
+            const StreamInfo& info = it->second;
+            if (info.flag == CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL) {
+                name = "Default stream (legacy, " + std::to_string(streamId) + ")";
+            } else if (m_sawPerThreadApi && info.correlationId != 0 &&
+                       m_streamCreateCorrelations.count(info.correlationId) == 0) {
+                // Created implicitly by a per-thread-default-stream call, not by cudaStreamCreate.
+                name = "Default stream (per-thread, " + std::to_string(streamId) + ")";
+            }
+        }
+        if (name.empty()) {
+            name = "Stream " + std::to_string(streamId);
+        }
+        m_builder->setTrackName(track, name);
+    }
+}
+
+void RecordTranslator::nameThreads() {
+    for (const auto& [tid, entry] : m_threadTracks) {
+        const auto& [track, prefix] = entry;
+        std::string name = prefix;
+        if (auto it = m_threadNames.find(tid); it != m_threadNames.end()) {
+            name += ": " + it->second;
+        }
+        name += " (tid " + std::to_string(tid) + ")";
+        m_builder->setTrackName(track, name);
+    }
+}
+
+void RecordTranslator::addDevices() {
+    std::set<int> ids(m_devices.begin(), m_devices.end());
+    for (const auto& [id, p] : m_runtimeDevices) {
+        (void)p;
+        ids.insert(id);
+    }
+    for (int id : ids) {
+        model::DeviceProperties merged;
+        merged.id = id;
+        auto runtime = m_runtimeDevices.find(id);
+        auto cupti = m_cuptiDevices.find(id);
+        if (runtime != m_runtimeDevices.end()) {
+            merged = runtime->second;
+        }
+        if (cupti != m_cuptiDevices.end()) {
+            const auto& c = cupti->second;
+            auto take = [](auto& into, const auto& from) {
+                if (from != decltype(from){}) {
+                    into = from;
+                }
+            };
+            take(merged.name, c.name);
+            take(merged.computeMajor, c.computeMajor);
+            take(merged.computeMinor, c.computeMinor);
+            take(merged.smCount, c.smCount);
+            take(merged.warpSize, c.warpSize);
+            take(merged.maxThreadsPerBlock, c.maxThreadsPerBlock);
+            take(merged.maxThreadsPerSm, c.maxThreadsPerSm);
+            take(merged.maxBlocksPerSm, c.maxBlocksPerSm);
+            take(merged.maxWarpsPerSm, c.maxWarpsPerSm);
+            take(merged.registersPerSm, c.registersPerSm);
+            take(merged.registersPerBlock, c.registersPerBlock);
+            take(merged.sharedMemoryPerSmBytes, c.sharedMemoryPerSmBytes);
+            take(merged.sharedMemoryPerBlockBytes, c.sharedMemoryPerBlockBytes);
+            take(merged.totalMemoryBytes, c.totalMemoryBytes);
+            take(merged.l2CacheBytes, c.l2CacheBytes);
+            take(merged.clockRateKHz, c.clockRateKHz);
+            if (merged.memoryBandwidthGBps == 0.0) {
+                merged.memoryBandwidthGBps = c.memoryBandwidthGBps;
+            }
+        }
+        if (merged.maxWarpsPerSm == 0 && merged.warpSize > 0) {
+            merged.maxWarpsPerSm = merged.maxThreadsPerSm / merged.warpSize;
+        }
+        m_builder->addDevice(merged);
+        if (m_gpuProcesses.count(id) != 0 && !merged.name.empty()) {
+            m_builder->setProcessName(m_gpuProcesses[id],
+                                      "GPU " + std::to_string(id) + ": " + merged.name);
+        }
+    }
+}
+
+}  // namespace wl::cupti

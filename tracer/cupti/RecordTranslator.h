@@ -1,0 +1,164 @@
+#pragma once
+
+#include <cupti.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "model/DeviceProperties.h"
+#include "model/TraceBuilder.h"
+
+namespace wl::cupti {
+
+// Turns CUPTI activity records into TraceBuilder calls. The only place that knows the versioned
+// CUPTI structs (CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4, Memset4, Synchronization2, API,
+// CudaEvent2, Overhead3, Marker2, MarkerData2, Name, Stream, Device5, Context3). Every string is
+// copied out of the record before translate() returns, so the caller may recycle the buffer at
+// once. Records that must be joined (NVTX start/end pairs, marker colours, stream and thread names,
+// synchronisations that only carry a context id) are kept until complete().
+// Not thread-safe: the tracer serialises calls (CUPTI delivers buffers on its own thread).
+// Times: CUPTI's nanosecond clock, passed through unchanged; the builder rebases them.
+class RecordTranslator {
+public:
+    // Resolves a runtime/driver callback id to a function name (cuptiGetCallbackName).
+    using ApiNameFn = std::function<std::string(CUpti_CallbackDomain, CUpti_CallbackId)>;
+
+    // Strings longer than this are cut (and counted as truncated): names come from user code and
+    // a missing terminator must not run through memory.
+    static constexpr std::size_t kMaxStringBytes = 4096;
+
+    explicit RecordTranslator(ApiNameFn apiName);
+    ~RecordTranslator();
+    RecordTranslator(const RecordTranslator&) = delete;
+    RecordTranslator& operator=(const RecordTranslator&) = delete;
+
+    void translate(const CUpti_Activity& record);
+
+    void addDroppedRecords(std::uint64_t count);
+    // An NVTX range id that was closed by nvtxRangeEnd (a start/end range, not push/pop): such
+    // ranges may cross threads and overlap, so they go to the domain's async track.
+    void noteStartEndRange(std::uint64_t rangeId);
+    // Device properties from the CUDA runtime; merged with CUPTI's DEVICE record (CUPTI wins where
+    // it reports a value).
+    void addRuntimeDeviceProperties(const model::DeviceProperties& properties);
+    void setHostProcessName(std::string name) { m_hostName = std::move(name); }
+
+    // Devices that ran GPU work or reported DEVICE records, in ascending order.
+    std::vector<int> devices() const;
+    std::uint64_t recordCount() const { return m_recordCount; }
+
+    // Emits what was waiting for a join (NVTX ranges, synchronisations), names streams, threads and
+    // GPU processes, and adds device properties. Call once, after the last record.
+    void complete();
+
+    model::TraceBuilder& builder() { return *m_builder; }
+    model::ProcessIndex gpuProcess(int deviceId);
+
+private:
+    struct MarkerStart {
+        std::uint64_t timestamp = 0;
+        std::string name;
+        std::string domain;
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        bool instant = false;
+    };
+    struct MarkerEnd {
+        std::uint64_t timestamp = 0;
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+    };
+    struct MarkerData {
+        std::uint32_t colorArgb = 0;
+        std::int32_t category = 0;
+    };
+    struct PendingSync {
+        std::uint64_t start = 0;
+        std::uint64_t end = 0;
+        std::uint32_t contextId = 0;
+        std::uint64_t correlationId = 0;
+        model::SyncDetail detail;
+        std::uint32_t eventId = 0;
+    };
+    struct StreamInfo {
+        std::uint32_t contextId = 0;
+        std::uint32_t flag = 0;
+        std::uint64_t correlationId = 0;
+    };
+
+    void translateKernel(const CUpti_Activity& record);
+    void translateMemcpy(const CUpti_Activity& record);
+    void translatePeerMemcpy(const CUpti_Activity& record);
+    void translateMemset(const CUpti_Activity& record);
+    void translateSync(const CUpti_Activity& record);
+    void translateApi(const CUpti_Activity& record, model::ApiKind kind);
+    void translateCudaEvent(const CUpti_Activity& record);
+    void translateOverhead(const CUpti_Activity& record);
+    void translateMarker(const CUpti_Activity& record);
+    void translateMarkerData(const CUpti_Activity& record);
+    void translateName(const CUpti_Activity& record);
+    void translateStream(const CUpti_Activity& record);
+    void translateDevice(const CUpti_Activity& record);
+    void translateContext(const CUpti_Activity& record);
+    void unknownRecord(std::uint32_t kind);
+
+    // Zero timestamps: the record is skipped. end < start: clamped. Both counted.
+    bool checkInterval(std::uint64_t start, std::uint64_t& end, std::string_view what);
+    std::string copyString(const char* text);
+    const std::string& apiName(model::ApiKind kind, std::uint32_t cbid);
+    model::TrackIndex streamTrack(int deviceId, std::uint32_t contextId, std::uint32_t streamId);
+    model::ProcessIndex hostProcess(std::int64_t pid);
+    void noteThreadTrack(std::int64_t tid, model::TrackIndex track, std::string prefix);
+    void emitMarkers();
+    void emitSyncs();
+    void nameStreams();
+    void nameThreads();
+    void addDevices();
+
+    std::unique_ptr<model::TraceBuilder> m_builder;
+    ApiNameFn m_apiNameFn;
+    std::string m_hostName;
+    std::uint64_t m_recordCount = 0;
+
+    std::map<std::pair<int, std::uint32_t>, std::string> m_apiNames;  // (kind, cbid) -> name
+    std::set<int> m_devices;
+    std::unordered_map<std::uint32_t, int> m_contextDevice;
+    std::map<int, model::DeviceProperties> m_cuptiDevices;
+    std::map<int, model::DeviceProperties> m_runtimeDevices;
+    std::set<std::uint32_t> m_unknownKindsWarned;
+
+    std::unordered_map<std::uint32_t, MarkerStart> m_markerStarts;
+    std::unordered_map<std::uint32_t, MarkerEnd> m_markerEnds;
+    std::unordered_map<std::uint32_t, MarkerData> m_markerData;
+    std::vector<std::pair<std::uint32_t, MarkerStart>> m_marks;  // instantaneous markers
+    std::unordered_set<std::uint64_t> m_startEndRanges;
+
+    std::vector<PendingSync> m_syncs;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_eventStream;  // CUDA event id -> stream id
+
+    std::map<std::uint32_t, StreamInfo> m_streams;       // stream id -> STREAM record
+    std::map<std::uint32_t, std::string> m_streamNames;  // stream id -> NAME record
+    std::set<std::uint64_t> m_streamCreateCorrelations;
+    bool m_sawPerThreadApi = false;
+    std::map<std::pair<int, std::uint32_t>, model::TrackIndex> m_streamTracks;
+
+    std::map<std::tuple<std::int64_t, std::int64_t>, model::TrackIndex> m_apiTracks;  // (pid, tid)
+    std::map<std::tuple<std::int64_t, std::int64_t>, model::TrackIndex> m_overheadTracks;
+    std::map<std::tuple<std::int64_t, std::int64_t, std::string>, model::TrackIndex> m_nvtxTracks;
+    std::map<std::int64_t, std::string> m_threadNames;
+    std::multimap<std::int64_t, std::pair<model::TrackIndex, std::string>> m_threadTracks;
+    std::map<std::int64_t, model::ProcessIndex> m_hostProcesses;
+    std::map<int, model::ProcessIndex> m_gpuProcesses;
+};
+
+}  // namespace wl::cupti

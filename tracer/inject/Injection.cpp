@@ -1,0 +1,109 @@
+// warpline_inject: loaded into a CUDA program through CUDA_INJECTION64_PATH (set by
+// `warpline record`). The driver calls InitializeInjection() inside cuInit(), before the program's
+// first CUDA work; the library starts the CUPTI tracer there and writes the trace when the program
+// exits (atexit, which also runs when a signal handler of the program calls exit()).
+//
+// Environment (set by `warpline record`):
+//   WARPLINE_RECORD_OUTPUT  where to write the trace (default: warpline-record-<pid>.json.gz)
+//   WARPLINE_RECORD_STATUS  a file that receives one line: "ok <path>" or "error <message>", so the
+//                           recorder can tell the user what happened in the traced process.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cupti/CuptiTracer.h"
+#include "io/TraceFile.h"
+
+namespace {
+
+std::atomic<bool> g_initialized{false};
+std::atomic<bool> g_written{false};
+wl::cupti::CuptiTracer* g_tracer = nullptr;  // never destroyed: it must outlive every exit handler
+
+std::string outputPath() {
+    const char* path = std::getenv("WARPLINE_RECORD_OUTPUT");
+    if (path != nullptr && path[0] != '\0') {
+        return path;
+    }
+    return "warpline-record-" + std::to_string(getpid()) + ".json.gz";
+}
+
+void reportStatus(const std::string& line) {
+    const char* statusPath = std::getenv("WARPLINE_RECORD_STATUS");
+    if (statusPath == nullptr || statusPath[0] == '\0') {
+        return;
+    }
+    // Appends: a program that forks writes one line per traced process.
+    if (FILE* file = std::fopen(statusPath, "a")) {
+        std::fprintf(file, "%s\n", line.c_str());
+        std::fclose(file);
+    }
+}
+
+std::string commandName() {
+    char buffer[256] = {};
+    FILE* file = std::fopen("/proc/self/comm", "r");
+    if (file == nullptr) {
+        return {};
+    }
+    std::string name;
+    if (std::fgets(buffer, sizeof(buffer), file) != nullptr) {
+        name = buffer;
+    }
+    std::fclose(file);
+    while (!name.empty() && name.back() == '\n') {
+        name.pop_back();
+    }
+    return name;
+}
+
+void writeTrace() {
+    if (g_tracer == nullptr || g_written.exchange(true)) {
+        return;
+    }
+    auto trace = g_tracer->stop();
+    if (!trace.ok()) {
+        std::fprintf(stderr, "warpline: error: tracing failed: %s\n",
+                     trace.error().message.c_str());
+        reportStatus("error tracing failed: " + trace.error().message);
+        return;
+    }
+    const std::string path = outputPath();
+    wl::model::Status saved = wl::io::saveTrace(*trace.value(), path);
+    if (!saved.ok()) {
+        std::fprintf(stderr, "warpline: error: %s\n", saved.error().describe().c_str());
+        reportStatus("error " + saved.error().describe());
+        return;
+    }
+    const auto& diagnostics = trace.value()->diagnostics();
+    reportStatus("ok " + path + " slices=" + std::to_string(trace.value()->counts().slices) +
+                 " kernels=" + std::to_string(trace.value()->counts().kernel) +
+                 " dropped=" + std::to_string(diagnostics.droppedRecords));
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+    if (g_initialized.exchange(true)) {
+        return 1;
+    }
+    wl::cupti::TracerOptions options;
+    // Inside cuInit(): no CUDA runtime calls. At exit the program's contexts are going away, so
+    // stop() only flushes.
+    options.checkDevices = false;
+    options.synchronizeAtStop = false;
+    options.queryDeviceProperties = false;
+    options.hostName = commandName();
+    g_tracer = new wl::cupti::CuptiTracer();
+    wl::model::Status status = g_tracer->start(options);
+    if (!status.ok()) {
+        std::fprintf(stderr, "warpline: error: %s\n", status.error().message.c_str());
+        reportStatus("error " + status.error().message);
+        return 1;  // the program runs on untraced
+    }
+    std::atexit(&writeTrace);
+    return 1;
+}
