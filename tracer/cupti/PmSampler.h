@@ -28,6 +28,7 @@ struct PmSamplingStats {
     std::uint64_t overflows = 0;        // times the hardware buffer was full: samples were lost
     std::uint64_t counterDataFull = 0;  // decode passes that filled the host image (not a loss)
     std::uint64_t decodePasses = 0;     // decode calls (the decode thread plus the final one)
+    std::vector<std::string> warnings;  // for the trace's diagnostics (lost samples, late errors)
 };
 
 // A metric that PmSampler collects: its CUPTI name (GH100 and later) and its series name.

@@ -1,0 +1,351 @@
+#include "cupti/PmSampler.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "cupti/PmSamplingApi.h"
+#include "cupti/PmSamplingErrors.h"
+#include "cupti/PmSamplingSeries.h"
+
+namespace wl::cupti {
+namespace {
+
+// How often the decode thread drains the hardware buffer. At the 5 µs minimum interval that is
+// 2,000 samples per pass, well inside kMaxSamplesPerImage, so one decode call normally empties it.
+constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
+// Host counter data image capacity; a fuller buffer is decoded in several passes (not a loss).
+constexpr std::uint32_t kMaxSamplesPerImage = 4096;
+// Hardware buffer: the probe sampled 15 metrics at 1 ms with 64 MiB. 128 MiB for two metrics
+// leaves room for a decode thread stalled for seconds at 20 µs before anything overflows.
+constexpr std::size_t kHardwareBufferBytes = 128u << 20;
+// A drain gives up after this many full images in a row (the rest waits for the next drain).
+constexpr int kMaxPassesPerDrain = 64;
+
+// One PM sampling session per device per process: CUPTI allows one, and a second one here would
+// otherwise fail with a less helpful message from deep inside the call sequence.
+std::mutex g_devicesMutex;
+std::set<int> g_devicesInUse;
+
+bool claimDevice(int deviceId) {
+    std::lock_guard lock(g_devicesMutex);
+    return g_devicesInUse.insert(deviceId).second;
+}
+
+void releaseDevice(int deviceId) {
+    std::lock_guard lock(g_devicesMutex);
+    g_devicesInUse.erase(deviceId);
+}
+
+std::vector<std::string> seriesNames() {
+    std::vector<std::string> names;
+    for (const auto& metric : kPmMetrics) {
+        names.emplace_back(metric.seriesName);
+    }
+    return names;
+}
+
+std::vector<std::string> cuptiNames() {
+    std::vector<std::string> names;
+    for (const auto& metric : kPmMetrics) {
+        names.emplace_back(metric.cuptiName);
+    }
+    return names;
+}
+
+}  // namespace
+
+struct PmSampler::Impl {
+    std::unique_ptr<PmSamplingApi> api;
+    int deviceId = -1;
+    std::int64_t intervalNs = kDefaultIntervalNs;
+    std::string chip;
+
+    // What is set up, so teardown undoes exactly that, in reverse order.
+    bool claimed = false;
+    bool deviceOpen = false;
+    bool profilerInitialized = false;
+    bool hostInitialized = false;
+    bool enabled = false;
+    bool sampling = false;
+    bool running = false;
+
+    PmSamplingSeries series{seriesNames()};  // decode thread while running, then stop()
+    std::thread decoder;
+    mutable std::mutex mutex;  // guards the members below
+    std::condition_variable wake;
+    bool stopRequested = false;
+    std::optional<model::Error> decodeError;
+    PmSamplingStats stats;
+
+    std::optional<model::Error> check(std::string_view step, CUptiResult result) {
+        if (result == CUPTI_SUCCESS) {
+            return std::nullopt;
+        }
+        return pmSamplingError(step, result, api->resultName(result), deviceId, chip);
+    }
+
+    std::optional<model::Error> setUp() {
+        if (auto status = api->openDevice(deviceId); !status) {
+            return status.error();
+        }
+        deviceOpen = true;
+        if (auto error = check("cuptiProfilerInitialize", api->profilerInitialize())) {
+            return error;
+        }
+        profilerInitialized = true;
+        if (auto error = check("cuptiDeviceGetChipName", api->chipName(deviceId, chip))) {
+            return error;
+        }
+        std::vector<std::uint8_t> availability;
+        if (auto error = check("cuptiPmSamplingGetCounterAvailability",
+                               api->counterAvailability(deviceId, availability))) {
+            return error;
+        }
+        if (auto error =
+                check("cuptiProfilerHostInitialize", api->hostInitialize(chip, availability))) {
+            return error;
+        }
+        hostInitialized = true;
+        std::vector<std::uint8_t> config;
+        std::size_t passes = 0;
+        if (auto error = check("cuptiProfilerHostConfigAddMetrics",
+                               api->configure(cuptiNames(), config, passes))) {
+            return error;
+        }
+        if (passes != 1) {
+            return model::Error{"GPU metrics: GPU " + std::to_string(deviceId) + " (" + chip +
+                                ") cannot sample warp occupancy and SM activity together (" +
+                                std::to_string(passes) +
+                                " passes needed, PM sampling allows one); run without GPU metrics"};
+        }
+        if (auto error = check("cuptiPmSamplingEnable", api->enable(deviceId))) {
+            return error;
+        }
+        enabled = true;
+        if (auto error = check("cuptiPmSamplingSetConfig",
+                               api->setConfig(config, kHardwareBufferBytes,
+                                              static_cast<std::uint64_t>(intervalNs)))) {
+            return error;
+        }
+        if (auto error = check("cuptiPmSamplingCounterDataImageInitialize",
+                               api->createCounterData(kMaxSamplesPerImage))) {
+            return error;
+        }
+        if (auto error = check("cuptiPmSamplingStart", api->startSampling())) {
+            return error;
+        }
+        sampling = true;
+        return std::nullopt;
+    }
+
+    void tearDown() {
+        if (sampling) {
+            api->stopSampling();
+            sampling = false;
+        }
+        if (enabled) {
+            api->disable();
+            enabled = false;
+        }
+        if (hostInitialized) {
+            api->hostDeinitialize();
+            hostInitialized = false;
+        }
+        if (profilerInitialized) {
+            api->profilerDeinitialize();
+            profilerInitialized = false;
+        }
+        if (deviceOpen) {
+            api->closeDevice();
+            deviceOpen = false;
+        }
+        if (claimed) {
+            releaseDevice(deviceId);
+            claimed = false;
+        }
+    }
+
+    // Decodes everything the hardware buffer holds into `series`. Called by the decode thread
+    // while sampling and once by stop() after sampling stopped; never both at once.
+    std::optional<model::Error> drain() {
+        PmSamplingStats delta;
+        std::optional<model::Error> error;
+        PmSamplingApi::RawSample raw;
+        for (int pass = 0; pass < kMaxPassesPerDrain && !error; ++pass) {
+            const auto decoded = api->decode();
+            ++delta.decodePasses;
+            // KEEP_OLDEST mode answers OUT_OF_MEMORY when the buffer overflowed; what it holds is
+            // still valid, so read it and go on.
+            const bool lost = decoded.overflow || decoded.status == CUPTI_ERROR_OUT_OF_MEMORY;
+            delta.overflows += lost ? 1 : 0;
+            if (decoded.status != CUPTI_SUCCESS && decoded.status != CUPTI_ERROR_OUT_OF_MEMORY) {
+                error = check("cuptiPmSamplingDecodeData", decoded.status);
+                break;
+            }
+            for (std::size_t i = 0; i < decoded.completedSamples; ++i) {
+                if ((error = check("cuptiPmSamplingCounterDataGetSampleInfo",
+                                   api->readSample(i, raw)))) {
+                    break;
+                }
+                series.add(raw.startNs, raw.endNs, raw.values);
+                ++delta.decodedSamples;
+            }
+            if (!error) {
+                error = check("cuptiPmSamplingCounterDataImageInitialize", api->resetCounterData());
+            }
+            if (!decoded.counterDataFull) {
+                break;
+            }
+            ++delta.counterDataFull;
+        }
+        std::lock_guard lock(mutex);
+        stats.decodedSamples += delta.decodedSamples;
+        stats.overflows += delta.overflows;
+        stats.counterDataFull += delta.counterDataFull;
+        stats.decodePasses += delta.decodePasses;
+        stats.invalidSamples = series.invalidSamples();
+        return error;
+    }
+
+    void decodeLoop() {
+        std::unique_lock lock(mutex);
+        while (!stopRequested) {
+            wake.wait_for(lock, kDrainPeriod, [this] { return stopRequested; });
+            if (stopRequested) {
+                break;
+            }
+            lock.unlock();
+            auto error = drain();
+            lock.lock();
+            if (error) {
+                decodeError = std::move(error);
+                break;
+            }
+        }
+    }
+};
+
+PmSampler::PmSampler() : PmSampler(makeCuptiPmSamplingApi()) {}
+
+PmSampler::PmSampler(std::unique_ptr<PmSamplingApi> api) : m_impl(std::make_unique<Impl>()) {
+    m_impl->api = std::move(api);
+}
+
+PmSampler::~PmSampler() {
+    if (running()) {
+        stop();
+    }
+}
+
+model::Status PmSampler::start(int deviceId, std::int64_t intervalNs) {
+    Impl& d = *m_impl;
+    if (d.running) {
+        return model::Error{"GPU metrics: already sampling GPU " + std::to_string(d.deviceId)};
+    }
+    if (intervalNs < kMinIntervalNs || intervalNs > kMaxIntervalNs) {
+        return model::Error{"GPU metrics: sampling interval " + std::to_string(intervalNs) +
+                            " ns is outside " + std::to_string(kMinIntervalNs / 1000) + " µs to " +
+                            std::to_string(kMaxIntervalNs / 1'000'000'000) + " s"};
+    }
+    if (deviceId < 0) {
+        return model::Error{"GPU metrics: there is no CUDA device " + std::to_string(deviceId)};
+    }
+    if (!claimDevice(deviceId)) {
+        return model::Error{"GPU metrics: GPU " + std::to_string(deviceId) +
+                            " is already being sampled by another GPU metrics session of this "
+                            "process (one per device)"};
+    }
+    d.deviceId = deviceId;
+    d.intervalNs = intervalNs;
+    d.chip.clear();
+    d.claimed = true;
+    d.series = PmSamplingSeries(seriesNames());
+    {
+        std::lock_guard lock(d.mutex);
+        d.stats = {};
+        d.decodeError.reset();
+        d.stopRequested = false;
+    }
+    if (auto error = d.setUp()) {
+        d.tearDown();
+        return *error;
+    }
+    d.running = true;
+    d.decoder = std::thread([&d] { d.decodeLoop(); });
+    return model::Status::success();
+}
+
+model::Result<std::vector<MetricSeries>> PmSampler::stop() {
+    Impl& d = *m_impl;
+    if (!d.running) {
+        return model::Error{"GPU metrics: stop() without a successful start()"};
+    }
+    {
+        std::lock_guard lock(d.mutex);
+        d.stopRequested = true;
+    }
+    d.wake.notify_all();
+    d.decoder.join();
+
+    std::vector<std::string> warnings;
+    std::optional<model::Error> error;
+    {
+        std::lock_guard lock(d.mutex);
+        error = d.decodeError;
+    }
+    if (auto stopError = d.check("cuptiPmSamplingStop", d.api->stopSampling())) {
+        warnings.push_back(stopError->message);
+    }
+    d.sampling = false;
+    if (!error) {
+        error = d.drain();  // what arrived since the last pass, up to the stop
+    }
+    auto series = d.series.finish();
+    d.tearDown();
+    d.running = false;
+
+    std::lock_guard lock(d.mutex);
+    if (d.stats.overflows > 0) {
+        warnings.push_back("GPU metrics: the PM sampling buffer of GPU " +
+                           std::to_string(d.deviceId) + " overflowed " +
+                           std::to_string(d.stats.overflows) +
+                           " time(s); samples were lost (use a longer interval)");
+    }
+    if (d.stats.invalidSamples > 0) {
+        warnings.push_back("GPU metrics: dropped " + std::to_string(d.stats.invalidSamples) +
+                           " PM sample(s) of GPU " + std::to_string(d.deviceId) +
+                           " with invalid timestamps or values");
+    }
+    if (error) {
+        if (d.series.acceptedSamples() == 0) {
+            d.stats.warnings = warnings;
+            return *error;
+        }
+        warnings.push_back(error->message + " (the series end early)");
+    }
+    d.stats.warnings = std::move(warnings);
+    return series;
+}
+
+bool PmSampler::running() const {
+    return m_impl->running;
+}
+
+int PmSampler::deviceId() const {
+    return m_impl->deviceId;
+}
+
+std::int64_t PmSampler::intervalNs() const {
+    return m_impl->intervalNs;
+}
+
+PmSamplingStats PmSampler::stats() const {
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->stats;
+}
+
+}  // namespace wl::cupti
