@@ -8,8 +8,13 @@
 #include "model/Slice.h"
 #include "model/Time.h"
 #include "model/Trace.h"
+#include "ui/timeline/DrawList.h"
+#include "ui/timeline/HitTester.h"
 #include "ui/timeline/Overlays.h"
+#include "ui/timeline/RulerTicks.h"
+#include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimeScale.h"
+#include "ui/timeline/TimelineLayout.h"
 
 namespace wl::ui {
 
@@ -31,7 +36,9 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
 
-    void setTrace(model::TracePtr trace);  // nullptr clears; resets to fit all
+    // nullptr clears; resets to fit all and clears the overlays (they address this trace's
+    // slices: call setOverlays() after setTrace()).
+    void setTrace(model::TracePtr trace);
     model::TracePtr trace() const;
     void setOverlays(TimelineOverlays overlays);
     const TimelineOverlays& overlays() const;
@@ -52,6 +59,10 @@ public:
 
     // Width of the row-header column, in px (the time area starts right of it).
     int headerWidthPx() const;
+    // The rows as currently laid out, and the draw list of the current frame (built if needed):
+    // for tests and for exporting what is on screen.
+    const TimelineLayout& layout() const;
+    const DrawList& currentDrawList() const { return drawList(); }
 
 signals:
     void sliceSelected(wl::model::SliceRef ref);  // invalid ref when the selection is cleared
@@ -69,6 +80,21 @@ protected:
     bool event(QEvent* event) override;  // tooltips
 
 private:
+    bool isValidRef(model::SliceRef ref) const;
+    void rebuildLayout();
+    void updateScrollBar();
+    TimeMapper mapper() const;
+    void zoomAt(double xPx, double factor);
+    void panBy(double fraction);
+    double cursorXInTimeArea() const;
+    HitResult hitAt(QPoint widgetPos) const;
+    const DrawList& drawList() const;
+    void paintRowBackgrounds(QPainter& p, const QRect& area) const;
+    void paintHeaders(QPainter& p, const QRect& area) const;
+    void paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const;
+    void paintLegend(QPainter& p) const;
+    void paintSelection(QPainter& p, const TimeMapper& map) const;
+
     struct State;
     std::unique_ptr<State> m_state;
 };

@@ -1,0 +1,86 @@
+#include "ui/style/Palette.h"
+
+namespace wl::ui {
+
+QRgb Palette::sliceColor(const model::Trace& trace, const model::Slice& slice) {
+    using model::SliceKind;
+    switch (slice.kind) {
+        case SliceKind::Kernel:
+            return kKernel[slice.nameId % kKernel.size()];
+        case SliceKind::Memcpy: {
+            const model::MemcpyDetail* d = trace.memcpy(slice);
+            switch (d ? d->copyKind : model::CopyKind::Unknown) {
+                case model::CopyKind::HostToDevice:
+                    return kCopyHtoD;
+                case model::CopyKind::DeviceToHost:
+                    return kCopyDtoH;
+                case model::CopyKind::DeviceToDevice:
+                    return kCopyDtoD;
+                case model::CopyKind::PeerToPeer:
+                    return kCopyPtoP;
+                default:
+                    return kCopyOther;
+            }
+        }
+        case SliceKind::Memset:
+            return kMemset;
+        case SliceKind::Sync:
+            return kSync;
+        case SliceKind::RuntimeApi:
+            return kRuntimeApi;
+        case SliceKind::DriverApi:
+            return kDriverApi;
+        case SliceKind::Nvtx: {
+            const model::NvtxDetail* d = trace.nvtx(slice);
+            if (d && d->colorArgb != 0) {
+                return d->colorArgb | 0xff000000u;
+            }
+            return kNvtx[slice.nameId % kNvtx.size()];
+        }
+        case SliceKind::Overhead:
+        case SliceKind::Instant:
+        case SliceKind::Other:
+            break;
+    }
+    return kHostOther;
+}
+
+QRgb Palette::mergedColor(QRgb base) {
+    return QColor::fromRgb(base).darker(125).rgb();
+}
+
+QRgb Palette::gapColor(QStringView cause) {
+    if (cause == u"host_sync") {
+        return kGapHostSync;
+    }
+    if (cause == u"host_launch") {
+        return kGapHostLaunch;
+    }
+    return kGapOther;
+}
+
+QRgb Palette::textColorOn(QRgb background) {
+    // Perceived luminance (ITU-R BT.601 weights) decides between dark and light text.
+    const int luma =
+        (299 * qRed(background) + 587 * qGreen(background) + 114 * qBlue(background)) / 1000;
+    return luma > 150 ? 0xff111111 : 0xffffffff;
+}
+
+std::vector<Palette::LegendEntry> Palette::legend() {
+    return {
+        {QStringLiteral("Kernel"), kKernel[0], false},
+        {QStringLiteral("HtoD"), kCopyHtoD, false},
+        {QStringLiteral("DtoH"), kCopyDtoH, false},
+        {QStringLiteral("DtoD"), kCopyDtoD, false},
+        {QStringLiteral("PtoP"), kCopyPtoP, false},
+        {QStringLiteral("Memset"), kMemset, false},
+        {QStringLiteral("Sync"), kSync, false},
+        {QStringLiteral("CUDA API"), kRuntimeApi, false},
+        {QStringLiteral("NVTX"), kNvtx[0], false},
+        {QStringLiteral("Idle (host sync)"), kGapHostSync, true},
+        {QStringLiteral("Idle (late launch)"), kGapHostLaunch, true},
+        {QStringLiteral("Low fill"), kLowFillMark, false},
+    };
+}
+
+}  // namespace wl::ui

@@ -1,0 +1,368 @@
+#include "ui/timeline/DrawListBuilder.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/style/Palette.h"
+
+namespace wl::ui {
+
+std::size_t DrawListBuilder::gallopToStart(std::span<const model::Slice> lane, std::size_t from,
+                                           double t) {
+    const std::size_t n = lane.size();
+    if (from >= n || double(lane[from].startNs) >= t) {
+        return from;
+    }
+    // lane[lo] < t; grow the step until lane[hi] >= t or the end.
+    std::size_t lo = from;
+    std::size_t step = 1;
+    std::size_t hi = from + 1;
+    while (hi < n && double(lane[hi].startNs) < t) {
+        lo = hi;
+        step *= 2;
+        hi = from + step;
+    }
+    hi = std::min(hi, n);
+    auto it = std::partition_point(lane.begin() + std::ptrdiff_t(lo) + 1,
+                                   lane.begin() + std::ptrdiff_t(hi),
+                                   [t](const model::Slice& s) { return double(s.startNs) < t; });
+    return std::size_t(it - lane.begin());
+}
+
+// One build: the request, the list being filled and the colour-batch lookup.
+class DrawListBuilder::Builder {
+public:
+    Builder(const DrawListRequest& r, const QFontMetrics& metrics)
+        : m_r(r), m_trace(*r.trace), m_map(r.mapper), m_metrics(metrics) {}
+
+    DrawList run() {
+        const TimelineLayout& layout = *m_r.layout;
+        const int top = m_r.scrollYPx;
+        const int bottom = top + m_r.viewportHeightPx;
+        for (int ri = std::max(0, layout.rowAt(top)); ri >= 0 && ri < int(layout.rows().size());
+             ++ri) {
+            const TimelineRow& row = layout.rows()[ri];
+            if (row.yPx >= bottom) {
+                break;
+            }
+            switch (row.kind) {
+                case RowKind::Track:
+                    trackRow(row, top, bottom);
+                    break;
+                case RowKind::DeviceGaps:
+                    gaps(m_r.overlays ? &m_r.overlays->gapsFor(row.deviceId, -1) : nullptr,
+                         row.yPx - top + 2, row.heightPx - 4);
+                    break;
+                case RowKind::Counter:
+                    counterRow(row, row.yPx - top);
+                    break;
+                case RowKind::Process:
+                    break;
+            }
+        }
+        return std::move(m_list);
+    }
+
+private:
+    struct Pending {
+        int x0;
+        int x1;
+        std::uint32_t count;
+        QRgb color;
+        std::uint32_t firstIndex;  // within the track
+    };
+
+    DrawBatch& batch(std::vector<DrawBatch>& batches, QRgb color) {
+        // Few colours per frame: a linear scan beats hashing.
+        for (DrawBatch& b : batches) {
+            if (b.color == color) {
+                return b;
+            }
+        }
+        batches.push_back(DrawBatch{color, {}});
+        return batches.back();
+    }
+
+    void trackRow(const TimelineRow& row, int top, int bottom) {
+        const model::Track& track = m_trace.track(row.track);
+        if (track.kind == model::TrackKind::GpuStream && m_r.overlays) {
+            // Stream-level idle gaps: hatched behind the stream's slices.
+            gaps(&m_r.overlays->gapsFor(track.deviceId, track.streamId),
+                 row.yPx - top + TimelineLayout::kRowPaddingPx,
+                 row.heightPx - 2 * TimelineLayout::kRowPaddingPx);
+        }
+        for (std::uint32_t d = 0; d < row.lanesShown && d < track.laneCount(); ++d) {
+            const int laneTop =
+                row.yPx + TimelineLayout::kRowPaddingPx + int(d) * TimelineLayout::kLaneHeightPx;
+            if (laneTop + TimelineLayout::kLaneHeightPx <= top || laneTop >= bottom) {
+                continue;
+            }
+            lane(row.track, track, d, laneTop - top + 1, TimelineLayout::kLaneHeightPx - 2);
+        }
+    }
+
+    void lane(model::TrackIndex trackIndex, const model::Track& track, std::uint32_t depth, int y,
+              int h) {
+        const std::span<const model::Slice> slices = track.lane(depth);
+        const std::uint32_t base = track.laneBegin[depth];
+        const int width = m_map.widthPx();
+        const model::TimeNs startNs = m_map.startNs();
+        const model::TimeNs endNs = m_map.endNs();
+        ++m_list.lanesDrawn;
+
+        // Ends are sorted within a lane (no overlaps), so the first visible slice is a binary
+        // search away.
+        std::size_t i = std::size_t(
+            std::partition_point(slices.begin(), slices.end(),
+                                 [&](const model::Slice& s) { return s.endNs() < startNs; }) -
+            slices.begin());
+        const std::size_t firstVisible = i;
+        m_pending.clear();
+        int nextFreePx = 0;
+
+        auto add = [&](int x0, int x1, std::uint32_t count, QRgb color, std::uint32_t index,
+                       bool merged) {
+            x0 = std::max(x0, nextFreePx);
+            if (x1 <= x0) {
+                // Entirely inside pixels already drawn: it joins the previous item's count.
+                m_pending.back().count += count;
+                return;
+            }
+            if (merged && !m_pending.empty() && m_pending.back().count > 1 &&
+                m_pending.back().x1 == x0 && m_pending.back().color == color) {
+                m_pending.back().x1 = x1;
+                m_pending.back().count += count;
+            } else {
+                m_pending.push_back(Pending{x0, x1, count, color, index});
+            }
+            nextFreePx = x1;
+        };
+
+        const std::size_t n = slices.size();
+        while (i < n && slices[i].startNs < endNs) {
+            const model::Slice& s = slices[i];
+            const double xs = m_map.xForNs(s.startNs);
+            const double xe = m_map.xForNs(s.endNs());
+            const int px0 = std::max(0, int(std::floor(std::max(xs, -1.0))));
+            if (px0 >= width) {
+                break;
+            }
+            if (xe - xs >= kMinSinglePx) {
+                const int px1 = std::min(width, int(std::ceil(std::min(xe, double(width)))));
+                add(px0, std::max(px1, px0 + 1), 1, Palette::sliceColor(m_trace, s),
+                    base + std::uint32_t(i), false);
+                ++i;
+                continue;
+            }
+            // A thin slice: merge every slice that starts before the next pixel boundary.
+            std::size_t j = gallopToStart(slices, i + 1, m_map.pixelStartNs(px0 + 1));
+            // The last of them may be wide; it is drawn (and labelled) on its own instead.
+            if (j - 1 > i) {
+                const model::Slice& last = slices[j - 1];
+                if (m_map.xForNs(last.endNs()) - m_map.xForNs(last.startNs) >= kMinSinglePx) {
+                    --j;
+                }
+            }
+            const double lastEnd = m_map.xForNs(slices[j - 1].endNs());
+            const int px1 = std::min(width, std::max(px0 + 1, int(std::ceil(lastEnd))));
+            const std::uint32_t count = std::uint32_t(j - i);
+            add(px0, px1, count,
+                count > 1 ? Palette::mergedColor(Palette::sliceColor(m_trace, s))
+                          : Palette::sliceColor(m_trace, s),
+                base + std::uint32_t(i), count > 1);
+            i = j;
+        }
+        const std::size_t lastVisible = i;
+
+        for (const Pending& p : m_pending) {
+            DrawItem item{p.x0, y, p.x1 - p.x0, h, p.count, {trackIndex, p.firstIndex}};
+            m_list.visibleSlices += p.count;
+            if (p.count > 1) {
+                ++m_list.mergedItems;
+            } else {
+                decorateSingle(item, p.color);
+            }
+            batch(m_list.sliceBatches, p.color).items.push_back(item);
+        }
+        if (m_r.overlays) {
+            lowFillMarks(trackIndex, slices, base, firstVisible, lastVisible, y);
+        }
+    }
+
+    // Name label and occupancy gauge of a slice drawn on its own.
+    void decorateSingle(const DrawItem& item, QRgb color) {
+        const model::Slice& s = m_trace.slice(item.first);
+        if (item.w >= kMinLabelPx) {
+            const std::string_view name = m_trace.str(s.nameId);
+            const QString text = m_metrics.elidedText(
+                QString::fromUtf8(name.data(), qsizetype(name.size())), Qt::ElideRight, item.w - 6);
+            if (!text.isEmpty() && text != QStringLiteral("…")) {
+                m_list.labels.push_back(DrawLabel{QRect(item.x + 3, item.y, item.w - 6, item.h),
+                                                  text, Palette::textColorOn(color)});
+            }
+        }
+        if (s.kind == model::SliceKind::Kernel && m_r.overlays && item.w >= 4) {
+            if (const KernelBadge* badge = m_r.overlays->badge(item.first)) {
+                const float pct = std::clamp(badge->occupancyPct, 0.0f, 100.0f);
+                const int gaugeW = std::max(1, int(std::lround(item.w * pct / 100.0f)));
+                batch(m_list.fillBatches, Palette::kOccupancyGauge)
+                    .items.push_back(
+                        DrawItem{item.x, item.y + item.h - 4, gaugeW, 4, 0, item.first});
+            }
+        }
+    }
+
+    // Warning marks on low-fill kernels in [first, last) of a lane, at most one per few pixels.
+    void lowFillMarks(model::TrackIndex trackIndex, std::span<const model::Slice> slices,
+                      std::uint32_t base, std::size_t first, std::size_t last, int y) {
+        const std::vector<std::uint32_t>& low = m_r.overlays->lowFillOf(trackIndex);
+        if (low.empty() || first >= last) {
+            return;
+        }
+        auto k = std::lower_bound(low.begin(), low.end(), base + std::uint32_t(first));
+        while (k != low.end() && *k < base + last) {
+            const std::size_t local = *k - base;
+            const int x = std::max(0, int(std::floor(m_map.xForNs(slices[local].startNs))));
+            m_list.lowFillMarks.push_back(QPoint(x, y));
+            // Skip every low-fill kernel that would land on the same mark.
+            const std::size_t next =
+                gallopToStart(slices, local + 1, m_map.pixelStartNs(x + kMarkSpacingPx));
+            k = std::lower_bound(k + 1, low.end(), base + std::uint32_t(next));
+        }
+    }
+
+    void gaps(const std::vector<std::uint32_t>* list, int y, int h) {
+        if (!list || list->empty()) {
+            return;
+        }
+        const auto& all = m_r.overlays->overlays().gaps;
+        auto it = std::partition_point(list->begin(), list->end(), [&](std::uint32_t g) {
+            return all[g].startNs + all[g].durationNs < m_map.startNs();
+        });
+        int lastX1 = -1;
+        while (it != list->end()) {
+            const GapOverlay& gap = all[*it];
+            if (gap.startNs >= m_map.endNs()) {
+                break;
+            }
+            const int x0 = std::max(0, int(std::floor(m_map.xForNs(gap.startNs))));
+            const int x1 = std::min(
+                m_map.widthPx(),
+                std::max(x0 + 1, int(std::ceil(m_map.xForNs(gap.startNs + gap.durationNs)))));
+            const QRgb color = Palette::gapColor(gap.cause);
+            if (!m_list.hatches.empty() && x0 < lastX1 && m_list.hatches.back().color == color) {
+                QRect& r = m_list.hatches.back().rect;
+                r.setRight(std::max(r.right(), x1 - 1));
+            } else {
+                m_list.hatches.push_back(DrawHatch{QRect(x0, y, x1 - x0, h), color});
+            }
+            lastX1 = std::max(lastX1, x1);
+            ++it;
+            // Gaps starting inside pixels already covered add nothing: skip them in one search.
+            if (it != list->end() && m_map.xForNs(all[*it].startNs) < lastX1) {
+                const double boundary = m_map.pixelStartNs(lastX1);
+                it = std::partition_point(it, list->end(), [&](std::uint32_t g) {
+                    return double(all[g].startNs) < boundary;
+                });
+            }
+        }
+    }
+
+    void counterRow(const TimelineRow& row, int y) {
+        if (!m_r.counters) {
+            return;
+        }
+        const model::CounterTrack& counter = m_trace.counters()[row.counter];
+        const auto& samples = counter.samples;
+        if (samples.empty()) {
+            return;
+        }
+        const int plotTop = y + 3;
+        const int plotH = row.heightPx - 6;
+        const int bottom = plotTop + plotH;
+        const double lo = m_r.counters->minValue(row.counter);
+        const double span = std::max(m_r.counters->scaleMax(row.counter) - lo, 1e-12);
+        auto yOf = [&](double v) {
+            return bottom - int(std::lround(std::clamp((v - lo) / span, 0.0, 1.0) * plotH));
+        };
+        DrawBatch& fill = batch(m_list.fillBatches, Palette::kCounterFill);
+        DrawBatch& band = batch(m_list.fillBatches, Palette::kCounterRange);
+        // Samples hold until the next one; the last holds until the end of the trace.
+        const model::TimeNs holdEnd = std::max(m_trace.spanNs(), samples.back().timestampNs + 1);
+        std::size_t a = 0;  // first sample at or after the current pixel's start
+        int runX = -1;
+        int runTop = 0;
+        auto flushRun = [&](int xEnd) {
+            if (runX >= 0 && xEnd > runX && runTop < bottom) {
+                fill.items.push_back(DrawItem{runX, runTop, xEnd - runX, bottom - runTop, 0, {}});
+            }
+            runX = -1;
+        };
+        for (int px = 0; px < m_map.widthPx(); ++px) {
+            const double t0 = m_map.pixelStartNs(px);
+            const double t1 = m_map.pixelStartNs(px + 1);
+            if (t1 <= double(samples.front().timestampNs) || t0 >= double(holdEnd)) {
+                flushRun(px);
+                continue;
+            }
+            // Samples [first, b): the one holding at t0 and every one starting inside the pixel.
+            // Both searches gallop on from the previous pixel, so a row costs O(width log n).
+            a = gallopSamples(samples, a, t0);
+            const std::size_t b = std::max(a + 1, gallopSamples(samples, a, t1));
+            const std::size_t first =
+                (a > 0 && (a == samples.size() || double(samples[a].timestampNs) > t0)) ? a - 1 : a;
+            const CounterSummary::Range r =
+                m_r.counters->range(row.counter, first, std::min(b, samples.size()));
+            const int yMax = yOf(r.maxValue);
+            const int yMin = yOf(r.minValue);
+            if (runX >= 0 && yMax != runTop) {
+                flushRun(px);
+            }
+            if (runX < 0) {
+                runX = px;
+                runTop = yMax;
+            }
+            if (yMin - yMax >= 1) {
+                band.items.push_back(DrawItem{px, yMax, 1, yMin - yMax + 1, 0, {}});
+            }
+        }
+        flushRun(m_map.widthPx());
+    }
+
+    static std::size_t gallopSamples(const std::vector<model::CounterSample>& s, std::size_t from,
+                                     double t) {
+        // First index >= from with time >= t.
+        std::size_t lo = from;
+        std::size_t step = 1;
+        std::size_t hi = from;
+        while (hi < s.size() && double(s[hi].timestampNs) < t) {
+            lo = hi + 1;
+            hi = from + step;
+            step *= 2;
+        }
+        hi = std::min(hi, s.size());
+        return std::size_t(
+            std::partition_point(
+                s.begin() + std::ptrdiff_t(lo), s.begin() + std::ptrdiff_t(hi),
+                [t](const model::CounterSample& c) { return double(c.timestampNs) < t; }) -
+            s.begin());
+    }
+
+    const DrawListRequest& m_r;
+    const model::Trace& m_trace;
+    const TimeMapper m_map;
+    const QFontMetrics& m_metrics;
+    DrawList m_list;
+    std::vector<Pending> m_pending;
+};
+
+DrawListBuilder::DrawListBuilder(const QFont& labelFont) : m_metrics(labelFont) {}
+
+DrawList DrawListBuilder::build(const DrawListRequest& request) const {
+    if (!request.trace || !request.layout) {
+        return {};
+    }
+    return Builder(request, m_metrics).run();
+}
+
+}  // namespace wl::ui

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <span>
+
+#include <QFont>
+#include <QFontMetrics>
+
+#include "model/Trace.h"
+#include "ui/timeline/CounterSummary.h"
+#include "ui/timeline/DrawList.h"
+#include "ui/timeline/OverlayIndex.h"
+#include "ui/timeline/TimeMapper.h"
+#include "ui/timeline/TimelineLayout.h"
+
+namespace wl::ui {
+
+// Everything a frame of the time area depends on. Pointers are borrowed for the call.
+struct DrawListRequest {
+    const model::Trace* trace = nullptr;
+    const TimelineLayout* layout = nullptr;
+    const OverlayIndex* overlays = nullptr;    // optional
+    const CounterSummary* counters = nullptr;  // required when the trace has counters
+    TimeMapper mapper;
+    int scrollYPx = 0;         // content y shown at the top of the time area
+    int viewportHeightPx = 0;  // height of the time area
+};
+
+// Turns (trace, visible range, width, rows) into a DrawList with work bounded by the pixels: per
+// lane, the first visible slice by binary search on the sorted ends, then one step per pixel —
+// a slice at least a pixel wide becomes its own item, a run of thinner ones becomes one counted
+// block found by galloping search — so a frame never visits every event. Stateless apart from the
+// label font; a build may run on any thread (no widgets touched).
+class DrawListBuilder {
+public:
+    static constexpr double kMinSinglePx = 1.0;  // narrower slices merge into counted blocks
+    static constexpr int kMinLabelPx = 40;       // slices this wide get their name written in
+    static constexpr int kMarkSpacingPx = 8;     // low-fill marks at least this far apart
+
+    explicit DrawListBuilder(const QFont& labelFont);
+
+    DrawList build(const DrawListRequest& request) const;
+
+    // First index in [from, lane.size()) whose start is >= t (lane sorted by start), by galloping
+    // from `from`: cost O(log distance), so stepping through a lane pixel by pixel stays cheap.
+    static std::size_t gallopToStart(std::span<const model::Slice> lane, std::size_t from,
+                                     double t);
+
+private:
+    class Builder;
+    QFontMetrics m_metrics;
+};
+
+}  // namespace wl::ui

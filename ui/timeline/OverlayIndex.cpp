@@ -1,0 +1,63 @@
+#include "ui/timeline/OverlayIndex.h"
+
+#include <algorithm>
+
+namespace wl::ui {
+
+namespace {
+const std::vector<std::uint32_t> kNone;
+}
+
+void OverlayIndex::build(const model::Trace* trace, TimelineOverlays overlays) {
+    m_overlays = std::move(overlays);
+    m_gaps.clear();
+    m_badges.clear();
+    m_lowFill.clear();
+    m_devicesWithGaps.clear();
+    for (std::size_t i = 0; i < m_overlays.gaps.size(); ++i) {
+        const GapOverlay& gap = m_overlays.gaps[i];
+        m_gaps[{gap.deviceId, gap.streamId < 0 ? -1 : gap.streamId}].push_back(std::uint32_t(i));
+        if (gap.streamId < 0) {
+            m_devicesWithGaps.insert(gap.deviceId);
+        }
+    }
+    for (auto& [key, list] : m_gaps) {
+        std::sort(list.begin(), list.end(), [&](auto a, auto b) {
+            return m_overlays.gaps[a].startNs < m_overlays.gaps[b].startNs;
+        });
+    }
+    for (std::size_t i = 0; i < m_overlays.kernelBadges.size(); ++i) {
+        const KernelBadge& badge = m_overlays.kernelBadges[i];
+        // Badges that do not address a slice of this trace are ignored rather than trusted.
+        if (!trace || !badge.slice.valid() || badge.slice.track >= trace->tracks().size() ||
+            badge.slice.index >= trace->track(badge.slice.track).slices.size()) {
+            continue;
+        }
+        m_badges[refKey(badge.slice)] = std::uint32_t(i);
+        if (badge.lowFill) {
+            m_lowFill[badge.slice.track].push_back(badge.slice.index);
+        }
+    }
+    for (auto& [track, list] : m_lowFill) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+}
+
+const std::vector<std::uint32_t>& OverlayIndex::gapsFor(std::int32_t deviceId,
+                                                        std::int64_t streamId) const {
+    auto it = m_gaps.find({deviceId, streamId});
+    return it == m_gaps.end() ? kNone : it->second;
+}
+
+const KernelBadge* OverlayIndex::badge(model::SliceRef ref) const {
+    auto it = m_badges.find(refKey(ref));
+    return it == m_badges.end() ? nullptr : &m_overlays.kernelBadges[it->second];
+}
+
+const std::vector<std::uint32_t>& OverlayIndex::lowFillOf(model::TrackIndex track) const {
+    auto it = m_lowFill.find(track);
+    return it == m_lowFill.end() ? kNone : it->second;
+}
+
+}  // namespace wl::ui

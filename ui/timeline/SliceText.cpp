@@ -1,0 +1,158 @@
+#include "ui/timeline/SliceText.h"
+
+#include <QStringList>
+
+#include "ui/timeline/TimeFormat.h"
+#include "ui/timeline/TimelineLayout.h"
+
+namespace wl::ui {
+
+namespace {
+
+QString qstr(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString dim3(const std::array<std::int32_t, 3>& v) {
+    return QStringLiteral("(%1, %2, %3)").arg(v[0]).arg(v[1]).arg(v[2]);
+}
+
+QString row(const QString& key, const QString& value) {
+    return QStringLiteral("<tr><td style='color:#56616d'>%1</td><td>%2</td></tr>")
+        .arg(key, value.toHtmlEscaped());
+}
+
+}  // namespace
+
+QString sliceKindName(const model::Trace& trace, const model::Slice& slice) {
+    using model::SliceKind;
+    switch (slice.kind) {
+        case SliceKind::Kernel:
+            return QStringLiteral("Kernel");
+        case SliceKind::Memcpy: {
+            const model::MemcpyDetail* d = trace.memcpy(slice);
+            return QStringLiteral("Memcpy ") +
+                   QString::fromUtf8(model::toString(d ? d->copyKind : model::CopyKind::Unknown));
+        }
+        case SliceKind::Memset:
+            return QStringLiteral("Memset");
+        case SliceKind::Sync:
+            return QStringLiteral("Synchronization");
+        case SliceKind::RuntimeApi:
+            return QStringLiteral("CUDA runtime API");
+        case SliceKind::DriverApi:
+            return QStringLiteral("CUDA driver API");
+        case SliceKind::Nvtx:
+            return slice.durationNs == 0 ? QStringLiteral("NVTX mark")
+                                         : QStringLiteral("NVTX range");
+        case SliceKind::Overhead:
+            return QStringLiteral("Profiler overhead");
+        case SliceKind::Instant:
+            return QStringLiteral("Instant");
+        case SliceKind::Other:
+            break;
+    }
+    return QStringLiteral("Slice");
+}
+
+QString formatBytes(std::uint64_t bytes) {
+    const double b = double(bytes);
+    if (b >= 1e9) {
+        return QString::number(b / 1e9, 'f', 2) + QStringLiteral(" GB");
+    }
+    if (b >= 1e6) {
+        return QString::number(b / 1e6, 'f', 2) + QStringLiteral(" MB");
+    }
+    if (b >= 1e3) {
+        return QString::number(b / 1e3, 'f', 1) + QStringLiteral(" kB");
+    }
+    return QString::number(bytes) + QStringLiteral(" B");
+}
+
+QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const KernelBadge* badge) {
+    const model::Slice& s = trace.slice(ref);
+    const model::Track& track = trace.track(ref.track);
+    QString rows;
+    rows += row(QStringLiteral("Kind"), sliceKindName(trace, s));
+    rows += row(QStringLiteral("Row"), TimelineLayout::trackTitle(trace, track));
+    rows += row(QStringLiteral("Start"), formatDuration(s.startNs));
+    rows += row(QStringLiteral("Duration"), formatDuration(s.durationNs));
+
+    if (const model::KernelDetail* k = trace.kernel(s)) {
+        rows += row(QStringLiteral("Grid"), dim3(k->grid));
+        rows += row(QStringLiteral("Block"), dim3(k->block));
+        rows += row(QStringLiteral("Registers/thread"), QString::number(k->registersPerThread));
+        rows += row(QStringLiteral("Shared memory"),
+                    QStringLiteral("%1 static + %2 dynamic")
+                        .arg(formatBytes(std::uint64_t(k->staticSharedBytes)),
+                             formatBytes(std::uint64_t(k->dynamicSharedBytes))));
+    }
+    if (const model::MemcpyDetail* m = trace.memcpy(s)) {
+        rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
+        if (s.durationNs > 0) {
+            rows += row(QStringLiteral("Throughput"),
+                        QString::number(double(m->bytes) / double(s.durationNs), 'f', 2) +
+                            QStringLiteral(" GB/s"));
+        }
+        rows += row(QStringLiteral("Memory"),
+                    QStringLiteral("%1 → %2").arg(QString::fromUtf8(model::toString(m->srcKind)),
+                                                  QString::fromUtf8(model::toString(m->dstKind))));
+    }
+    if (const model::MemsetDetail* m = trace.memset(s)) {
+        rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
+        rows += row(QStringLiteral("Value"), QString::number(m->value));
+    }
+    if (const model::SyncDetail* y = trace.sync(s)) {
+        rows += row(QStringLiteral("Sync"), QString::fromUtf8(model::toString(y->syncKind)));
+        if (y->streamId >= 0) {
+            rows += row(QStringLiteral("Stream"), QString::number(y->streamId));
+        }
+    }
+    if (const model::ApiDetail* a = trace.api(s); a && a->returnCode != 0) {
+        rows += row(QStringLiteral("Returned"), QStringLiteral("error %1").arg(a->returnCode));
+    }
+    if (const model::NvtxDetail* n = trace.nvtx(s); n && n->domainId != 0) {
+        rows += row(QStringLiteral("Domain"), qstr(trace.str(n->domainId)));
+    }
+    if (const model::Flow* f = trace.flowTo(ref)) {
+        const model::Slice& api = trace.slice(f->from);
+        rows += row(QStringLiteral("Launched by"), qstr(trace.str(api.nameId)));
+        rows += row(QStringLiteral("Launch latency"), formatDuration(s.startNs - api.startNs));
+    }
+    if (const model::Flow* f = trace.flowFrom(ref)) {
+        const model::Slice& gpu = trace.slice(f->to);
+        rows += row(QStringLiteral("Launches"),
+                    qstr(trace.str(gpu.nameId)) + QStringLiteral(" on ") +
+                        TimelineLayout::trackTitle(trace, trace.track(f->to.track)));
+    }
+    if (badge) {
+        rows += row(QStringLiteral("Theoretical occupancy"),
+                    QString::number(double(badge->occupancyPct), 'f', 1) + QStringLiteral(" %"));
+        if (badge->lowFill) {
+            rows += row(QStringLiteral("Warning"), QStringLiteral("low GPU fill"));
+        }
+    }
+    QString html = QStringLiteral("<b>%1</b><table cellspacing='0' cellpadding='1'>%2</table>")
+                       .arg(qstr(trace.str(s.nameId)).toHtmlEscaped(), rows);
+    if (badge && !badge->tooltip.isEmpty()) {
+        html += QStringLiteral("<p>%1</p>").arg(badge->tooltip.toHtmlEscaped());
+    }
+    return html;
+}
+
+QString gapTooltip(const GapOverlay& gap) {
+    QString cause = gap.cause;
+    if (gap.cause == QStringLiteral("host_sync")) {
+        cause = QStringLiteral("host blocked in a synchronising call");
+    } else if (gap.cause == QStringLiteral("host_launch")) {
+        cause = QStringLiteral("host launched the next work late");
+    }
+    QString html = QStringLiteral("<b>Idle gap</b> %1<br>Cause: %2")
+                       .arg(formatDuration(gap.durationNs), cause.toHtmlEscaped());
+    if (!gap.tooltip.isEmpty()) {
+        html += QStringLiteral("<br>") + gap.tooltip.toHtmlEscaped();
+    }
+    return html;
+}
+
+}  // namespace wl::ui

@@ -1,0 +1,47 @@
+#include "ui/timeline/TimeFormat.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace wl::ui {
+
+namespace {
+
+struct Unit {
+    double ns;
+    const char16_t* suffix;
+};
+
+constexpr Unit kUnits[] = {{1e9, u" s"}, {1e6, u" ms"}, {1e3, u" µs"}, {1.0, u" ns"}};
+
+}  // namespace
+
+QString formatDuration(model::TimeNs durationNs) {
+    const double magnitude = std::abs(double(durationNs));
+    for (const Unit& unit : kUnits) {
+        if (magnitude >= unit.ns || unit.ns == 1.0) {
+            const double v = double(durationNs) / unit.ns;
+            if (unit.ns == 1.0) {
+                return QString::number(durationNs) + QString::fromUtf16(unit.suffix);
+            }
+            const int decimals = std::abs(v) >= 100 ? 1 : (std::abs(v) >= 10 ? 2 : 3);
+            return QString::number(v, 'f', decimals) + QString::fromUtf16(unit.suffix);
+        }
+    }
+    return QString::number(durationNs) + QStringLiteral(" ns");
+}
+
+QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs) {
+    // The largest unit in which the step needs at most 3 decimals.
+    for (const Unit& unit : kUnits) {
+        const double step = double(stepNs) / unit.ns;
+        const int decimals = step >= 1.0 ? 0 : int(std::ceil(-std::log10(step) - 1e-9));
+        if (decimals <= 3 || unit.ns == 1.0) {
+            return QString::number(double(ns) / unit.ns, 'f', std::max(decimals, 0)) +
+                   QString::fromUtf16(unit.suffix);
+        }
+    }
+    return QString::number(ns) + QStringLiteral(" ns");
+}
+
+}  // namespace wl::ui

@@ -1,0 +1,243 @@
+#include "ui/timeline/TimelineLayout.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace wl::ui {
+
+namespace {
+
+int kindRank(model::TrackKind kind) {
+    switch (kind) {
+        case model::TrackKind::HostApi:
+            return 0;
+        case model::TrackKind::Host:
+            return 1;
+        case model::TrackKind::Nvtx:
+            return 2;
+        case model::TrackKind::NvtxAsync:
+            return 3;
+        case model::TrackKind::GpuStream:
+            return 4;
+        case model::TrackKind::Sync:
+            return 5;
+    }
+    return 6;
+}
+
+QString qstr(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+}  // namespace
+
+std::vector<model::ProcessIndex> TimelineLayout::processOrder(const model::Trace& trace) {
+    std::vector<model::ProcessIndex> order(trace.processes().size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = model::ProcessIndex(i);
+    }
+    auto processes = trace.processes();
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
+        const model::Process& pa = processes[a];
+        const model::Process& pb = processes[b];
+        const bool gpuA = pa.deviceId >= 0;
+        const bool gpuB = pb.deviceId >= 0;
+        if (gpuA != gpuB) {
+            return !gpuA;
+        }
+        return gpuA ? pa.deviceId < pb.deviceId : pa.pid < pb.pid;
+    });
+    return order;
+}
+
+QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track& track) {
+    const std::string_view name = trace.str(track.nameId);
+    if (!name.empty()) {
+        return qstr(name);
+    }
+    const QString domain =
+        track.domainId ? QStringLiteral(" · ") + qstr(trace.str(track.domainId)) : QString();
+    switch (track.kind) {
+        case model::TrackKind::HostApi:
+            return QStringLiteral("CUDA API (tid %1)").arg(track.threadId);
+        case model::TrackKind::Nvtx:
+            return QStringLiteral("NVTX (tid %1)").arg(track.threadId) + domain;
+        case model::TrackKind::NvtxAsync:
+            return QStringLiteral("NVTX async") + domain;
+        case model::TrackKind::GpuStream:
+            return QStringLiteral("Stream %1").arg(track.streamId);
+        case model::TrackKind::Sync:
+            return QStringLiteral("Synchronization");
+        case model::TrackKind::Host:
+            return QStringLiteral("Thread %1").arg(track.threadId);
+    }
+    return QStringLiteral("Track");
+}
+
+QString TimelineLayout::processTitle(const model::Trace& trace, model::ProcessIndex index) {
+    const model::Process& p = trace.processes()[index];
+    const std::string_view name = trace.str(p.nameId);
+    if (p.deviceId >= 0) {
+        QString title = QStringLiteral("GPU %1").arg(p.deviceId);
+        if (const model::DeviceProperties* dev = trace.device(p.deviceId);
+            dev && !dev->name.empty()) {
+            title += QStringLiteral(": ") + QString::fromStdString(dev->name);
+        } else if (!name.empty()) {
+            title += QStringLiteral(": ") + qstr(name);
+        }
+        return title;
+    }
+    if (!name.empty()) {
+        return QStringLiteral("%1 (pid %2)").arg(qstr(name)).arg(p.pid);
+    }
+    return QStringLiteral("Process %1").arg(p.pid);
+}
+
+void TimelineLayout::build(const model::Trace* trace,
+                           const std::unordered_set<std::uint64_t>& collapsed,
+                           const std::unordered_set<std::int32_t>& devicesWithGaps) {
+    m_rows.clear();
+    m_rowOfTrack.clear();
+    m_totalHeightPx = 0;
+    if (!trace) {
+        return;
+    }
+    m_rowOfTrack.assign(trace->tracks().size(), -1);
+
+    // Tracks and counters grouped by process, in display order.
+    std::vector<std::vector<model::TrackIndex>> tracksOf(trace->processes().size());
+    for (std::size_t t = 0; t < trace->tracks().size(); ++t) {
+        const model::Track& track = trace->tracks()[t];
+        if (track.process < tracksOf.size()) {
+            tracksOf[track.process].push_back(model::TrackIndex(t));
+        }
+    }
+    std::vector<std::vector<std::uint32_t>> countersOf(trace->processes().size());
+    for (std::size_t c = 0; c < trace->counters().size(); ++c) {
+        const model::CounterTrack& counter = trace->counters()[c];
+        if (counter.process < countersOf.size()) {
+            countersOf[counter.process].push_back(std::uint32_t(c));
+        }
+    }
+
+    int y = 0;
+    auto push = [&](TimelineRow row) {
+        row.yPx = y;
+        y += row.heightPx;
+        m_rows.push_back(std::move(row));
+    };
+
+    for (model::ProcessIndex p : processOrder(*trace)) {
+        const model::Process& process = trace->processes()[p];
+        auto& tracks = tracksOf[p];
+        const bool hasGaps = process.deviceId >= 0 && devicesWithGaps.count(process.deviceId);
+        if (tracks.empty() && countersOf[p].empty() && !hasGaps) {
+            continue;
+        }
+        std::stable_sort(tracks.begin(), tracks.end(), [&](auto a, auto b) {
+            const model::Track& ta = trace->track(a);
+            const model::Track& tb = trace->track(b);
+            return std::make_tuple(kindRank(ta.kind), ta.sortIndex, ta.streamId, ta.threadId,
+                                   ta.domainId) < std::make_tuple(kindRank(tb.kind), tb.sortIndex,
+                                                                  tb.streamId, tb.threadId,
+                                                                  tb.domainId);
+        });
+
+        TimelineRow header;
+        header.kind = RowKind::Process;
+        header.title = processTitle(*trace, p);
+        header.key = processKey(p);
+        header.process = p;
+        header.deviceId = process.deviceId;
+        header.heightPx = kProcessHeightPx;
+        header.collapsible = true;
+        header.collapsed = collapsed.count(header.key) > 0;
+        push(header);
+        if (header.collapsed) {
+            continue;
+        }
+
+        for (model::TrackIndex t : tracks) {
+            const model::Track& track = trace->track(t);
+            TimelineRow row;
+            row.kind = RowKind::Track;
+            row.title = trackTitle(*trace, track);
+            row.key = trackKey(t);
+            row.process = p;
+            row.track = t;
+            row.deviceId = track.deviceId;
+            row.laneCount = std::max<std::uint32_t>(track.laneCount(), 1);
+            row.collapsible = row.laneCount > 1;
+            row.collapsed = row.collapsible && collapsed.count(row.key) > 0;
+            row.lanesShown = row.collapsed ? 1 : row.laneCount;
+            row.heightPx = int(row.lanesShown) * kLaneHeightPx + 2 * kRowPaddingPx;
+            row.indent = 1;
+            m_rowOfTrack[t] = int(m_rows.size());
+            push(row);
+        }
+        if (hasGaps) {
+            TimelineRow row;
+            row.kind = RowKind::DeviceGaps;
+            row.title = QStringLiteral("Idle gaps");
+            row.key = (4ull << 60) | p;
+            row.process = p;
+            row.deviceId = process.deviceId;
+            row.heightPx = kGapRowHeightPx;
+            row.indent = 1;
+            push(row);
+        }
+        for (std::uint32_t c : countersOf[p]) {
+            const model::CounterTrack& counter = trace->counters()[c];
+            TimelineRow row;
+            row.kind = RowKind::Counter;
+            QString title = qstr(trace->str(counter.seriesId));
+            if (title.isEmpty()) {
+                title = qstr(trace->str(counter.nameId));
+            }
+            row.title = title;
+            row.key = counterKey(c);
+            row.process = p;
+            row.counter = c;
+            row.deviceId = counter.deviceId;
+            row.heightPx = kCounterHeightPx;
+            row.indent = 1;
+            push(row);
+        }
+    }
+    m_totalHeightPx = y;
+}
+
+int TimelineLayout::rowAt(int yPx) const {
+    if (m_rows.empty() || yPx < 0 || yPx >= m_totalHeightPx) {
+        return -1;
+    }
+    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), yPx,
+                               [](int y, const TimelineRow& r) { return y < r.yPx; });
+    return int(it - m_rows.begin()) - 1;
+}
+
+int TimelineLayout::rowOfTrack(model::TrackIndex track) const {
+    return track < m_rowOfTrack.size() ? m_rowOfTrack[track] : -1;
+}
+
+std::optional<int> TimelineLayout::laneY(int rowIndex, std::uint32_t depth) const {
+    if (rowIndex < 0 || rowIndex >= int(m_rows.size())) {
+        return std::nullopt;
+    }
+    const TimelineRow& row = m_rows[rowIndex];
+    if (row.kind != RowKind::Track || depth >= row.lanesShown) {
+        return std::nullopt;
+    }
+    return row.yPx + kRowPaddingPx + int(depth) * kLaneHeightPx;
+}
+
+int TimelineLayout::rowOfDeviceGaps(std::int32_t deviceId) const {
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].kind == RowKind::DeviceGaps && m_rows[i].deviceId == deviceId) {
+            return int(i);
+        }
+    }
+    return -1;
+}
+
+}  // namespace wl::ui

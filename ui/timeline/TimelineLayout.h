@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+
+#include <QString>
+
+#include "model/Trace.h"
+
+namespace wl::ui {
+
+enum class RowKind : std::uint8_t {
+    Process,     // a host process or a GPU: a title band that collapses its rows
+    Track,       // a track's lanes (API calls, NVTX, a stream, synchronisation, ...)
+    DeviceGaps,  // idle gaps of a whole device (hatched), from the overlays
+    Counter,     // a counter track as a filled area
+};
+
+// One horizontal band of the timeline. y is in content pixels (0 = top of the first row, before
+// vertical scrolling).
+struct TimelineRow {
+    RowKind kind = RowKind::Track;
+    QString title;
+    std::uint64_t key = 0;  // stable id for the collapse state
+    model::ProcessIndex process = 0;
+    model::TrackIndex track = 0;  // Track rows
+    std::uint32_t counter = 0;    // Counter rows
+    std::int32_t deviceId = -1;   // GPU rows (and DeviceGaps)
+    int yPx = 0;
+    int heightPx = 0;
+    std::uint32_t lanesShown = 0;  // Track rows: lanes drawn (1 when collapsed)
+    std::uint32_t laneCount = 0;   // Track rows: lanes the track has
+    bool collapsible = false;
+    bool collapsed = false;
+    int indent = 0;  // 0 for process rows, 1 for their children
+};
+
+// Builds the rows of a trace top to bottom — per host process: CUDA API rows, other host rows,
+// NVTX rows (one per thread and domain), NVTX async rows, its counters; then per GPU: one row per
+// stream, synchronisation, idle gaps, counters — and answers geometry questions (which row is at
+// y, where a slice's lane is). Value type owned by the view; rebuilt when the trace, the collapse
+// state or the gap overlays change. Heights in pixels.
+class TimelineLayout {
+public:
+    static constexpr int kLaneHeightPx = 20;
+    static constexpr int kProcessHeightPx = 24;
+    static constexpr int kGapRowHeightPx = 16;
+    static constexpr int kCounterHeightPx = 44;
+    static constexpr int kRowPaddingPx = 3;  // above and below a track's lanes
+
+    static std::uint64_t processKey(model::ProcessIndex p) { return (1ull << 60) | p; }
+    static std::uint64_t trackKey(model::TrackIndex t) { return (2ull << 60) | t; }
+    static std::uint64_t counterKey(std::uint32_t c) { return (3ull << 60) | c; }
+
+    // devicesWithGaps: devices that get a DeviceGaps row.
+    void build(const model::Trace* trace, const std::unordered_set<std::uint64_t>& collapsed,
+               const std::unordered_set<std::int32_t>& devicesWithGaps);
+
+    const std::vector<TimelineRow>& rows() const { return m_rows; }
+    int totalHeightPx() const { return m_totalHeightPx; }
+    // Index of the row containing content y, or -1.
+    int rowAt(int yPx) const;
+    // Row index showing a track (-1 when hidden by a collapsed process).
+    int rowOfTrack(model::TrackIndex track) const;
+    // Top y of lane `depth` of a track row (content px); nullopt when the lane is not shown.
+    std::optional<int> laneY(int rowIndex, std::uint32_t depth) const;
+    int rowOfDeviceGaps(std::int32_t deviceId) const;
+
+    // Processes in display order: host processes by pid, then GPUs by device id.
+    static std::vector<model::ProcessIndex> processOrder(const model::Trace& trace);
+    static QString trackTitle(const model::Trace& trace, const model::Track& track);
+    static QString processTitle(const model::Trace& trace, model::ProcessIndex index);
+
+private:
+    std::vector<TimelineRow> m_rows;
+    std::vector<int> m_rowOfTrack;  // by track index
+    int m_totalHeightPx = 0;
+};
+
+}  // namespace wl::ui

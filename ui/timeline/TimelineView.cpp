@@ -1,0 +1,796 @@
+#include "ui/timeline/TimelineView.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <unordered_set>
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include "ui/style/Palette.h"
+#include "ui/timeline/CounterSummary.h"
+#include "ui/timeline/DrawListBuilder.h"
+#include "ui/timeline/HitTester.h"
+#include "ui/timeline/OverlayIndex.h"
+#include "ui/timeline/RulerTicks.h"
+#include "ui/timeline/SliceText.h"
+#include "ui/timeline/TimeFormat.h"
+#include "ui/timeline/TimelineLayout.h"
+#include "ui/timeline/TimelinePainter.h"
+
+namespace wl::ui {
+
+namespace {
+
+constexpr int kHeaderWidthPx = 240;
+constexpr int kRulerHeightPx = 30;
+constexpr int kLegendHeightPx = 24;
+constexpr model::TimeNs kMinVisibleNs = 20;
+constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
+constexpr double kKeyPanFraction = 0.1;
+constexpr int kDragThresholdPx = 3;
+
+// The frame's inputs that the draw list depends on: the list is rebuilt only when one changes.
+struct CacheKey {
+    const model::Trace* trace = nullptr;
+    std::uint64_t layoutVersion = 0;
+    std::uint64_t overlayVersion = 0;
+    model::TimeNs startNs = 0;
+    model::TimeNs endNs = 0;
+    int widthPx = 0;
+    int scrollYPx = 0;
+    int heightPx = 0;
+    friend bool operator==(const CacheKey&, const CacheKey&) = default;
+};
+
+}  // namespace
+
+struct TimelineView::State {
+    explicit State(const QFont& base) : labelFont(base), builder(labelFont), painter(labelFont) {}
+
+    model::TracePtr trace;
+    OverlayIndex overlays;
+    CounterSummary counters;
+    TimelineLayout layout;
+    std::unordered_set<std::uint64_t> collapsed;
+    std::uint64_t layoutVersion = 0;
+    std::uint64_t overlayVersion = 0;
+
+    std::shared_ptr<TimeScale> scale;
+    QMetaObject::Connection scaleConnection;
+    model::SliceRef selected;
+    QScrollBar* vbar = nullptr;
+
+    QFont labelFont;
+    DrawListBuilder builder;
+    TimelinePainter painter;
+    std::optional<CacheKey> cacheKey;
+    DrawList cached;
+
+    QPoint mousePos{-1, -1};
+    bool pressed = false;
+    bool dragging = false;
+    QPoint pressPos;
+    model::TimeNs pressStartNs = 0;
+    model::TimeNs pressEndNs = 0;
+    int pressScroll = 0;
+};
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    QFont base = font();
+    base.setPointSizeF(9.0);
+    setFont(base);
+    QFont label = base;
+    label.setPointSizeF(8.0);
+    m_state = std::make_unique<State>(label);
+    m_state->vbar = new QScrollBar(Qt::Vertical, this);
+    connect(m_state->vbar, &QScrollBar::valueChanged, this, [this] { update(); });
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(kHeaderWidthPx + 200, kRulerHeightPx + kLegendHeightPx + 60);
+    setTimeScale(std::make_shared<TimeScale>());
+}
+
+TimelineView::~TimelineView() = default;
+
+// ---- geometry ----------------------------------------------------------------------------------
+
+namespace {
+
+QRect timeAreaOf(const QWidget* w, const QScrollBar* bar) {
+    const int barW = bar->isVisible() ? bar->width() : 0;
+    return QRect(kHeaderWidthPx, kRulerHeightPx, std::max(1, w->width() - kHeaderWidthPx - barW),
+                 std::max(1, w->height() - kRulerHeightPx - kLegendHeightPx));
+}
+
+}  // namespace
+
+int TimelineView::headerWidthPx() const {
+    return kHeaderWidthPx;
+}
+
+const TimelineLayout& TimelineView::layout() const {
+    return m_state->layout;
+}
+
+// ---- trace, overlays, range --------------------------------------------------------------------
+
+void TimelineView::setTrace(model::TracePtr trace) {
+    State& s = *m_state;
+    const bool hadSelection = s.selected.valid();
+    s.trace = std::move(trace);
+    s.selected = {};
+    s.collapsed.clear();
+    // Overlays address slices of the previous trace: they go with it.
+    s.overlays.build(s.trace.get(), {});
+    ++s.overlayVersion;
+    s.counters.build(s.trace.get());
+    s.cacheKey.reset();
+    rebuildLayout();
+    s.vbar->setValue(0);
+    fitAll();
+    if (hadSelection) {
+        emit sliceSelected({});
+    }
+    update();
+}
+
+model::TracePtr TimelineView::trace() const {
+    return m_state->trace;
+}
+
+void TimelineView::setOverlays(TimelineOverlays overlays) {
+    State& s = *m_state;
+    s.overlays.build(s.trace.get(), std::move(overlays));
+    ++s.overlayVersion;
+    rebuildLayout();  // the device idle-gap rows depend on the overlays
+    update();
+}
+
+const TimelineOverlays& TimelineView::overlays() const {
+    return m_state->overlays.overlays();
+}
+
+model::TimeNs TimelineView::visibleStartNs() const {
+    return m_state->scale->startNs();
+}
+
+model::TimeNs TimelineView::visibleEndNs() const {
+    return m_state->scale->endNs();
+}
+
+void TimelineView::setVisibleRange(model::TimeNs startNs, model::TimeNs endNs) {
+    if (endNs - startNs < kMinVisibleNs) {
+        const model::TimeNs mid = startNs + (endNs - startNs) / 2;
+        startNs = mid - kMinVisibleNs / 2;
+        endNs = startNs + kMinVisibleNs;
+    }
+    m_state->scale->setRange(startNs, endNs);
+}
+
+void TimelineView::fitAll() {
+    const model::Trace* trace = m_state->trace.get();
+    const model::TimeNs span = trace ? std::max<model::TimeNs>(trace->spanNs(), 1000) : 1000000;
+    const model::TimeNs margin = std::max<model::TimeNs>(span / 100, 1);
+    setVisibleRange(-margin, span + margin);
+}
+
+void TimelineView::fitSelection() {
+    const State& s = *m_state;
+    if (!s.trace || !s.selected.valid()) {
+        fitAll();
+        return;
+    }
+    const model::Slice& slice = s.trace->slice(s.selected);
+    const model::TimeNs margin = std::max<model::TimeNs>(slice.durationNs / 10, 50);
+    setVisibleRange(slice.startNs - margin, slice.endNs() + margin);
+}
+
+void TimelineView::zoomToSlices(const std::vector<model::SliceRef>& refs) {
+    const State& s = *m_state;
+    if (!s.trace || refs.empty()) {
+        return;
+    }
+    model::TimeNs lo = std::numeric_limits<model::TimeNs>::max();
+    model::TimeNs hi = std::numeric_limits<model::TimeNs>::min();
+    bool any = false;
+    for (const model::SliceRef& ref : refs) {
+        if (!isValidRef(ref)) {
+            continue;
+        }
+        const model::Slice& slice = s.trace->slice(ref);
+        lo = std::min(lo, slice.startNs);
+        hi = std::max(hi, slice.endNs());
+        any = true;
+    }
+    if (!any) {
+        return;
+    }
+    selectSlice(refs.front());
+    const model::TimeNs margin = std::max<model::TimeNs>((hi - lo) / 20, 50);
+    setVisibleRange(lo - margin, hi + margin);
+}
+
+void TimelineView::setTimeScale(std::shared_ptr<TimeScale> scale) {
+    State& s = *m_state;
+    if (!scale) {
+        scale = std::make_shared<TimeScale>();
+    }
+    if (s.scaleConnection) {
+        disconnect(s.scaleConnection);
+    }
+    s.scale = std::move(scale);
+    s.scaleConnection = connect(s.scale.get(), &TimeScale::rangeChanged, this,
+                                [this](model::TimeNs a, model::TimeNs b) {
+                                    update();
+                                    emit visibleRangeChanged(a, b);
+                                });
+    update();
+}
+
+std::shared_ptr<TimeScale> TimelineView::timeScale() const {
+    return m_state->scale;
+}
+
+// ---- selection ---------------------------------------------------------------------------------
+
+bool TimelineView::isValidRef(model::SliceRef ref) const {
+    const model::Trace* trace = m_state->trace.get();
+    return trace && ref.valid() && ref.track < trace->tracks().size() &&
+           ref.index < trace->track(ref.track).slices.size();
+}
+
+void TimelineView::selectSlice(model::SliceRef ref) {
+    State& s = *m_state;
+    if (!isValidRef(ref)) {
+        ref = {};
+    }
+    if (ref.valid()) {
+        // Open whatever hides the slice, then bring its lane into view.
+        const model::Track& track = s.trace->track(ref.track);
+        const model::Slice& slice = s.trace->slice(ref);
+        bool changedLayout = s.collapsed.erase(TimelineLayout::processKey(track.process)) > 0;
+        if (slice.depth > 0) {
+            changedLayout |= s.collapsed.erase(TimelineLayout::trackKey(ref.track)) > 0;
+        }
+        if (changedLayout) {
+            rebuildLayout();
+        }
+        const int row = s.layout.rowOfTrack(ref.track);
+        if (const std::optional<int> y = s.layout.laneY(row, slice.depth)) {
+            const int viewH = timeAreaOf(this, s.vbar).height();
+            const int scroll = s.vbar->value();
+            if (*y < scroll || *y + TimelineLayout::kLaneHeightPx > scroll + viewH) {
+                s.vbar->setValue(std::max(0, *y - viewH / 3));
+            }
+        }
+    }
+    if (ref == s.selected) {
+        return;
+    }
+    s.selected = ref;
+    update();
+    emit sliceSelected(ref);
+}
+
+model::SliceRef TimelineView::selectedSlice() const {
+    return m_state->selected;
+}
+
+void TimelineView::rebuildLayout() {
+    State& s = *m_state;
+    s.layout.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps());
+    ++s.layoutVersion;
+    updateScrollBar();
+}
+
+void TimelineView::updateScrollBar() {
+    State& s = *m_state;
+    const int viewH = std::max(1, height() - kRulerHeightPx - kLegendHeightPx);
+    const int maxScroll = std::max(0, s.layout.totalHeightPx() - viewH);
+    s.vbar->setRange(0, maxScroll);
+    s.vbar->setPageStep(viewH);
+    s.vbar->setSingleStep(TimelineLayout::kLaneHeightPx);
+    s.vbar->setVisible(maxScroll > 0);
+    const int barW = s.vbar->sizeHint().width();
+    s.vbar->setGeometry(width() - barW, kRulerHeightPx, barW, viewH);
+}
+
+// ---- zoom and pan ------------------------------------------------------------------------------
+
+TimeMapper TimelineView::mapper() const {
+    return TimeMapper(visibleStartNs(), visibleEndNs(), timeAreaOf(this, m_state->vbar).width());
+}
+
+void TimelineView::zoomAt(double xPx, double factor) {
+    const TimeMapper map = mapper();
+    const double anchor = map.startNs() + xPx * map.nsPerPx();
+    const double newDuration = std::max(double(kMinVisibleNs), map.durationNs() * factor);
+    // Keep the time under the cursor where it is.
+    const double newStart = anchor - (anchor - map.startNs()) * (newDuration / map.durationNs());
+    const model::TimeNs start = model::TimeNs(std::llround(newStart));
+    setVisibleRange(start, start + model::TimeNs(std::llround(newDuration)));
+}
+
+void TimelineView::panBy(double fraction) {
+    const model::TimeNs d = visibleEndNs() - visibleStartNs();
+    const model::TimeNs shift = model::TimeNs(std::llround(d * fraction));
+    setVisibleRange(visibleStartNs() + shift, visibleEndNs() + shift);
+}
+
+double TimelineView::cursorXInTimeArea() const {
+    const QRect area = timeAreaOf(this, m_state->vbar);
+    const QPoint p = m_state->mousePos;
+    if (area.contains(p)) {
+        return p.x() - area.left();
+    }
+    return area.width() / 2.0;
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_W:
+            zoomAt(cursorXInTimeArea(), kKeyZoomFactor);
+            break;
+        case Qt::Key_S:
+            zoomAt(cursorXInTimeArea(), 1.0 / kKeyZoomFactor);
+            break;
+        case Qt::Key_A:
+            panBy(-kKeyPanFraction);
+            break;
+        case Qt::Key_D:
+            panBy(kKeyPanFraction);
+            break;
+        case Qt::Key_F:
+            fitSelection();
+            break;
+        case Qt::Key_0:
+            fitAll();
+            break;
+        case Qt::Key_Escape:
+            selectSlice({});
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
+    }
+    event->accept();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+    State& s = *m_state;
+    const QPoint delta = event->angleDelta();
+    const QRect area = timeAreaOf(this, s.vbar);
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double x = std::clamp(event->position().x() - area.left(), 0.0, double(area.width()));
+        // 120 units a notch; one notch zooms by the same step as one W press.
+        zoomAt(x, std::pow(kKeyZoomFactor, delta.y() / 120.0));
+    } else if ((event->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        panBy(-kKeyPanFraction * d / 120.0);
+    } else {
+        s.vbar->setValue(s.vbar->value() - delta.y() * 3 * TimelineLayout::kLaneHeightPx / 120);
+    }
+    event->accept();
+}
+
+// ---- mouse -------------------------------------------------------------------------------------
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+    State& s = *m_state;
+    setFocus(Qt::MouseFocusReason);
+    const QPoint p = event->position().toPoint();
+    s.mousePos = p;
+    if (event->button() != Qt::LeftButton) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    if (p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
+        // A click on a row header collapses or expands it.
+        const int row = s.layout.rowAt(p.y() - kRulerHeightPx + s.vbar->value());
+        if (row >= 0 && s.layout.rows()[std::size_t(row)].collapsible) {
+            const std::uint64_t key = s.layout.rows()[std::size_t(row)].key;
+            if (!s.collapsed.erase(key)) {
+                s.collapsed.insert(key);
+            }
+            rebuildLayout();
+            update();
+        }
+        return;
+    }
+    s.pressed = true;
+    s.dragging = false;
+    s.pressPos = p;
+    s.pressStartNs = visibleStartNs();
+    s.pressEndNs = visibleEndNs();
+    s.pressScroll = s.vbar->value();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    State& s = *m_state;
+    const QPoint p = event->position().toPoint();
+    s.mousePos = p;
+    if (!s.pressed) {
+        return;
+    }
+    const QPoint d = p - s.pressPos;
+    if (!s.dragging && d.manhattanLength() < kDragThresholdPx) {
+        return;
+    }
+    s.dragging = true;
+    setCursor(Qt::ClosedHandCursor);
+    // Drag pans time with the pointer and scrolls rows vertically.
+    const double nsPerPx =
+        double(s.pressEndNs - s.pressStartNs) / std::max(1, timeAreaOf(this, s.vbar).width());
+    const model::TimeNs shift = model::TimeNs(std::llround(d.x() * nsPerPx));
+    setVisibleRange(s.pressStartNs - shift, s.pressEndNs - shift);
+    s.vbar->setValue(s.pressScroll - d.y());
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    State& s = *m_state;
+    if (event->button() != Qt::LeftButton || !s.pressed) {
+        QWidget::mouseReleaseEvent(event);
+        return;
+    }
+    s.pressed = false;
+    unsetCursor();
+    if (s.dragging) {
+        s.dragging = false;
+        return;
+    }
+    // A click: select what is under the pointer (or clear the selection on empty space).
+    const HitResult hit = hitAt(event->position().toPoint());
+    selectSlice(hit.kind == HitResult::Kind::Slice ? hit.slice : model::SliceRef{});
+}
+
+void TimelineView::leaveEvent(QEvent* event) {
+    m_state->mousePos = QPoint(-1, -1);
+    QWidget::leaveEvent(event);
+}
+
+HitResult TimelineView::hitAt(QPoint widgetPos) const {
+    const State& s = *m_state;
+    const QRect area = timeAreaOf(this, s.vbar);
+    if (!s.trace || !area.contains(widgetPos)) {
+        return {};
+    }
+    return hitTest(*s.trace, s.layout, &s.overlays, mapper(), widgetPos.x() - area.left(),
+                   widgetPos.y() - area.top() + s.vbar->value());
+}
+
+bool TimelineView::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) {
+        return QWidget::event(event);
+    }
+    const State& s = *m_state;
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QPoint p = help->pos();
+    QString text;
+    if (s.trace && p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
+        const int row = s.layout.rowAt(p.y() - kRulerHeightPx + s.vbar->value());
+        if (row >= 0) {
+            const TimelineRow& r = s.layout.rows()[std::size_t(row)];
+            text = r.title.toHtmlEscaped();
+            if (r.kind == RowKind::Track && r.laneCount > 1) {
+                text += QStringLiteral("<br>%1 lanes%2")
+                            .arg(r.laneCount)
+                            .arg(r.collapsed ? QStringLiteral(" (collapsed: click to expand)")
+                                             : QStringLiteral(" (click to collapse)"));
+            }
+        }
+    } else {
+        const HitResult hit = hitAt(p);
+        switch (hit.kind) {
+            case HitResult::Kind::Slice:
+                text = sliceTooltip(*s.trace, hit.slice, s.overlays.badge(hit.slice));
+                break;
+            case HitResult::Kind::Gap:
+                text = gapTooltip(s.overlays.overlays().gaps[hit.gap]);
+                break;
+            case HitResult::Kind::Counter: {
+                const TimelineRow& r = s.layout.rows()[std::size_t(hit.row)];
+                const model::CounterTrack& c = s.trace->counters()[r.counter];
+                const std::string_view unit = s.trace->str(c.unitId);
+                text = QStringLiteral("<b>%1</b><br>%2 %3 at %4")
+                           .arg(r.title.toHtmlEscaped())
+                           .arg(hit.counterValue, 0, 'f', 2)
+                           .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size())))
+                           .arg(formatDuration(hit.timeNs));
+                break;
+            }
+            case HitResult::Kind::None:
+                break;
+        }
+    }
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+        event->ignore();
+    } else {
+        QToolTip::showText(help->globalPos(), text, this);
+    }
+    return true;
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    updateScrollBar();
+}
+
+// ---- painting ----------------------------------------------------------------------------------
+
+const DrawList& TimelineView::drawList() const {
+    State& s = *m_state;
+    const QRect area = timeAreaOf(this, s.vbar);
+    const TimeMapper map = mapper();
+    const CacheKey key{s.trace.get(), s.layoutVersion, s.overlayVersion, map.startNs(),
+                       map.endNs(),   area.width(),    s.vbar->value(),  area.height()};
+    if (!s.cacheKey || !(*s.cacheKey == key)) {
+        DrawListRequest request;
+        request.trace = s.trace.get();
+        request.layout = &s.layout;
+        request.overlays = &s.overlays;
+        request.counters = &s.counters;
+        request.mapper = map;
+        request.scrollYPx = s.vbar->value();
+        request.viewportHeightPx = area.height();
+        s.cached = s.builder.build(request);
+        s.cacheKey = key;
+    }
+    return s.cached;
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    const State& s = *m_state;
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillRect(rect(), QColor::fromRgb(Palette::kBackground));
+    const QRect area = timeAreaOf(this, s.vbar);
+    const TimeMapper map = mapper();
+    const RulerTicks ticks = computeRulerTicks(map);
+
+    if (!s.trace) {
+        paintRuler(p, map, ticks);
+        p.setPen(QColor::fromRgb(Palette::kRulerText));
+        p.drawText(area, Qt::AlignCenter, tr("No trace loaded"));
+        paintLegend(p);
+        return;
+    }
+
+    paintRowBackgrounds(p, area);
+    // Faint grid lines at the ruler's ticks, under the slices.
+    p.setPen(QColor::fromRgb(Palette::kGridLine));
+    for (model::TimeNs t : ticks.ticksNs) {
+        const int x = area.left() + int(std::lround(map.xForNs(t)));
+        p.drawLine(x, area.top(), x, area.bottom());
+    }
+
+    p.save();
+    p.setClipRect(area);
+    p.translate(area.topLeft());
+    s.painter.paint(p, drawList());
+    paintSelection(p, map);
+    p.restore();
+
+    paintHeaders(p, area);
+    paintRuler(p, map, ticks);
+    paintLegend(p);
+}
+
+void TimelineView::paintRowBackgrounds(QPainter& p, const QRect& area) const {
+    const State& s = *m_state;
+    const int scroll = s.vbar->value();
+    int stripe = 0;
+    for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
+        const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
+        const int y = area.top() + row.yPx - scroll;
+        if (y > area.bottom()) {
+            break;
+        }
+        const QRect band(0, y, area.right() + 1, row.heightPx);
+        if (row.kind == RowKind::Process) {
+            p.fillRect(band, QColor::fromRgb(Palette::kProcessBand));
+            stripe = 0;
+        } else if (++stripe % 2 == 0) {
+            p.fillRect(band.adjusted(kHeaderWidthPx, 0, 0, 0),
+                       QColor::fromRgb(Palette::kRowStripe));
+        }
+    }
+}
+
+void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
+    const State& s = *m_state;
+    const int scroll = s.vbar->value();
+    p.save();
+    p.setClipRect(QRect(0, area.top(), kHeaderWidthPx, area.height()));
+    p.fillRect(QRect(0, area.top(), kHeaderWidthPx, area.height()),
+               QColor::fromRgb(Palette::kHeaderBackground));
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics normalMetrics(font());
+    const QFontMetrics boldMetrics(bold);
+    for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
+        const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
+        const int y = area.top() + row.yPx - scroll;
+        if (y > area.bottom()) {
+            break;
+        }
+        const bool process = row.kind == RowKind::Process;
+        if (process) {
+            p.fillRect(QRect(0, y, kHeaderWidthPx, row.heightPx),
+                       QColor::fromRgb(Palette::kProcessBand));
+        }
+        int x = 6 + row.indent * 14;
+        const int lineH = process ? row.heightPx
+                                  : std::min(row.heightPx, TimelineLayout::kLaneHeightPx +
+                                                               2 * TimelineLayout::kRowPaddingPx);
+        if (row.collapsible) {
+            // A small triangle: pointing right when collapsed, down when open.
+            const int cx = x + 4;
+            const int cy = y + lineH / 2;
+            QPolygon arrow;
+            if (row.collapsed) {
+                arrow << QPoint(cx - 3, cy - 5) << QPoint(cx + 3, cy) << QPoint(cx - 3, cy + 5);
+            } else {
+                arrow << QPoint(cx - 5, cy - 3) << QPoint(cx + 5, cy - 3) << QPoint(cx, cy + 3);
+            }
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor::fromRgb(Palette::kHeaderText));
+            p.drawPolygon(arrow);
+        }
+        x += 14;
+        QString title = row.title;
+        if (row.kind == RowKind::Track && row.laneCount > 1 && row.collapsed) {
+            title += QStringLiteral("  (%1 lanes)").arg(row.laneCount);
+        }
+        const QFontMetrics& fm = process ? boldMetrics : normalMetrics;
+        p.setFont(process ? bold : font());
+        p.setPen(QColor::fromRgb(Palette::kHeaderText));
+        p.drawText(QRect(x, y, kHeaderWidthPx - x - 6, lineH), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(title, Qt::ElideRight, kHeaderWidthPx - x - 6));
+        // Separator under each row.
+        p.setPen(QColor::fromRgb(Palette::kGridLine));
+        p.drawLine(0, y + row.heightPx - 1, kHeaderWidthPx, y + row.heightPx - 1);
+    }
+    p.restore();
+    p.setPen(QColor(0xb8, 0xc0, 0xca));
+    p.drawLine(kHeaderWidthPx - 1, area.top(), kHeaderWidthPx - 1, area.bottom());
+}
+
+void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const {
+    const QRect ruler(0, 0, width(), kRulerHeightPx);
+    p.fillRect(ruler, QColor::fromRgb(Palette::kRulerBackground));
+    p.setFont(font());
+    p.setPen(QColor::fromRgb(Palette::kRulerText));
+    // Over the header column: the visible duration.
+    p.drawText(QRect(8, 0, kHeaderWidthPx - 16, kRulerHeightPx), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("Visible: %1").arg(formatDuration(map.durationNs())));
+    p.save();
+    p.setClipRect(QRect(kHeaderWidthPx, 0, map.widthPx(), kRulerHeightPx));
+    for (model::TimeNs t : ticks.ticksNs) {
+        const int x = kHeaderWidthPx + int(std::lround(map.xForNs(t)));
+        p.drawLine(x, kRulerHeightPx - 10, x, kRulerHeightPx - 1);
+        // Minor ticks at fifths of the step.
+        for (int k = 1; k < 5; ++k) {
+            const int xm = kHeaderWidthPx + int(std::lround(map.xForNs(t + ticks.stepNs * k / 5)));
+            p.drawLine(xm, kRulerHeightPx - 4, xm, kRulerHeightPx - 1);
+        }
+        p.drawText(QRect(x + 3, 2, 200, kRulerHeightPx - 12), Qt::AlignLeft | Qt::AlignVCenter,
+                   formatTickLabel(t, ticks.stepNs));
+    }
+    if (!ticks.ticksNs.empty()) {
+        // Minor ticks before the first major tick.
+        const model::TimeNs t = ticks.ticksNs.front() - ticks.stepNs;
+        for (int k = 1; k < 5; ++k) {
+            const int xm = kHeaderWidthPx + int(std::lround(map.xForNs(t + ticks.stepNs * k / 5)));
+            p.drawLine(xm, kRulerHeightPx - 4, xm, kRulerHeightPx - 1);
+        }
+    }
+    p.restore();
+    p.setPen(QColor(0xb8, 0xc0, 0xca));
+    p.drawLine(0, kRulerHeightPx - 1, width(), kRulerHeightPx - 1);
+}
+
+void TimelineView::paintLegend(QPainter& p) const {
+    const QRect legend(0, height() - kLegendHeightPx, width(), kLegendHeightPx);
+    p.fillRect(legend, QColor::fromRgb(Palette::kRulerBackground));
+    p.setPen(QColor(0xb8, 0xc0, 0xca));
+    p.drawLine(legend.topLeft(), legend.topRight());
+    QFont small = font();
+    small.setPointSizeF(8.0);
+    p.setFont(small);
+    const QFontMetrics fm(small);
+    int x = 8;
+    const int cy = legend.center().y();
+    for (const Palette::LegendEntry& e : Palette::legend()) {
+        const QRect swatch(x, cy - 6, 12, 12);
+        if (e.color == Palette::kLowFillMark) {
+            TimelinePainter::paintLowFillMark(p, QPoint(x + 2, cy - 4));
+        } else if (e.hatched) {
+            p.fillRect(swatch, QBrush(QColor::fromRgb(e.color), Qt::BDiagPattern));
+            p.setPen(QColor::fromRgb(e.color));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(swatch.adjusted(0, 0, -1, -1));
+        } else {
+            p.fillRect(swatch, QColor::fromRgb(e.color));
+        }
+        x += 16;
+        p.setPen(QColor::fromRgb(Palette::kRulerText));
+        p.drawText(QPoint(x, cy + fm.ascent() / 2 - 1), e.label);
+        x += fm.horizontalAdvance(e.label) + 14;
+        if (x > width()) {
+            break;
+        }
+    }
+}
+
+void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
+    const State& s = *m_state;
+    if (!s.selected.valid()) {
+        return;
+    }
+    const int scroll = s.vbar->value();
+    // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
+    auto sliceRect = [&](model::SliceRef ref) -> std::optional<QRectF> {
+        const model::Slice& slice = s.trace->slice(ref);
+        const std::optional<int> y = s.layout.laneY(s.layout.rowOfTrack(ref.track), slice.depth);
+        if (!y) {
+            return std::nullopt;
+        }
+        // Far-off coordinates are clamped: QPainter works in ints underneath.
+        const double x0 = std::clamp(map.xForNs(slice.startNs), -1e5, 1e5);
+        const double x1 = std::clamp(map.xForNs(slice.endNs()), -1e5, 1e5);
+        return QRectF(x0, *y - scroll + 1, std::max(x1 - x0, 2.0),
+                      TimelineLayout::kLaneHeightPx - 2);
+    };
+    const std::optional<QRectF> selected = sliceRect(s.selected);
+    if (selected) {
+        const QRect r = selected->toAlignedRect();
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(Qt::black, 1));
+        p.drawRect(r.adjusted(-2, -2, 1, 1));
+        p.setPen(QPen(QColor::fromRgb(Palette::kSelection), 2));
+        p.drawRect(r.adjusted(-1, -1, 0, 0));
+    }
+    // The launch arrow: from the API call to its GPU work, whichever end is selected.
+    const model::Flow* flow = s.trace->flowTo(s.selected);
+    if (!flow) {
+        flow = s.trace->flowFrom(s.selected);
+    }
+    if (!flow) {
+        return;
+    }
+    const std::optional<QRectF> from = sliceRect(flow->from);
+    const std::optional<QRectF> to = sliceRect(flow->to);
+    if (!from || !to) {
+        return;
+    }
+    const QPointF a(from->left(), from->bottom());
+    const QPointF b(to->left(), to->top());
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    QPen pen(QColor::fromRgb(Palette::kFlowArrow), 1.6);
+    p.setPen(pen);
+    QPainterPath path(a);
+    const double midY = (a.y() + b.y()) / 2;
+    path.cubicTo(QPointF(a.x(), midY), QPointF(b.x(), midY), b);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    // Arrow head pointing down into the GPU slice (or up, when the API row is below).
+    const double dir = b.y() >= a.y() ? -1.0 : 1.0;
+    QPolygonF head;
+    head << b << QPointF(b.x() - 4, b.y() + dir * 7) << QPointF(b.x() + 4, b.y() + dir * 7);
+    p.setBrush(QColor::fromRgb(Palette::kFlowArrow));
+    p.drawPolygon(head);
+    p.restore();
+}
+
+}  // namespace wl::ui
