@@ -1,0 +1,190 @@
+#include "cupti/CuptiTracer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "CuptiRecords.h"
+#include "FakeCuptiApi.h"
+#include "cupti/BufferPool.h"
+
+namespace wl::cupti {
+namespace {
+
+using namespace wl::cupti::test;
+
+TEST(CuptiTracerTest, NoGpuIsAClearErrorAndNothingStays) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->deviceCountResult = model::Error{"no CUDA device found (the driver reports no GPU)"};
+    CuptiTracer tracer(api);
+    const model::Status status = tracer.start();
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.error().message.find("no CUDA device"), std::string::npos);
+    EXPECT_FALSE(tracer.running());
+    EXPECT_EQ(api->subscriptions, 0);
+    EXPECT_TRUE(api->enabledKinds.empty());
+    EXPECT_FALSE(tracer.stop().ok());
+}
+
+TEST(CuptiTracerTest, AnotherProfilerIsReportedAsSuch) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->subscribeResult = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    CuptiTracer tracer(api);
+    const model::Status status = tracer.start();
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.error().message.find("another profiler"), std::string::npos);
+    EXPECT_FALSE(tracer.running());
+}
+
+TEST(CuptiTracerTest, RefusalWhileEnablingRollsBack) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->enableResults[CUPTI_ACTIVITY_KIND_MEMCPY] = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    CuptiTracer tracer(api);
+    const model::Status status = tracer.start();
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.error().message.find("another profiler"), std::string::npos);
+    EXPECT_TRUE(api->enabledKinds.empty());
+    EXPECT_EQ(api->subscriptions, 0);
+    EXPECT_FALSE(tracer.running());
+}
+
+TEST(CuptiTracerTest, EnablesConcurrentKernelsFirstAndNeverSerialisingKernels) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start().ok());
+    ASSERT_FALSE(api->everEnabled.empty());
+    EXPECT_EQ(api->everEnabled.front(), CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_KERNEL), 0u);
+    for (auto kind :
+         {CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
+          CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_RUNTIME,
+          CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_OVERHEAD,
+          CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA, CUPTI_ACTIVITY_KIND_STREAM,
+          CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_NAME}) {
+        EXPECT_EQ(api->enabledKinds.count(kind), 1u) << "kind " << kind;
+    }
+    ASSERT_TRUE(tracer.stop().ok());
+    EXPECT_TRUE(api->enabledKinds.empty());
+}
+
+TEST(CuptiTracerTest, StopFlushesTranslatesAndCountsDroppedRecords) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start().ok());
+    EXPECT_TRUE(tracer.running());
+    EXPECT_FALSE(tracer.start().ok());  // one run at a time
+    api->queue(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 100, 150, 5));
+    api->queue(kernelRecord("k", 200, 400, 5));
+    api->queue(memsetRecord(64, 0, 500, 520, 6));
+    api->dropped = 3;
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    EXPECT_FALSE(tracer.running());
+    EXPECT_EQ(api->synchronizations, 1);
+    EXPECT_GE(api->flushes, 1);
+    EXPECT_FALSE(api->misalignedOrMissingBuffer);
+    const auto& t = *trace.value();
+    EXPECT_EQ(t.counts().kernel, 1u);
+    EXPECT_EQ(t.counts().api, 1u);
+    EXPECT_EQ(t.counts().memset, 1u);
+    EXPECT_EQ(t.counts().flows, 1u);
+    EXPECT_EQ(t.diagnostics().droppedRecords, 3u);
+    ASSERT_NE(t.device(0), nullptr);  // runtime properties of the device that ran work
+    EXPECT_EQ(t.device(0)->name, "Fake GPU");
+    EXPECT_EQ(api->subscriptions, 0);
+    EXPECT_EQ(BufferPool::instance().outstanding(), 0u);
+}
+
+TEST(CuptiTracerTest, StartStopRepeatsWithIndependentTraces) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    for (int run = 1; run <= 3; ++run) {
+        ASSERT_TRUE(tracer.start().ok()) << "run " << run;
+        for (int i = 0; i < run; ++i) {
+            api->queue(kernelRecord("k", 1000 + 100 * i, 1050 + 100 * i, 0));
+        }
+        auto trace = tracer.stop();
+        ASSERT_TRUE(trace.ok());
+        EXPECT_EQ(trace.value()->counts().kernel, static_cast<std::uint64_t>(run));
+    }
+}
+
+TEST(CuptiTracerTest, TwoTracersCannotRunAtOnce) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer first(api);
+    CuptiTracer second(api);
+    ASSERT_TRUE(first.start().ok());
+    const model::Status status = second.start();
+    EXPECT_FALSE(status.ok());
+    EXPECT_TRUE(first.stop().ok());
+    EXPECT_TRUE(second.start().ok());
+    EXPECT_TRUE(second.stop().ok());
+}
+
+TEST(CuptiTracerTest, NvtxInjectionPointsAtTheLoadedCupti) {
+    const std::string path = CuptiTracer::loadedCuptiPath();
+    ASSERT_FALSE(path.empty());
+    EXPECT_NE(path.find("libcupti"), std::string::npos);
+
+    unsetenv("NVTX_INJECTION64_PATH");
+    CuptiTracer::ensureNvtxInjection();
+    ASSERT_NE(std::getenv("NVTX_INJECTION64_PATH"), nullptr);
+    EXPECT_EQ(std::string(std::getenv("NVTX_INJECTION64_PATH")), path);
+
+    setenv("NVTX_INJECTION64_PATH", "/opt/user/choice.so", 1);
+    CuptiTracer::ensureNvtxInjection();
+    EXPECT_EQ(std::string(std::getenv("NVTX_INJECTION64_PATH")), "/opt/user/choice.so");
+    unsetenv("NVTX_INJECTION64_PATH");
+}
+
+TEST(BufferPoolTest, BuffersAreAlignedRecycledAndGrowWhenDry) {
+    BufferPool pool(1 << 16);
+    pool.reserve(2, 1 << 16);
+    EXPECT_EQ(pool.freeCount(), 2u);
+    std::uint8_t* a = pool.acquire();
+    std::uint8_t* b = pool.acquire();
+    std::uint8_t* c = pool.acquire();  // pool dry: one more is allocated, never a null buffer
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_NE(c, nullptr);
+    for (auto* buffer : {a, b, c}) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(buffer) % 8, 0u);
+    }
+    EXPECT_EQ(pool.outstanding(), 3u);
+    EXPECT_EQ(pool.allocatedCount(), 3u);
+    pool.release(a);
+    EXPECT_EQ(pool.acquire(), a);  // recycled, not reallocated
+    pool.release(a);
+    pool.release(b);
+    pool.release(c);
+    EXPECT_EQ(pool.outstanding(), 0u);
+    EXPECT_EQ(pool.allocatedCount(), 3u);
+    EXPECT_EQ(pool.bufferBytes(), std::size_t{1} << 16);
+}
+
+}  // namespace
+}  // namespace wl::cupti
+
+namespace wl::cupti {
+namespace {
+
+// On a machine without a driver or GPU (CI) the real tracer must refuse with a message; where
+// there is a GPU it simply traces an empty run. Either way nothing crashes.
+TEST(CuptiTracerRealTest, StartsOrRefusesCleanly) {
+    CuptiTracer tracer;
+    const model::Status status = tracer.start();
+    if (!status.ok()) {
+        EXPECT_FALSE(status.error().message.empty());
+        EXPECT_NE(status.error().message.find("cannot trace"), std::string::npos)
+            << status.error().message;
+        EXPECT_FALSE(tracer.running());
+        return;
+    }
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    EXPECT_EQ(trace.value()->diagnostics().droppedRecords, 0u);
+}
+
+}  // namespace
+}  // namespace wl::cupti

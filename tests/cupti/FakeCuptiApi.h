@@ -1,0 +1,141 @@
+#pragma once
+
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cupti/CuptiApi.h"
+
+namespace wl::cupti::test {
+
+// CUPTI without a GPU: records queued by the test are delivered through the tracer's buffer
+// callbacks when the tracer flushes, laid out at 8-byte aligned offsets like CUPTI does.
+class FakeCuptiApi final : public CuptiApi {
+public:
+    model::Result<int> deviceCountResult = 1;
+    CUptiResult subscribeResult = CUPTI_SUCCESS;
+    std::map<CUpti_ActivityKind, CUptiResult> enableResults;
+    std::size_t dropped = 0;
+    std::set<CUpti_ActivityKind> enabledKinds;
+    std::vector<CUpti_ActivityKind> everEnabled;
+    int subscriptions = 0;
+    int flushes = 0;
+    int synchronizations = 0;
+
+    template <class T>
+    void queue(const T& record) {
+        std::vector<std::uint8_t> bytes(sizeof(T));
+        std::memcpy(bytes.data(), &record, sizeof(T));
+        m_pending.push_back(std::move(bytes));
+    }
+
+    model::Result<int> deviceCount() override { return deviceCountResult; }
+    std::optional<model::DeviceProperties> deviceProperties(int device) override {
+        model::DeviceProperties p;
+        p.id = device;
+        p.name = "Fake GPU";
+        return p;
+    }
+    void synchronizeDevices(const std::vector<int>&) override { ++synchronizations; }
+    CUptiResult subscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc, void*) override {
+        if (subscribeResult != CUPTI_SUCCESS) {
+            return subscribeResult;
+        }
+        ++subscriptions;
+        *s = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult unsubscribe(CUpti_SubscriberHandle) override {
+        --subscriptions;
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult enableDomain(bool, CUpti_SubscriberHandle, CUpti_CallbackDomain) override {
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult registerCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                  CUpti_BuffersCallbackCompleteFunc complete) override {
+        m_request = request;
+        m_complete = complete;
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult enable(CUpti_ActivityKind kind) override {
+        auto it = enableResults.find(kind);
+        if (it != enableResults.end() && it->second != CUPTI_SUCCESS) {
+            return it->second;
+        }
+        enabledKinds.insert(kind);
+        everEnabled.push_back(kind);
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult disable(CUpti_ActivityKind kind) override {
+        enabledKinds.erase(kind);
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult flushAll(std::uint32_t) override {
+        ++flushes;
+        if (m_pending.empty() || m_request == nullptr) {
+            return CUPTI_SUCCESS;
+        }
+        std::uint8_t* buffer = nullptr;
+        std::size_t size = 0;
+        std::size_t maxRecords = 0;
+        m_request(&buffer, &size, &maxRecords);
+        if (buffer == nullptr || reinterpret_cast<std::uintptr_t>(buffer) % 8 != 0) {
+            misalignedOrMissingBuffer = true;
+            return CUPTI_ERROR_UNKNOWN;
+        }
+        std::size_t offset = 0;
+        m_offsets.clear();
+        for (const auto& record : m_pending) {
+            if (offset + record.size() > size) {
+                break;
+            }
+            std::memcpy(buffer + offset, record.data(), record.size());
+            m_offsets.push_back(offset);
+            offset += (record.size() + 7) / 8 * 8;
+        }
+        m_pending.clear();
+        m_complete(nullptr, 0, buffer, size, offset);
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult nextRecord(std::uint8_t* buffer, std::size_t, CUpti_Activity** record) override {
+        std::size_t next = 0;
+        if (*record != nullptr) {
+            const std::size_t current = reinterpret_cast<std::uint8_t*>(*record) - buffer;
+            while (next < m_offsets.size() && m_offsets[next] <= current) {
+                ++next;
+            }
+        }
+        if (next >= m_offsets.size()) {
+            return CUPTI_ERROR_MAX_LIMIT_REACHED;
+        }
+        *record = reinterpret_cast<CUpti_Activity*>(buffer + m_offsets[next]);
+        return CUPTI_SUCCESS;
+    }
+    std::size_t droppedRecords(CUcontext, std::uint32_t) override {
+        const std::size_t count = dropped;
+        dropped = 0;  // CUPTI resets the count when read
+        return count;
+    }
+    CUptiResult setAttribute(CUpti_ActivityAttribute, std::size_t*, void*) override {
+        return CUPTI_SUCCESS;
+    }
+    std::string callbackName(CUpti_CallbackDomain, CUpti_CallbackId id) override {
+        return id == 211 ? "cudaLaunchKernel" : "";
+    }
+    std::string resultString(CUptiResult result) override {
+        return "CUPTI result " + std::to_string(static_cast<int>(result));
+    }
+
+    bool misalignedOrMissingBuffer = false;
+
+private:
+    CUpti_BuffersCallbackRequestFunc m_request = nullptr;
+    CUpti_BuffersCallbackCompleteFunc m_complete = nullptr;
+    std::vector<std::vector<std::uint8_t>> m_pending;
+    std::vector<std::size_t> m_offsets;
+};
+
+}  // namespace wl::cupti::test

@@ -1,0 +1,385 @@
+#include "cupti/RecordTranslator.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "CuptiRecords.h"
+
+namespace wl::cupti {
+namespace {
+
+using namespace wl::cupti::test;
+using model::SliceKind;
+using model::TrackKind;
+
+constexpr std::uint32_t kLaunchCbid = 211;
+constexpr std::uint32_t kMemcpyCbid = 31;
+
+std::string fakeApiName(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        switch (id) {
+            case kLaunchCbid:
+                return "cudaLaunchKernel";
+            case kMemcpyCbid:
+                return "cudaMemcpy";
+            case 300:
+                return "cudaLaunchKernel_ptsz";
+            case 301:
+                return "cudaStreamCreateWithFlags";
+            default:
+                return {};
+        }
+    }
+    return id == 307 ? "cuLaunchKernel" : "";
+}
+
+class RecordTranslatorTest : public ::testing::Test {
+protected:
+    RecordTranslator translator{&fakeApiName};
+
+    template <class T>
+    void feed(const T& record) {
+        translator.translate(asActivity(record));
+    }
+
+    model::TracePtr finish() {
+        translator.complete();
+        return translator.builder().finalize();
+    }
+
+    static std::vector<const model::Track*> tracksOf(const model::Trace& trace, TrackKind kind) {
+        std::vector<const model::Track*> out;
+        for (const auto& track : trace.tracks()) {
+            if (track.kind == kind) {
+                out.push_back(&track);
+            }
+        }
+        return out;
+    }
+};
+
+TEST_F(RecordTranslatorTest, KernelLaunchBecomesGpuSliceWithDetailAndFlow) {
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, kLaunchCbid, 1000, 1500, 11));
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, 307, 1100, 1400, 12));
+    feed(kernelRecord("partial_reduce", 2000, 5000, 11));
+    auto trace = finish();
+
+    const auto streams = tracksOf(*trace, TrackKind::GpuStream);
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(streams[0]->deviceId, 0);
+    EXPECT_EQ(streams[0]->streamId, 7);
+    ASSERT_EQ(streams[0]->slices.size(), 1u);
+    const model::Slice& kernel = streams[0]->slices[0];
+    EXPECT_EQ(kernel.kind, SliceKind::Kernel);
+    EXPECT_EQ(trace->str(kernel.nameId), "partial_reduce");
+    EXPECT_EQ(kernel.durationNs, 3000);
+    EXPECT_EQ(kernel.correlationId, 11u);
+    const model::KernelDetail* detail = trace->kernel(kernel);
+    ASSERT_NE(detail, nullptr);
+    EXPECT_EQ(detail->grid[0], 1280);
+    EXPECT_EQ(detail->block[0], 256);
+    EXPECT_EQ(detail->registersPerThread, 32);
+    EXPECT_EQ(detail->staticSharedBytes, 1024);
+    EXPECT_EQ(detail->dynamicSharedBytes, 512);
+
+    const auto api = tracksOf(*trace, TrackKind::HostApi);
+    ASSERT_EQ(api.size(), 1u);
+    ASSERT_EQ(api[0]->slices.size(), 2u);
+    bool sawRuntime = false;
+    bool sawDriver = false;
+    for (const auto& s : api[0]->slices) {
+        if (s.kind == SliceKind::RuntimeApi) {
+            sawRuntime = true;
+            EXPECT_EQ(trace->str(s.nameId), "cudaLaunchKernel");
+            EXPECT_EQ(s.depth, 0);
+            ASSERT_NE(trace->api(s), nullptr);
+            EXPECT_EQ(trace->api(s)->callbackId, kLaunchCbid);
+        } else {
+            sawDriver = true;
+            EXPECT_EQ(s.kind, SliceKind::DriverApi);
+            EXPECT_EQ(trace->str(s.nameId), "cuLaunchKernel");
+            EXPECT_EQ(s.depth, 1);  // nested inside the runtime call
+        }
+    }
+    EXPECT_TRUE(sawRuntime && sawDriver);
+
+    ASSERT_EQ(trace->flows().size(), 1u);
+    const model::Flow& flow = trace->flows()[0];
+    EXPECT_EQ(flow.id, 11u);
+    EXPECT_EQ(trace->slice(flow.from).kind, SliceKind::RuntimeApi);
+    EXPECT_EQ(trace->slice(flow.to).kind, SliceKind::Kernel);
+    EXPECT_EQ(trace->diagnostics().warningCount, 0u);
+}
+
+TEST_F(RecordTranslatorTest, CopiesCarryDirectionMemoryKindsAndBytes) {
+    feed(memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
+                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4096, 100, 200, 1));
+    feed(memcpyRecord(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+                      CUPTI_ACTIVITY_MEMORY_KIND_PINNED, 8192, 300, 450, 2));
+    feed(memsetRecord(1 << 20, 0, 500, 600, 3));
+    feed(peerRecord(0, 1, 1 << 16, 700, 800, 4));
+    auto trace = finish();
+
+    int checked = 0;
+    for (const auto& track : trace->tracks()) {
+        for (const auto& s : track.slices) {
+            if (s.kind == SliceKind::Memcpy) {
+                const auto* m = trace->memcpy(s);
+                ASSERT_NE(m, nullptr);
+                if (s.correlationId == 1) {
+                    EXPECT_EQ(m->copyKind, model::CopyKind::HostToDevice);
+                    EXPECT_EQ(m->srcKind, model::MemoryKind::Pageable);
+                    EXPECT_EQ(m->dstKind, model::MemoryKind::Device);
+                    EXPECT_EQ(m->bytes, 4096u);
+                    EXPECT_EQ(trace->str(s.nameId), "Memcpy HtoD (Pageable -> Device)");
+                } else if (s.correlationId == 2) {
+                    EXPECT_EQ(m->copyKind, model::CopyKind::DeviceToHost);
+                    EXPECT_EQ(m->dstKind, model::MemoryKind::Pinned);
+                    EXPECT_EQ(m->bytes, 8192u);
+                } else {
+                    EXPECT_EQ(s.correlationId, 4u);
+                    EXPECT_EQ(m->copyKind, model::CopyKind::PeerToPeer);
+                    EXPECT_EQ(m->srcDevice, 0);
+                    EXPECT_EQ(m->dstDevice, 1);
+                }
+                ++checked;
+            } else if (s.kind == SliceKind::Memset) {
+                const auto* m = trace->memset(s);
+                ASSERT_NE(m, nullptr);
+                EXPECT_EQ(m->bytes, 1u << 20);
+                EXPECT_EQ(m->memoryKind, model::MemoryKind::Device);
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, 4);
+    EXPECT_EQ(trace->counts().memcpy, 3u);
+    EXPECT_EQ(trace->counts().memset, 1u);
+}
+
+TEST_F(RecordTranslatorTest, SynchronisationsLandOnTheirDeviceWithStreamAndEvent) {
+    feed(contextRecord(5, 1));  // context 5 lives on GPU 1
+    feed(syncRecord(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, 100, 900, 21, 13,
+                    CUPTI_SYNCHRONIZATION_INVALID_VALUE, 5));
+    feed(eventRecord(77, 14, 22));
+    feed(syncRecord(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, 1000, 1200, 23,
+                    CUPTI_SYNCHRONIZATION_INVALID_VALUE, 77, 5));
+    feed(syncRecord(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, 1300, 1400, 24,
+                    CUPTI_SYNCHRONIZATION_INVALID_VALUE, CUPTI_SYNCHRONIZATION_INVALID_VALUE, 5));
+    feed(syncRecord(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, 1500, 1510, 25, 13, 77,
+                    5));
+    auto trace = finish();
+
+    const auto syncs = tracksOf(*trace, TrackKind::Sync);
+    ASSERT_EQ(syncs.size(), 1u);
+    EXPECT_EQ(syncs[0]->deviceId, 1);
+    ASSERT_EQ(syncs[0]->slices.size(), 4u);
+    std::vector<model::SyncKind> kinds;
+    for (const auto& s : syncs[0]->slices) {
+        const auto* d = trace->sync(s);
+        ASSERT_NE(d, nullptr);
+        kinds.push_back(d->syncKind);
+        switch (d->syncKind) {
+            case model::SyncKind::StreamSynchronize:
+                EXPECT_EQ(d->streamId, 13);
+                EXPECT_EQ(trace->str(s.nameId), "Stream Sync");
+                break;
+            case model::SyncKind::EventSynchronize:
+                EXPECT_EQ(d->eventId, 77u);
+                EXPECT_EQ(d->streamId, 14);  // the stream the event was recorded on
+                break;
+            case model::SyncKind::ContextSynchronize:
+                EXPECT_EQ(d->streamId, -1);
+                break;
+            case model::SyncKind::StreamWaitEvent:
+                EXPECT_EQ(d->streamId, 13);
+                EXPECT_EQ(d->eventId, 77u);
+                break;
+            default:
+                ADD_FAILURE() << "unexpected sync kind";
+        }
+    }
+    EXPECT_EQ(kinds.size(), 4u);
+}
+
+TEST_F(RecordTranslatorTest, NvtxRangesNestPerThreadAndDomainWithColours) {
+    const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
+    const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;
+    feed(markerRecord(start, 1, 100, "Loop", nullptr));
+    feed(markerRecord(start, 2, 200, "Step 0 to 15", nullptr));
+    feed(markerRecord(end, 2, 300, nullptr, nullptr));
+    feed(markerRecord(end, 1, 400, nullptr, nullptr));
+    feed(markerRecord(start, 3, 150, "Compute", "physics"));
+    feed(markerRecord(end, 3, 250, nullptr, "physics"));
+    feed(markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 4, 260, "checkpoint", nullptr));
+    feed(markerDataRecord(1, 0xFF00FF00u, 3));
+    feed(markerDataRecord(3, 0xFFFF0000u, 0));
+    auto trace = finish();
+
+    const auto nvtx = tracksOf(*trace, TrackKind::Nvtx);
+    ASSERT_EQ(nvtx.size(), 2u);  // default domain and "physics" on thread 100
+    int seen = 0;
+    for (const model::Track* track : nvtx) {
+        const std::string domain(trace->str(track->domainId));
+        for (const auto& s : track->slices) {
+            const std::string name(trace->str(s.nameId));
+            const auto* d = trace->nvtx(s);
+            ASSERT_NE(d, nullptr);
+            EXPECT_EQ(trace->str(d->domainId), domain);
+            if (name == "Loop") {
+                EXPECT_EQ(s.depth, 0);
+                EXPECT_EQ(d->colorArgb, 0xFF00FF00u);
+                EXPECT_EQ(d->category, 3);
+                EXPECT_EQ(s.durationNs, 300);
+            } else if (name == "Step 0 to 15") {
+                EXPECT_EQ(s.depth, 1);
+                EXPECT_EQ(d->colorArgb, 0u);
+            } else if (name == "Compute") {
+                EXPECT_EQ(domain, "physics");
+                EXPECT_EQ(d->colorArgb, 0xFFFF0000u);
+            } else {
+                EXPECT_EQ(name, "checkpoint");
+                EXPECT_EQ(s.durationNs, 0);
+            }
+            ++seen;
+        }
+    }
+    EXPECT_EQ(seen, 4);
+    EXPECT_EQ(trace->diagnostics().unmatchedEnds, 0u);
+}
+
+TEST_F(RecordTranslatorTest, StartEndRangesGoToTheAsyncTrack) {
+    const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
+    const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;
+    // Started on thread 100, ended on thread 200: cannot be a push/pop range.
+    feed(markerRecord(start, 10, 100, "request", nullptr, 100));
+    feed(markerRecord(end, 10, 900, nullptr, nullptr, 200));
+    // Same thread, but closed with nvtxRangeEnd (reported by the NVTX callback).
+    feed(markerRecord(start, 11, 200, "upload", nullptr, 100));
+    feed(markerRecord(end, 11, 300, nullptr, nullptr, 100));
+    translator.noteStartEndRange(11);
+    // Begins never ended and ends never begun are both counted.
+    feed(markerRecord(start, 12, 400, "open", nullptr, 100));
+    feed(markerRecord(end, 13, 500, nullptr, nullptr, 100));
+    auto trace = finish();
+
+    const auto async = tracksOf(*trace, TrackKind::NvtxAsync);
+    ASSERT_EQ(async.size(), 1u);
+    ASSERT_EQ(async[0]->slices.size(), 2u);
+    EXPECT_TRUE(tracksOf(*trace, TrackKind::Nvtx).empty());
+    EXPECT_EQ(trace->diagnostics().unmatchedEnds, 2u);
+}
+
+TEST_F(RecordTranslatorTest, ThreadsAndStreamsAreNamed) {
+    feed(threadNameRecord(100, "loader"));
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 301, 10, 20, 30));  // cudaStreamCreateWithFlags
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 300, 30, 40, 31));  // cudaLaunchKernel_ptsz
+    feed(streamRecord(7, CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL, 0));
+    feed(streamRecord(13, CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING, 30));
+    feed(streamRecord(14, CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT, 31));
+    feed(streamNameRecord(15, "copy stream"));
+    feed(kernelRecord("a", 100, 200, 0, 7));
+    feed(kernelRecord("b", 100, 200, 0, 13));
+    feed(kernelRecord("c", 100, 200, 31, 14));
+    feed(kernelRecord("d", 100, 200, 0, 15));
+    auto trace = finish();
+
+    std::map<std::int64_t, std::string> names;
+    for (const auto* track : tracksOf(*trace, TrackKind::GpuStream)) {
+        names[track->streamId] = std::string(trace->str(track->nameId));
+    }
+    EXPECT_EQ(names[7], "Default stream (legacy, 7)");
+    EXPECT_EQ(names[13], "Stream 13");
+    EXPECT_EQ(names[14], "Default stream (per-thread, 14)");
+    EXPECT_EQ(names[15], "copy stream (stream 15)");
+    const auto api = tracksOf(*trace, TrackKind::HostApi);
+    ASSERT_EQ(api.size(), 1u);
+    EXPECT_EQ(trace->str(api[0]->nameId), "CUDA API: loader (tid 100)");
+}
+
+TEST_F(RecordTranslatorTest, BadTimestampsTruncatedStringsAndUnknownKindsAreDiagnosed) {
+    feed(kernelRecord("reversed", 5000, 4000, 1));  // ends before it starts: clamped
+    feed(kernelRecord("no time", 0, 4000, 2));      // no timestamp: skipped
+    const std::string longName(RecordTranslator::kMaxStringBytes + 500, 'k');
+    feed(kernelRecord(longName.c_str(), 6000, 7000, 3));
+    auto unknown = zeroed<CUpti_ActivityAPI>();
+    unknown.kind = CUPTI_ACTIVITY_KIND_PCIE;
+    feed(unknown);
+    feed(unknown);
+    translator.addDroppedRecords(17);
+    auto trace = finish();
+
+    const auto& diag = trace->diagnostics();
+    EXPECT_EQ(diag.invalidTimestamps, 2u);
+    EXPECT_EQ(diag.truncatedStrings, 1u);
+    EXPECT_EQ(diag.unknownRecords, 2u);
+    EXPECT_EQ(diag.droppedRecords, 17u);
+    EXPECT_TRUE(diag.lostData());
+    EXPECT_GE(diag.warnings.size(),
+              4u);  // reversed, missing, truncated, unknown kind (once), dropped
+    EXPECT_EQ(trace->counts().kernel, 2u);
+    for (const auto& track : trace->tracks()) {
+        for (const auto& s : track.slices) {
+            if (trace->str(s.nameId) == "reversed") {
+                EXPECT_EQ(s.durationNs, 0);
+            } else {
+                EXPECT_EQ(trace->str(s.nameId).size(), RecordTranslator::kMaxStringBytes);
+            }
+        }
+    }
+}
+
+TEST_F(RecordTranslatorTest, EachDeviceGetsItsOwnProcessAndProperties) {
+    feed(deviceRecord(1, "NVIDIA H200"));
+    feed(kernelRecord("on_gpu1", 100, 200, 1, 20, 1));
+    feed(kernelRecord("on_gpu2", 100, 200, 2, 21, 2));
+    model::DeviceProperties runtime;
+    runtime.id = 1;
+    runtime.name = "from runtime";
+    runtime.memoryBusWidthBits = 6144;
+    runtime.sharedMemoryPerBlockOptinBytes = 232448;
+    translator.addRuntimeDeviceProperties(runtime);
+    EXPECT_EQ(translator.devices(), (std::vector<int>{1, 2}));
+    auto trace = finish();
+
+    std::vector<std::int32_t> gpuProcesses;
+    for (const auto& p : trace->processes()) {
+        if (p.deviceId >= 0) {
+            gpuProcesses.push_back(p.deviceId);
+        }
+    }
+    std::sort(gpuProcesses.begin(), gpuProcesses.end());
+    EXPECT_EQ(gpuProcesses, (std::vector<std::int32_t>{1, 2}));  // no device 0 invented
+    const model::DeviceProperties* d1 = trace->device(1);
+    ASSERT_NE(d1, nullptr);
+    EXPECT_EQ(d1->name, "NVIDIA H200");  // CUPTI's record wins where it has a value
+    EXPECT_EQ(d1->smCount, 132);
+    EXPECT_EQ(d1->maxWarpsPerSm, 64);
+    EXPECT_EQ(d1->maxThreadsPerSm, 2048);
+    EXPECT_EQ(d1->memoryBusWidthBits, 6144);  // only the runtime knows
+    EXPECT_EQ(d1->sharedMemoryPerBlockOptinBytes, 232448);
+    EXPECT_EQ(d1->computeMajor, 9);
+    EXPECT_NEAR(d1->memoryBandwidthGBps, 3352.0, 1e-6);
+}
+
+TEST_F(RecordTranslatorTest, OverheadGoesToItsOwnHostTrack) {
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, kLaunchCbid, 100, 200, 1));
+    feed(overheadRecord(120, 180));
+    auto trace = finish();
+    int overheads = 0;
+    for (const auto& track : trace->tracks()) {
+        for (const auto& s : track.slices) {
+            if (s.kind == SliceKind::Overhead) {
+                ++overheads;
+                EXPECT_EQ(track.kind, TrackKind::Host);
+                EXPECT_EQ(trace->str(s.nameId), "CUPTI buffer flush");
+            }
+        }
+    }
+    EXPECT_EQ(overheads, 1);
+}
+
+}  // namespace
+}  // namespace wl::cupti
