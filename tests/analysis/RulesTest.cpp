@@ -1,0 +1,274 @@
+#include <gtest/gtest.h>
+
+#include "HandTrace.h"
+#include "analysis/Analysis.h"
+
+namespace wl::analysis {
+namespace {
+
+using model::CopyKind;
+using model::MemoryKind;
+
+// The one diagnostic of a rule, by value (results are often temporaries here).
+Diagnostic only(const AnalysisResult& r, RuleId rule) {
+    const auto found = r.findings(rule);
+    EXPECT_EQ(found.size(), 1u) << toString(rule);
+    return found.empty() ? Diagnostic{} : *found.front();
+}
+
+TEST(RuleIds, RoundTrip) {
+    for (int i = 0; i < kRuleCount; ++i) {
+        const auto rule = static_cast<RuleId>(i);
+        EXPECT_EQ(ruleFromString(toString(rule)), rule);
+    }
+    EXPECT_EQ(std::string(toString(RuleId::SyncApiInLoop)), "sync-api-in-loop");
+    EXPECT_FALSE(ruleFromString("no-such-rule").has_value());
+}
+
+TEST(PageableMemcpy, FiresOnPageableOnly) {
+    test::HandTrace t;
+    t.copy(1, 0, 1000, CopyKind::HostToDevice, 4000, 0, 1000, "cudaMemcpyAsync",
+           MemoryKind::Pageable);
+    t.copy(1, 2000, 2500, CopyKind::DeviceToHost, 4000, 2000, 2500, "cudaMemcpyAsync");
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::PageableMemcpy);
+    EXPECT_EQ(d.count, 1u);
+    EXPECT_EQ(d.costNs, 1000);
+    ASSERT_EQ(d.evidence.size(), 1u);
+    EXPECT_EQ(trace->slice(d.evidence[0]).startNs, 0);
+    EXPECT_NE(d.message.find("4.0 KB"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("4.0 GB/s"), std::string::npos) << d.message;
+    EXPECT_FALSE(d.fix.empty());
+
+    test::HandTrace pinned;
+    pinned.copy(1, 0, 1000, CopyKind::HostToDevice, 4000, 0, 1000);
+    EXPECT_FALSE(analyzeTrace(*pinned.finish()).fired(RuleId::PageableMemcpy));
+}
+
+TEST(SyncMemcpy, BlockingCopiesExceptDeviceToDeviceAndSmallUploads) {
+    test::HandTrace t;
+    t.copy(1, 10, 100, CopyKind::DeviceToHost, 1 << 20, 0, 110, "cudaMemcpy_v3020");       // yes
+    t.copy(1, 200, 300, CopyKind::HostToDevice, 64 * 1024, 190, 310, "cudaMemcpy_v3020");  // small
+    t.copy(1, 400, 500, CopyKind::HostToDevice, 64 * 1024 + 1, 390, 510, "cudaMemcpy_v3020");
+    t.copy(1, 600, 700, CopyKind::DeviceToDevice, 1 << 20, 590, 600, "cudaMemcpy_v3020");
+    t.copy(1, 800, 900, CopyKind::DeviceToHost, 1 << 20, 790, 795, "cudaMemcpyAsync_v3020");
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::SyncMemcpy);
+    EXPECT_EQ(d.count, 2u);
+    EXPECT_EQ(d.costNs, 110 + 120);    // host time in the two blocking calls
+    EXPECT_EQ(d.evidence.size(), 4u);  // call + copy each
+    EXPECT_EQ(d.startNs, 0);
+    EXPECT_EQ(d.endNs, 510);
+
+    test::HandTrace async;
+    async.copy(1, 800, 900, CopyKind::DeviceToHost, 1 << 20, 790, 795, "cudaMemcpyAsync_v3020");
+    EXPECT_FALSE(analyzeTrace(*async.finish()).fired(RuleId::SyncMemcpy));
+}
+
+// The power-iteration baseline in miniature: launch, wait, host work, launch again.
+model::TracePtr syncLoop(int iterations, bool queueAhead) {
+    test::HandTrace t;
+    for (int i = 0; i < iterations; ++i) {
+        const model::TimeNs base = 1000 * i;
+        if (queueAhead) {
+            // Async: the next kernel is queued before waiting, so the GPU never drains.
+            t.kernel(1, base + 20, base + 1020, base);
+            t.streamSync(base + 15, base + 310, /*record=*/false);
+        } else {
+            t.kernel(1, base + 20, base + 300, base);
+            t.streamSync(base + 15, base + 310, /*record=*/false);
+        }
+    }
+    t.kernel(1, 1000 * iterations + 20, 1000 * iterations + 300, 1000 * iterations);
+    return t.finish();
+}
+
+TEST(SyncApiInLoop, FiresWithCountAndIdleTime) {
+    const auto trace = syncLoop(3, false);
+    AnalysisOptions o;
+    o.gapThresholdNs = 100;
+    o.minIdleAfterSyncNs = 100;  // the hand-built trace is in ns, not us
+    const AnalysisResult r = analyzeTrace(*trace, o);
+    const Diagnostic d = only(r, RuleId::SyncApiInLoop);
+    EXPECT_EQ(d.count, 3u);
+    // Each wait [1000i+15, ...) until the next kernel at 1000(i+1)+20: 1005 ns, of which the
+    // kernel [1000i+20, 1000i+300) keeps the GPU busy 280: 725 idle, three times.
+    EXPECT_EQ(d.costNs, 3 * 725);
+    EXPECT_EQ(d.evidence.size(), 3u);
+    EXPECT_NE(d.message.find("cudaStreamSynchronize x3"), std::string::npos) << d.message;
+
+    // The same gaps, seen from the GPU: 720 ns each, all after a host wait.
+    const Diagnostic gaps = only(r, RuleId::GpuGap);
+    EXPECT_EQ(gaps.count, 3u);
+    EXPECT_EQ(gaps.costNs, 3 * 720);
+    EXPECT_NE(gaps.message.find("3 host_sync"), std::string::npos) << gaps.message;
+}
+
+TEST(SyncApiInLoop, NotForTwoWaitsOrWhenWorkIsQueuedAhead) {
+    AnalysisOptions o;
+    o.minIdleAfterSyncNs = 100;
+    EXPECT_FALSE(analyzeTrace(*syncLoop(2, false), o).fired(RuleId::SyncApiInLoop));
+    EXPECT_FALSE(analyzeTrace(*syncLoop(5, true), o).fired(RuleId::SyncApiInLoop));
+    // Idle shorter than the minimum does not count.
+    o.minIdleAfterSyncNs = 726;
+    EXPECT_FALSE(analyzeTrace(*syncLoop(3, false), o).fired(RuleId::SyncApiInLoop));
+    AnalysisOptions strict = o;
+    strict.minIdleAfterSyncNs = 100;
+    strict.syncInLoopMinCount = 4;
+    EXPECT_FALSE(analyzeTrace(*syncLoop(3, false), strict).fired(RuleId::SyncApiInLoop));
+}
+
+TEST(GpuGap, ThresholdDecides) {
+    test::HandTrace t;
+    t.kernel(1, 0, 100, -1);
+    t.kernel(1, 150, 200, -1);  // 50 ns gap
+    t.kernel(1, 400, 500, -1);  // 200 ns gap
+    const auto trace = t.finish();
+    AnalysisOptions o;
+    o.gapThresholdNs = 100;
+    const Diagnostic d = only(analyzeTrace(*trace, o), RuleId::GpuGap);
+    EXPECT_EQ(d.count, 1u);
+    EXPECT_EQ(d.costNs, 200);
+    EXPECT_EQ(d.startNs, 200);
+    EXPECT_EQ(d.endNs, 400);
+    EXPECT_EQ(d.evidence.size(), 2u);
+    o.gapThresholdNs = 40;
+    EXPECT_EQ(only(analyzeTrace(*trace, o), RuleId::GpuGap).count, 2u);
+    o.gapThresholdNs = 201;
+    EXPECT_FALSE(analyzeTrace(*trace, o).fired(RuleId::GpuGap));
+}
+
+TEST(LowUtilization, WindowsBelowTheThreshold) {
+    // Span [0, 1 ms) in 20 windows of 50 us. Busy: [0,10us), [400us,450us), [990us,1ms).
+    test::HandTrace t;
+    t.kernel(1, 0, 10'000, -1);
+    t.kernel(1, 400'000, 450'000, -1);
+    t.kernel(1, 990'000, 1'000'000, -1);
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::LowUtilization);
+    EXPECT_EQ(d.count, 19u);  // all but [400us,450us), which is 100% busy
+    EXPECT_EQ(d.costNs, 19 * 50'000 - 20'000);
+    EXPECT_EQ(d.startNs, 0);
+    EXPECT_EQ(d.endNs, 1'000'000);
+    EXPECT_EQ(d.severity, Severity::Info);
+
+    test::HandTrace busy;
+    for (int i = 0; i < 10; ++i) {
+        busy.kernel(1, i * 100'000, i * 100'000 + 95'000, -1);
+    }
+    EXPECT_FALSE(analyzeTrace(*busy.finish()).fired(RuleId::LowUtilization));
+}
+
+TEST(LowOccupancyKernel, SingleThreadSumFiresPartialReduceDoesNot) {
+    test::HandTrace t;
+    t.addH100();
+    t.kernel(1, 0, 1000, -1, "partial_reduce", test::launchConfig(1280, 256, 32, 1024));
+    t.kernel(1, 1000, 5000, -1, "single_thread_sum", test::launchConfig(1, 1, 16));
+    t.kernel(1, 6000, 9000, -1, "single_thread_sum", test::launchConfig(1, 1, 16));
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::LowOccupancyKernel);
+    EXPECT_EQ(d.count, 2u);
+    EXPECT_EQ(d.costNs, 7000);
+    EXPECT_EQ(d.evidence.size(), 2u);
+    EXPECT_EQ(d.message.rfind("single_thread_sum", 0), 0u) << d.message;
+    EXPECT_NE(d.message.find("1 warp using 1 of 32 lanes"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("on 1 SM of 132"), std::string::npos) << d.message;
+    EXPECT_NE(d.fix.find("parallel reduction"), std::string::npos) << d.fix;
+}
+
+TEST(LowOccupancyKernel, NotWhenTheDeviceIsUnknown) {
+    test::HandTrace t;
+    t.kernel(1, 1000, 5000, -1, "single_thread_sum", test::launchConfig(1, 1, 16));
+    EXPECT_FALSE(analyzeTrace(*t.finish()).fired(RuleId::LowOccupancyKernel));
+}
+
+TEST(LowOccupancyKernel, RegisterHeavyKernelFires) {
+    test::HandTrace t;
+    t.addH100();
+    // 1024 blocks of 256 threads with 255 registers: 1 block per SM = 12.5%.
+    t.kernel(1, 0, 1000, -1, "heavy", test::launchConfig(1024, 256, 255));
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::LowOccupancyKernel);
+    EXPECT_NE(d.message.find("limited by registers"), std::string::npos) << d.message;
+    EXPECT_NE(d.fix.find("registers"), std::string::npos);
+}
+
+TEST(StreamsSerialized, MetadataAskedForStreamsButOneDidTheWork) {
+    test::HandTrace t;
+    t.builder().setMetadata("streams", "4");
+    t.builder().setMetadata("mode", "async");
+    t.copy(7, 0, 10, CopyKind::HostToDevice, 4, -1, -1);  // a little on the default stream
+    for (int i = 0; i < 4; ++i) {
+        t.kernel(13, 100 + 1000 * i, 1000 + 1000 * i, -1);
+    }
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::StreamsSerialized);
+    EXPECT_EQ(d.count, 2u);  // streams used
+    EXPECT_EQ(d.costNs, 3600);
+    EXPECT_EQ(d.evidence.size(), 4u);
+    EXPECT_NE(d.message.find("4 streams requested"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("stream 13"), std::string::npos) << d.message;
+}
+
+TEST(StreamsSerialized, NotWhenWorkIsSpreadOrTheRunIsABaseline) {
+    test::HandTrace spread;
+    spread.builder().setMetadata("streams", "4");
+    spread.builder().setMetadata("mode", "async");
+    for (int i = 0; i < 4; ++i) {
+        spread.kernel(10 + i, 0, 1000, -1);
+    }
+    EXPECT_FALSE(analyzeTrace(*spread.finish()).fired(RuleId::StreamsSerialized));
+
+    test::HandTrace baseline;
+    baseline.builder().setMetadata("streams", "4");
+    baseline.builder().setMetadata("mode", "baseline");
+    baseline.kernel(13, 0, 1000, -1);
+    EXPECT_FALSE(analyzeTrace(*baseline.finish()).fired(RuleId::StreamsSerialized));
+}
+
+TEST(StreamsSerialized, NvtxNamesWithoutMetadata) {
+    test::HandTrace t;
+    for (int i = 0; i < 3; ++i) {
+        t.nvtx("H2D Memory Stream " + std::to_string(i), 1000 * i, 1000 * i + 500);
+        t.kernel(13, 1000 * i + 100, 1000 * i + 400, -1);
+    }
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::StreamsSerialized);
+    EXPECT_NE(d.message.find("NVTX ranges name 3 streams"), std::string::npos) << d.message;
+
+    test::HandTrace one;
+    one.nvtx("H2D Memory Stream 0", 0, 500);
+    one.kernel(13, 100, 400, -1);
+    EXPECT_FALSE(analyzeTrace(*one.finish()).fired(RuleId::StreamsSerialized));
+}
+
+TEST(MissedCopyOverlap, SerialCopyComputeCopyFires) {
+    test::HandTrace t;
+    t.copy(1, 0, 1000, CopyKind::HostToDevice, 1 << 20, -1, -1);
+    t.kernel(1, 1000, 2000, -1);
+    t.copy(1, 2000, 4000, CopyKind::DeviceToHost, 1 << 20, -1, -1);
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::MissedCopyOverlap);
+    EXPECT_EQ(d.count, 2u);
+    EXPECT_EQ(d.costNs, 1000);  // min(copies 3000, kernels 1000) - 0 overlapped
+    ASSERT_EQ(d.evidence.size(), 2u);
+    EXPECT_EQ(trace->slice(d.evidence[0]).startNs, 2000);  // the longest copy first
+}
+
+TEST(MissedCopyOverlap, NotWhenChunksOverlap) {
+    test::HandTrace t;
+    for (int i = 0; i < 4; ++i) {
+        const model::TimeNs b = 500 * i;
+        t.copy(10 + i, b, b + 500, CopyKind::HostToDevice, 1 << 20, -1, -1);
+        t.kernel(10 + i, b + 500, b + 1000, -1);
+    }
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    EXPECT_GT(r.overlap.copyComputePct(), 50.0);
+    EXPECT_FALSE(r.fired(RuleId::MissedCopyOverlap));
+}
+
+}  // namespace
+}  // namespace wl::analysis

@@ -1,0 +1,71 @@
+#include "analysis/Analysis.h"
+
+#include <algorithm>
+
+#include "analysis/GpuOps.h"
+#include "analysis/Rules.h"
+
+namespace wl::analysis {
+
+std::vector<const Diagnostic*> AnalysisResult::findings(RuleId rule) const {
+    std::vector<const Diagnostic*> out;
+    for (const Diagnostic& d : diagnostics) {
+        if (d.rule == rule) {
+            out.push_back(&d);
+        }
+    }
+    return out;
+}
+
+const DeviceLimits& AnalysisResult::limitsFor(std::int32_t deviceId) const {
+    static const DeviceLimits kUnknown = [] {
+        DeviceLimits l;
+        l.source = "unknown";
+        return l;
+    }();
+    auto it = limits.find(deviceId);
+    return it == limits.end() ? kUnknown : it->second;
+}
+
+AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options) {
+    AnalysisResult result;
+    result.options = options;
+    const GpuOps ops(trace);
+    for (std::int32_t device : ops.deviceIds()) {
+        result.limits.emplace(device, deviceLimits(trace, device));
+    }
+    result.utilization = computeUtilization(trace, ops, options);
+    result.overlap = computeOverlap(ops);
+    result.statistics = computeStatistics(trace, ops);
+
+    const RuleContext ctx{trace, options, ops, result};
+    std::vector<Diagnostic> found;
+    checkPageableMemcpy(ctx, found);
+    checkSyncMemcpy(ctx, found);
+    checkSyncApiInLoop(ctx, found);
+    checkGpuGaps(ctx, found);
+    checkLowUtilization(ctx, found);
+    checkLowOccupancy(ctx, found);
+    checkStreamsSerialized(ctx, found);
+    checkMissedCopyOverlap(ctx, found);
+    std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        if (a.severity != b.severity) {
+            return a.severity > b.severity;
+        }
+        return a.rule < b.rule;
+    });
+    result.diagnostics = std::move(found);
+    return result;
+}
+
+WarpUse warpUseOf(const model::Trace& trace, const AnalysisResult& result, model::SliceRef kernel) {
+    const model::Slice& s = trace.slice(kernel);
+    const model::KernelDetail* k = trace.kernel(s);
+    if (k == nullptr) {
+        return {};
+    }
+    const model::Track& track = trace.track(kernel.track);
+    return computeWarpUse(result.limitsFor(std::max(track.deviceId, 0)), *k);
+}
+
+}  // namespace wl::analysis

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "analysis/DeviceLimits.h"
+#include "analysis/Diagnostic.h"
+#include "analysis/Occupancy.h"
+#include "analysis/Options.h"
+#include "analysis/Overlap.h"
+#include "analysis/Statistics.h"
+#include "analysis/Utilization.h"
+#include "model/Trace.h"
+
+namespace wl::analysis {
+
+// Everything the analysis says about one trace. A plain value computed once by analyzeTrace();
+// safe to share read-only between threads. Refers to the trace's slices by SliceRef, so keep it
+// with the trace it came from.
+struct AnalysisResult {
+    AnalysisOptions options;
+    std::map<std::int32_t, DeviceLimits> limits;  // per device that ran GPU work
+    UtilizationResult utilization;
+    OverlapStats overlap;
+    Statistics statistics;
+    std::vector<Diagnostic> diagnostics;  // warnings first, then by rule
+
+    double gpuBusyPct() const { return utilization.busyPct(); }
+    // Diagnostics of one rule (empty when it did not fire).
+    std::vector<const Diagnostic*> findings(RuleId rule) const;
+    bool fired(RuleId rule) const { return !findings(rule).empty(); }
+    const DeviceLimits& limitsFor(std::int32_t deviceId) const;
+};
+
+// Runs every analysis and rule over the trace. O(n log n) in the number of slices; no threads.
+AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options = {});
+
+// The warp use of one kernel slice (invalid occupancy when its device's limits are unknown or the
+// slice has no kernel details).
+WarpUse warpUseOf(const model::Trace& trace, const AnalysisResult& result, model::SliceRef kernel);
+
+}  // namespace wl::analysis

@@ -1,0 +1,47 @@
+#include "analysis/ApiNames.h"
+
+#include <array>
+#include <cctype>
+
+namespace wl::analysis {
+
+std::string_view baseApiName(std::string_view name) {
+    for (;;) {
+        const auto pos = name.rfind('_');
+        if (pos == std::string_view::npos || pos == 0) {
+            return name;
+        }
+        const std::string_view suffix = name.substr(pos + 1);
+        bool version = suffix.size() >= 2 && suffix[0] == 'v';
+        for (std::size_t i = 1; version && i < suffix.size(); ++i) {
+            version = std::isdigit(static_cast<unsigned char>(suffix[i])) != 0;
+        }
+        if (version || suffix == "ptsz" || suffix == "ptds") {
+            name = name.substr(0, pos);
+        } else {
+            return name;
+        }
+    }
+}
+
+bool isExplicitSyncApi(std::string_view name) {
+    static constexpr std::array<std::string_view, 7> kSync = {
+        "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+        "cudaThreadSynchronize", "cuCtxSynchronize",      "cuStreamSynchronize",
+        "cuEventSynchronize"};
+    const std::string_view base = baseApiName(name);
+    for (std::string_view s : kSync) {
+        if (base == s) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isBlockingCopyApi(std::string_view name) {
+    const std::string_view base = baseApiName(name);
+    const bool copy = base.starts_with("cudaMemcpy") || base.starts_with("cuMemcpy");
+    return copy && base.find("Async") == std::string_view::npos;
+}
+
+}  // namespace wl::analysis

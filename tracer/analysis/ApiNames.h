@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string_view>
+
+namespace wl::analysis {
+
+// Classifies CUDA runtime/driver API calls by name, as CUPTI ("cudaMemcpy_v3020") and Kineto
+// ("cudaMemcpy") spell them. Pure functions.
+
+// The name without a CUPTI version suffix ("_v3020", "_v2", "_ptsz", "_ptds").
+std::string_view baseApiName(std::string_view name);
+// Calls whose whole purpose is to wait for the GPU (device/stream/event/context synchronize).
+bool isExplicitSyncApi(std::string_view name);
+// Copies that return only when the copy is done (cudaMemcpy, cuMemcpyDtoH, ...; not *Async).
+bool isBlockingCopyApi(std::string_view name);
+// Either of the above: the host waits for the GPU inside this call.
+inline bool isSynchronizingApi(std::string_view name) {
+    return isExplicitSyncApi(name) || isBlockingCopyApi(name);
+}
+
+}  // namespace wl::analysis

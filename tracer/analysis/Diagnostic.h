@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/Slice.h"
+#include "model/Time.h"
+
+namespace wl::analysis {
+
+// The rules that explain a trace. Their ids ("pageable-memcpy", ...) are stable: the command line's
+// JSON and tests use them.
+enum class RuleId : std::uint8_t {
+    PageableMemcpy,
+    SyncMemcpy,
+    SyncApiInLoop,
+    GpuGap,
+    LowUtilization,
+    LowOccupancyKernel,
+    StreamsSerialized,
+    MissedCopyOverlap,
+};
+inline constexpr int kRuleCount = 8;
+const char* toString(RuleId rule);
+std::optional<RuleId> ruleFromString(std::string_view id);
+
+enum class Severity : std::uint8_t { Info, Warning };
+
+// One finding: what happened (one line), how to fix it, how often, and the slices that show it
+// (capped; count says how many there were). [startNs, endNs) is where to look on the timeline.
+struct Diagnostic {
+    RuleId rule = RuleId::GpuGap;
+    Severity severity = Severity::Warning;
+    std::uint64_t count = 0;
+    std::string message;
+    std::string fix;
+    std::vector<model::SliceRef> evidence;
+    model::TimeNs startNs = 0;
+    model::TimeNs endNs = 0;
+    model::TimeNs costNs = 0;  // time at stake (idle time, copy time), 0 when not a time
+    std::int32_t deviceId = -1;
+};
+
+}  // namespace wl::analysis

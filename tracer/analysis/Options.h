@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+
+#include "model/Time.h"
+
+namespace wl::analysis {
+
+// Every threshold the analysis uses, in one place so the UI and the command line can tune them.
+// Plain value; times in ns, shares in percent (0..100).
+struct AnalysisOptions {
+    // Idle gaps shorter than this still count as idle time but are not listed or diagnosed.
+    // Nsight's 500 ms default would hide every gap these workloads have.
+    model::TimeNs gapThresholdNs = 20 * model::kNsPerUs;
+
+    // low-utilization: the device span is cut into this many windows; a window whose busy share
+    // is below the threshold is reported.
+    std::int32_t utilizationWindows = 20;
+    double lowUtilizationPct = 30.0;
+    // Spans shorter than this are too short to judge by windows.
+    model::TimeNs minUtilizationSpanNs = 100 * model::kNsPerUs;
+
+    // low-occupancy-kernel: theoretical occupancy, GPU fill or lane use below these.
+    double lowOccupancyPct = 25.0;
+    double lowFillPct = 10.0;
+    double lowLaneUsePct = 50.0;
+
+    // sync-memcpy: host-to-device copies up to this size return early from the driver anyway.
+    std::uint64_t smallCopyBytes = 64 * 1024;
+
+    // sync-api-in-loop: this many synchronising calls, each followed by more GPU work from the
+    // same thread and each leaving the GPU idle for at least minIdleAfterSyncNs.
+    std::int32_t syncInLoopMinCount = 3;
+    model::TimeNs minIdleAfterSyncNs = 1 * model::kNsPerUs;
+
+    // streams-serialized: work counts as "on one stream" when one stream holds this share of it.
+    double serializedStreamSharePct = 90.0;
+
+    // missed-copy-overlap: copies overlapped by compute below this share, while both copies and
+    // kernels each take at least minOverlapCandidatePct of the busy time.
+    double missedOverlapPct = 10.0;
+    double minOverlapCandidatePct = 5.0;
+
+    // At most this many evidence slices per diagnostic (the count says how many there were).
+    std::size_t maxEvidence = 256;
+};
+
+}  // namespace wl::analysis
