@@ -1,0 +1,31 @@
+#include "app/gui/AppSettings.h"
+
+namespace wl::app {
+
+RunRequest loadRunRequest(const QSettings& s) {
+    RunRequest r;
+    const QString workload = s.value("run/workload", "reduce").toString();
+    r.workload = workload == "power" ? "power" : "reduce";
+    const QString mode = s.value("run/mode", "baseline").toString();
+    r.mode = mode == "async" ? "async" : "baseline";
+    r.streams = std::clamp(s.value("run/streams", 1).toInt(), 1, 64);
+    r.pinned = s.value("run/pinned", false).toBool();
+    r.size = std::max<qlonglong>(0, s.value("run/size", 0).toLongLong());
+    r.repeat = std::max(0, s.value("run/repeat", 0).toInt());
+    r.sharedStreamBug = s.value("run/sharedStreamBug", false).toBool();
+    r.gpuMetrics = s.value("run/gpuMetrics", false).toBool();
+    return r;
+}
+
+void saveRunRequest(QSettings& s, const RunRequest& r) {
+    s.setValue("run/workload", QString::fromStdString(r.workload));
+    s.setValue("run/mode", QString::fromStdString(r.mode));
+    s.setValue("run/streams", r.streams);
+    s.setValue("run/pinned", r.pinned);
+    s.setValue("run/size", static_cast<qlonglong>(r.size));
+    s.setValue("run/repeat", r.repeat);
+    s.setValue("run/sharedStreamBug", r.sharedStreamBug);
+    s.setValue("run/gpuMetrics", r.gpuMetrics);
+}
+
+}  // namespace wl::app

@@ -1,0 +1,141 @@
+#include "app/gui/GuiMain.h"
+
+#include <QApplication>
+#include <QIcon>
+#include <QTimer>
+#include <cstdio>
+
+#include "app/cli/Commands.h"
+#include "app/gui/GuiOptions.h"
+#include "app/gui/MainWindow.h"
+
+namespace wl::app {
+namespace {
+
+// Drives the start-up steps the command line asks for (open, run, screenshot) one after the
+// other, each waiting until the window is idle again. Lives on the GUI thread for the whole
+// event loop.
+class StartupSequence {
+public:
+    StartupSequence(MainWindow& window, GuiOptions options)
+        : m_window(window), m_options(std::move(options)) {
+        QObject::connect(&window, &MainWindow::openFinished, [this](bool ok) {
+            if (!ok)
+                m_openFailed = true;
+        });
+        QObject::connect(&window, &MainWindow::runFinished, [this](bool ok) {
+            if (!ok)
+                m_runFailed = true;
+        });
+        QObject::connect(&window, &MainWindow::idle, [this] {
+            if (m_waiting) {
+                m_waiting = false;
+                next();
+            }
+        });
+    }
+
+    void start() {
+        QTimer::singleShot(0, [this] { next(); });
+    }
+
+private:
+    enum class Step { Open, Run, Screenshot, Done };
+
+    void next() {
+        while (m_step != Step::Done) {
+            const Step step = m_step;
+            m_step = static_cast<Step>(static_cast<int>(m_step) + 1);
+            perform(step);
+            if (m_window.isBusy()) {
+                m_waiting = true;  // idle() resumes us
+                return;
+            }
+            if (step == Step::Screenshot)
+                return;  // the screenshot ends the event loop
+        }
+    }
+
+    void perform(Step step) {
+        switch (step) {
+            case Step::Open:
+                if (!m_options.openPath.empty()) {
+                    m_window.openFile(QString::fromStdString(m_options.openPath));
+                } else if (!m_window.deviceAvailable()) {
+                    m_window.openBundledSample();
+                }
+                break;
+            case Step::Run:
+                if (!m_options.run)
+                    break;
+                m_window
+                    .startRun();  // without a device: an error in the window, runFinished(false)
+                break;
+            case Step::Screenshot:
+                if (m_options.screenshotPath.empty())
+                    break;
+                // One more turn of the event loop so layouts and the timeline settle.
+                QTimer::singleShot(50, [this] { saveScreenshot(); });
+                break;
+            case Step::Done:
+                break;
+        }
+    }
+
+    void saveScreenshot() {
+        const QString path = QString::fromStdString(m_options.screenshotPath);
+        int code = m_openFailed ? kExitBadInput : (m_runFailed ? kExitFailure : kExitOk);
+        if (m_openFailed || m_runFailed) {
+            printError(m_window.messageText().toStdString());
+        }
+        if (!m_window.grab().save(path)) {
+            printError(m_options.screenshotPath + ": could not write the screenshot");
+            code = kExitFailure;
+        }
+        QCoreApplication::exit(code);
+    }
+
+    MainWindow& m_window;
+    GuiOptions m_options;
+    Step m_step = Step::Open;
+    bool m_waiting = false;
+    bool m_openFailed = false;
+    bool m_runFailed = false;
+};
+
+}  // namespace
+
+int guiMain(int argc, char** argv) {
+    model::Result<GuiOptions> options =
+        parseGuiOptions(std::vector<std::string>(argv + 1, argv + argc));
+    if (!options) {
+        printError(options.error().describe());
+        return kExitBadInput;
+    }
+    if (options->help) {
+        std::fputs(guiUsage(), stdout);
+        return kExitOk;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Warpline"));
+    QApplication::setApplicationName(QStringLiteral("warpline"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Warpline"));
+    QApplication::setApplicationVersion(QStringLiteral(WARPLINE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("warpline"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/warpline.png")));
+
+    MainWindowDeps deps;
+    // Screenshots should look the same everywhere: default size and layout, not the saved ones.
+    deps.restoreLayout = options->screenshotPath.empty();
+    MainWindow window(std::move(deps));
+    if (options->requestGiven)
+        window.setRunRequest(options->request);
+    window.show();
+
+    StartupSequence startup(window, *options);
+    startup.start();
+    return QApplication::exec();
+}
+
+}  // namespace wl::app

@@ -1,0 +1,167 @@
+#include "app/gui/GuiOptions.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+namespace wl::app {
+namespace {
+
+// Qt's own command-line options that take a value; QApplication consumes them later.
+constexpr std::array<std::string_view, 13> kQtOptionsWithValue = {
+    "-platform", "-platformpluginpath", "-platformtheme", "-plugin",      "-style",   "-stylesheet",
+    "-session",  "-qwindowgeometry",    "-qwindowtitle",  "-qwindowicon", "-display", "-geometry",
+    "-title"};
+constexpr std::array<std::string_view, 3> kQtFlags = {"-reverse", "-widgetcount", "-nograb"};
+
+model::Error usageError(std::string text) {
+    return model::Error{std::move(text), {}, -1};
+}
+
+template <class T>
+bool parseInteger(const std::string& text, T& out) {
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+const char* guiUsage() {
+    return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--screenshot FILE.png]
+  --open FILE          open a trace (Chrome trace JSON, plain or .gz)
+  --workload NAME      reduce | power
+  --mode MODE          baseline | async
+  --streams N          1..64
+  --pinned|--pageable  host memory of the copies
+  --size N             elements (reduce) or matrix dimension (power)
+  --repeat N           repetitions (reduce) / steps (power)
+  --shared-stream      reduce async: put every chunk on one stream (the classic bug)
+  --gpu-metrics        sample SM activity and warp occupancy during the run
+  --run                press Run at start
+  --screenshot FILE    save the window once loading/running is done, then exit
+                       (exit code 1 when the run failed)
+)";
+}
+
+model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) {
+    GuiOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        std::string inlineValue;
+        bool hasInlineValue = false;
+        if (arg.rfind("--", 0) == 0) {
+            if (auto eq = arg.find('='); eq != std::string::npos) {
+                inlineValue = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                hasInlineValue = true;
+            }
+        }
+        // Returns the option's value (inline or the next argument), or sets `missing`.
+        bool missing = false;
+        auto value = [&]() -> std::string {
+            if (hasInlineValue)
+                return inlineValue;
+            if (i + 1 >= args.size()) {
+                missing = true;
+                return {};
+            }
+            return args[++i];
+        };
+        auto needValue = [&](const std::string& v) -> std::optional<model::Error> {
+            if (missing || v.empty())
+                return usageError("option " + arg + " needs a value");
+            return std::nullopt;
+        };
+
+        if (arg == "--open") {
+            options.openPath = value();
+            if (auto e = needValue(options.openPath))
+                return *e;
+        } else if (arg == "--screenshot") {
+            options.screenshotPath = value();
+            if (auto e = needValue(options.screenshotPath))
+                return *e;
+        } else if (arg == "--run") {
+            options.run = true;
+        } else if (arg == "--help" || arg == "-h") {
+            options.help = true;
+        } else if (arg == "--workload") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            if (v != "reduce" && v != "power") {
+                return usageError("unknown workload '" + v + "' (reduce or power)");
+            }
+            options.request.workload = v;
+            options.requestGiven = true;
+        } else if (arg == "--mode") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            if (v != "baseline" && v != "async") {
+                return usageError("unknown mode '" + v + "' (baseline or async)");
+            }
+            options.request.mode = v;
+            options.requestGiven = true;
+        } else if (arg == "--streams") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            int n = 0;
+            if (!parseInteger(v, n) || n < 1 || n > 64) {
+                return usageError("--streams must be an integer from 1 to 64, got '" + v + "'");
+            }
+            options.request.streams = n;
+            options.requestGiven = true;
+        } else if (arg == "--size") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            std::int64_t n = 0;
+            if (!parseInteger(v, n) || n <= 0) {
+                return usageError("--size must be a positive integer, got '" + v + "'");
+            }
+            options.request.size = n;
+            options.requestGiven = true;
+        } else if (arg == "--repeat") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            int n = 0;
+            if (!parseInteger(v, n) || n <= 0) {
+                return usageError("--repeat must be a positive integer, got '" + v + "'");
+            }
+            options.request.repeat = n;
+            options.requestGiven = true;
+        } else if (arg == "--pinned" || arg == "--pageable") {
+            options.request.pinned = arg == "--pinned";
+            options.requestGiven = true;
+        } else if (arg == "--shared-stream") {
+            options.request.sharedStreamBug = true;
+            options.requestGiven = true;
+        } else if (arg == "--gpu-metrics") {
+            options.request.gpuMetrics = true;
+            options.requestGiven = true;
+        } else if (std::find(kQtOptionsWithValue.begin(), kQtOptionsWithValue.end(), arg) !=
+                   kQtOptionsWithValue.end()) {
+            ++i;  // Qt's option and its value: QApplication handles them
+        } else if (std::find(kQtFlags.begin(), kQtFlags.end(), arg) != kQtFlags.end()) {
+            // Qt's flag
+        } else if (!arg.empty() && arg[0] == '-') {
+            return usageError("unknown option '" + args[i] + "' (see warpline --help)");
+        } else {
+            return usageError("unexpected argument '" + arg +
+                              "' (use --open FILE to open a trace)");
+        }
+        if (hasInlineValue && (arg == "--run" || arg == "--pinned" || arg == "--pageable" ||
+                               arg == "--shared-stream" || arg == "--gpu-metrics")) {
+            return usageError("option " + arg + " takes no value");
+        }
+    }
+    return options;
+}
+
+}  // namespace wl::app

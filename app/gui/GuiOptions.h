@@ -1,0 +1,29 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/RunSession.h"
+#include "model/Result.h"
+
+namespace wl::app {
+
+// The window's command line: `warpline [--open FILE] [run options] [--run] [--screenshot FILE]`.
+// Parsed before Qt starts so bad usage fails fast (exit 2) even without a display. Qt's own
+// options (-platform, -style, ...) are passed through untouched.
+struct GuiOptions {
+    std::string openPath;        // empty: no file to open
+    RunRequest request;          // run panel parameters given on the command line
+    bool requestGiven = false;   // at least one run option was given (overrides saved settings)
+    bool run = false;            // press Run at start
+    std::string screenshotPath;  // save the window there once loading/running is done, then exit
+    bool help = false;
+};
+
+// Parses argv[1..]; an Error names the bad option or value.
+model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args);
+
+// One-screen usage of the window's options.
+const char* guiUsage();
+
+}  // namespace wl::app

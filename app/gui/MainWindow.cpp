@@ -1,0 +1,555 @@
+#include "app/gui/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "app/gui/AppSettings.h"
+#include "app/gui/RunPanel.h"
+#include "app/gui/SampleTraces.h"
+#include "io/TraceFile.h"
+#include "ui/details/DetailsPanel.h"
+#include "ui/timeline/TimelineView.h"
+
+namespace wl::app {
+namespace {
+
+// Traces can be large; keep the history bounded.
+constexpr int kMaxDocuments = 16;
+constexpr QSize kDefaultSize{1600, 1000};
+
+QString lastRunSummary(const TraceDocument& doc) {
+    QString text = doc.title;
+    if (!doc.checkText.isEmpty()) {
+        text +=
+            QStringLiteral(" — %1 %2")
+                .arg(doc.checkPassed ? QStringLiteral("✓") : QStringLiteral("✗"), doc.checkText);
+    }
+    if (doc.wallTimeMs > 0.0)
+        text += QStringLiteral(" — %1 ms").arg(doc.wallTimeMs, 0, 'f', 1);
+    return text;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(QStringLiteral("Warpline"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/warpline.png")));
+    setAcceptDrops(true);
+    m_runs = new RunController(this);
+    if (deps.runner)
+        m_runs->setRunner(deps.runner);
+    m_loader = new TraceLoader(this);
+    if (deps.loader)
+        m_loader->setLoadFunction(deps.loader);
+
+    createWidgets();
+    createActions();
+    m_runPanel->setRequest(loadRunRequest(m_settings));
+
+    connect(m_runs, &RunController::runningChanged, this, [this](bool running) {
+        m_runPanel->setBusy(running);
+        m_runAction->setEnabled(m_deviceAvailable && !running);
+        m_compareAction->setEnabled(m_deviceAvailable && !running);
+        onBusyChanged();
+    });
+    connect(m_runs, &RunController::progressChanged, this,
+            [this](double fraction, const QString& label) {
+                m_progress->setRange(0, 1000);
+                m_progress->setValue(static_cast<int>(fraction * 1000.0));
+                m_progressLabel->setText(label);
+            });
+    connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_loader, &TraceLoader::loadingChanged, this, [this] { onBusyChanged(); });
+    connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
+
+    resize(kDefaultSize);
+    if (deps.restoreLayout) {
+        restoreGeometry(m_settings.value("window/geometry").toByteArray());
+        restoreState(m_settings.value("window/state").toByteArray());
+    }
+    probeDevice(deps.deviceProbe ? deps.deviceProbe : DeviceProbeFn(&runDevice));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createWidgets() {
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->setSpacing(4);
+    m_message = new MessageBar(central);
+    m_timeline = new ui::TimelineView(central);
+    m_timeline->setFocusPolicy(Qt::StrongFocus);
+    layout->addWidget(m_message);
+    layout->addWidget(m_timeline, 1);
+    setCentralWidget(central);
+
+    m_runPanel = new RunPanel(this);
+    m_runDock = new QDockWidget(tr("Run"), this);
+    m_runDock->setObjectName(QStringLiteral("runDock"));
+    m_runDock->setWidget(m_runPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
+
+    m_details = new ui::DetailsPanel(this);
+    m_detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::LeftDockWidgetArea, m_detailsDock);
+    resizeDocks({m_runDock, m_detailsDock}, {330, 330}, Qt::Horizontal);
+    resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
+
+    connect(m_timeline, &ui::TimelineView::sliceSelected, m_details, &ui::DetailsPanel::showSlice);
+    connect(m_details, &ui::DetailsPanel::relatedSliceActivated, this, [this](model::SliceRef ref) {
+        m_timeline->selectSlice(ref);
+        m_details->showSlice(ref);
+    });
+    connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(m_runPanel, &RunPanel::compareRequested, this, &MainWindow::startCompare);
+    connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
+
+    m_deviceStatus = new QLabel(this);
+    m_runStatus = new QLabel(tr("No run yet"), this);
+    m_progressLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    statusBar()->addWidget(m_runStatus, 1);
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_deviceStatus);
+}
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open Trace..."), this, &MainWindow::openInteractive);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QMenu* samples = file->addMenu(tr("Open &Sample"));
+    const QStringList bundled = bundledSamples();
+    for (const QString& path : bundled) {
+        samples->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            m_loadingOrigin = TraceDocument::Origin::Sample;
+            m_loader->load(path);
+        });
+    }
+    samples->addAction(tr("Synthetic reduce async (4 streams)"), this, [this] {
+        addDocument(TraceDocument::fromFile(syntheticSampleTrace(),
+                                            QStringLiteral("synthetic-reduce-async"),
+                                            TraceDocument::Origin::Sample));
+    });
+    file->addSeparator();
+    m_exportJsonAction = file->addAction(tr("&Export Chrome Trace..."), this,
+                                         &MainWindow::exportChromeTraceInteractive);
+    m_exportJsonAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportPngAction =
+        file->addAction(tr("Export View as &PNG..."), this, &MainWindow::exportViewPngInteractive);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    rebuildRecentMenu();
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    m_runAction = run->addAction(tr("&Run"), this, &MainWindow::startRun);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_compareAction =
+        run->addAction(tr("&Compare Baseline and Async"), this, &MainWindow::startCompare);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    QAction* cancel = run->addAction(tr("C&ancel"), this, &MainWindow::cancelRun);
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel->setShortcutContext(Qt::WindowShortcut);
+
+    // The timeline owns the single-letter keys; these entries document them and act on click.
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Fit &All\t0"), this, [this] { m_timeline->fitAll(); });
+    view->addAction(tr("Fit &Selection\tF"), this, [this] { m_timeline->fitSelection(); });
+    view->addSeparator();
+    view->addAction(m_runDock->toggleViewAction());
+    view->addAction(m_detailsDock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keys"), this, [this] {
+        showInfo(
+            tr("Timeline: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, drag to pan, "
+               "F fit selection, 0 fit all, click a slice for its details."));
+    });
+    help->addAction(tr("&About Warpline"), this, [this] {
+        QMessageBox::about(this, tr("About Warpline"),
+                           tr("<b>Warpline %1</b><p>A timeline viewer for CUDA asynchrony: runs "
+                              "workloads under CUPTI and shows what the GPU did.</p>")
+                               .arg(QStringLiteral(WARPLINE_VERSION)));
+    });
+
+    auto* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setMovable(false);
+    toolbar->addAction(open);
+    toolbar->addAction(m_exportJsonAction);
+    toolbar->addSeparator();
+    toolbar->addWidget(new QLabel(tr(" Trace: "), toolbar));
+    m_history = new QComboBox(toolbar);
+    m_history->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_history->setMinimumContentsLength(40);
+    m_history->setToolTip(tr("Opened traces and runs: switch between them"));
+    toolbar->addWidget(m_history);
+    connect(m_history, &QComboBox::activated, this, &MainWindow::setCurrentDocument);
+
+    m_exportJsonAction->setEnabled(false);
+    m_exportPngAction->setEnabled(false);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = m_recent.list();
+    for (const QString& path : files) {
+        m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this, [this] {
+            m_recent.clear();
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::probeDevice(const DeviceProbeFn& probe) {
+    model::Result<std::string> device = probe();
+    m_deviceAvailable = device.ok();
+    m_deviceText = device.ok() ? QString::fromStdString(device.value())
+                               : QString::fromStdString(device.error().message);
+    const QString text = device.ok() ? QString::fromStdString(device.value())
+                                     : QString::fromStdString(device.error().message);
+    m_runPanel->setDevice(m_deviceAvailable, text);
+    m_runAction->setEnabled(m_deviceAvailable);
+    m_compareAction->setEnabled(m_deviceAvailable);
+    m_deviceStatus->setText(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"));
+    m_deviceStatus->setToolTip(text);
+}
+
+void MainWindow::openFile(const QString& path) {
+    m_loadingOrigin = TraceDocument::Origin::File;
+    m_progressLabel->setText(tr("Opening %1...").arg(QFileInfo(path).fileName()));
+    m_loader->load(path);
+}
+
+void MainWindow::openBundledSample() {
+    const QStringList samples = bundledSamples();
+    if (!samples.isEmpty()) {
+        m_loadingOrigin = TraceDocument::Origin::Sample;
+        m_progressLabel->setText(tr("Opening the sample trace..."));
+        m_loader->load(samples.front());
+        return;
+    }
+    addDocument(TraceDocument::fromFile(syntheticSampleTrace(),
+                                        QStringLiteral("synthetic-reduce-async"),
+                                        TraceDocument::Origin::Sample));
+}
+
+void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
+    if (!result.ok()) {
+        showError(tr("Could not open %1: %2")
+                      .arg(QFileInfo(path).fileName(),
+                           QString::fromStdString(result.error().describe())));
+        emit openFinished(false);
+        return;
+    }
+    addDocument(TraceDocument::fromFile(result.value(), path, m_loadingOrigin));
+    if (m_loadingOrigin == TraceDocument::Origin::File) {
+        m_recent.add(path);
+        rebuildRecentMenu();
+    }
+    const model::Diagnostics& diag = result.value()->diagnostics();
+    if (diag.lostData()) {
+        showError(tr("This trace lost %1 records (tracer buffers were full): gaps may be "
+                     "missing work.")
+                      .arg(diag.droppedRecords));
+    } else if (diag.warningCount > 0) {
+        m_message->showMessage(
+            MessageBar::Level::Warning,
+            tr("%1 warning(s) while reading %2; first: %3")
+                .arg(diag.warningCount)
+                .arg(QFileInfo(path).fileName(),
+                     diag.warnings.empty() ? QString()
+                                           : QString::fromStdString(diag.warnings.front())));
+    } else if (m_loadingOrigin == TraceDocument::Origin::Sample && !m_deviceAvailable) {
+        showInfo(
+            tr("No GPU here, so this is a bundled sample trace recorded on a real GPU. "
+               "Open your own trace with Ctrl+O."));
+    } else {
+        m_message->clearMessage();
+    }
+    emit openFinished(true);
+}
+
+void MainWindow::startRun() {
+    if (!m_deviceAvailable) {
+        showError(tr("Run is unavailable: %1").arg(m_deviceText));
+        emit runFinished(false);
+        return;
+    }
+    if (m_runs->isRunning())
+        return;
+    const RunRequest request = m_runPanel->request();
+    saveRunRequest(m_settings, request);
+    m_message->clearMessage();
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progressLabel->setText(tr("Starting %1...").arg(describeRequest(request)));
+    m_runs->start({request});
+}
+
+void MainWindow::startCompare() {
+    if (!m_deviceAvailable || m_runs->isRunning())
+        return;
+    RunRequest baseline = m_runPanel->request();
+    saveRunRequest(m_settings, baseline);
+    RunRequest async = baseline;
+    baseline.mode = "baseline";
+    async.mode = "async";
+    m_message->clearMessage();
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progressLabel->setText(tr("Comparing baseline and async..."));
+    m_runs->start({baseline, async});
+}
+
+void MainWindow::cancelRun() {
+    if (!m_runs->isRunning())
+        return;
+    m_runs->cancel();
+    m_progressLabel->setText(tr("Cancelling..."));
+}
+
+void MainWindow::onRunFinished(const RunBatchResult& result) {
+    for (std::size_t i = 0; i < result.outcomes.size(); ++i) {
+        addDocument(TraceDocument::fromRun(result.requests[i], result.outcomes[i], ++m_runNumber));
+    }
+    const bool ok = !result.error && !result.cancelled;
+    if (result.error) {
+        const QString what = QString::fromStdString(result.error->describe());
+        const QString which =
+            result.requests.size() > 1
+                ? tr("The %1 run failed: ")
+                      .arg(QString::fromStdString(result.requests[result.outcomes.size()].mode))
+                : tr("The run failed: ");
+        showError(which + what);
+        m_runStatus->setText(tr("Last run failed: %1").arg(what));
+    } else if (result.cancelled) {
+        showInfo(tr("The run was cancelled."));
+        m_runStatus->setText(tr("Last run cancelled"));
+    } else if (const DocumentPtr doc = currentDocument()) {
+        m_runStatus->setText(lastRunSummary(*doc));
+        if (!doc->checkPassed) {
+            showError(tr("The result check failed: %1").arg(doc->checkText));
+        } else if (result.outcomes.size() == 2) {
+            const double speedup =
+                result.outcomes[1].wallTimeMs > 0.0
+                    ? result.outcomes[0].wallTimeMs / result.outcomes[1].wallTimeMs
+                    : 0.0;
+            showInfo(tr("Baseline %1 ms, async %2 ms: %3× speedup. Switch between the two runs "
+                        "with the Trace box above.")
+                         .arg(result.outcomes[0].wallTimeMs, 0, 'f', 1)
+                         .arg(result.outcomes[1].wallTimeMs, 0, 'f', 1)
+                         .arg(speedup, 0, 'f', 2));
+        }
+    }
+    emit runFinished(ok && (!currentDocument() || currentDocument()->checkPassed));
+}
+
+void MainWindow::onBusyChanged() {
+    const bool busy = isBusy();
+    m_progress->setVisible(busy);
+    m_progressLabel->setVisible(busy);
+    if (busy && !m_runs->isRunning())
+        m_progress->setRange(0, 0);  // loading: no fraction known
+    if (busy)
+        setCursor(Qt::BusyCursor);
+    else
+        unsetCursor();
+    if (m_wasBusy && !busy) {
+        m_wasBusy = false;
+        // Let the finished/loaded handlers run first: they are queued right behind us.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (!isBusy())
+                    emit idle();
+            },
+            Qt::QueuedConnection);
+    }
+    m_wasBusy = busy;
+}
+
+bool MainWindow::isBusy() const {
+    return m_runs->isRunning() || m_loader->isLoading();
+}
+
+QString MainWindow::lastRunText() const {
+    return m_runStatus->text();
+}
+
+void MainWindow::addDocument(DocumentPtr document) {
+    m_documents.push_back(std::move(document));
+    m_history->addItem(m_documents.back()->title);
+    if (static_cast<int>(m_documents.size()) > kMaxDocuments) {
+        m_documents.erase(m_documents.begin());
+        m_history->removeItem(0);
+    }
+    setCurrentDocument(static_cast<int>(m_documents.size()) - 1);
+}
+
+DocumentPtr MainWindow::currentDocument() const {
+    return m_current >= 0 && m_current < documentCount() ? m_documents[m_current] : nullptr;
+}
+
+void MainWindow::setCurrentDocument(int index) {
+    if (index < 0 || index >= documentCount())
+        return;
+    m_current = index;
+    const DocumentPtr& doc = m_documents[index];
+    m_history->setCurrentIndex(index);
+    m_timeline->setTrace(doc->trace);
+    m_details->setTrace(doc->trace);
+    setWindowTitle(tr("%1 — Warpline").arg(doc->title));
+    m_exportJsonAction->setEnabled(true);
+    m_exportPngAction->setEnabled(true);
+    if (doc->origin == TraceDocument::Origin::Run)
+        m_runStatus->setText(lastRunSummary(*doc));
+    emit documentChanged();
+}
+
+void MainWindow::setRunRequest(const RunRequest& request) {
+    m_runPanel->setRequest(request);
+}
+
+RunRequest MainWindow::runRequest() const {
+    return m_runPanel->request();
+}
+
+model::Status MainWindow::exportChromeTrace(const QString& path) {
+    const DocumentPtr doc = currentDocument();
+    if (!doc)
+        return model::Error{"there is no trace to export", path.toStdString(), -1};
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    model::Status status = io::saveTrace(*doc->trace, path.toStdString());
+    QApplication::restoreOverrideCursor();
+    return status;
+}
+
+model::Status MainWindow::exportViewPng(const QString& path) {
+    if (!currentDocument())
+        return model::Error{"there is no view to export", path.toStdString(), -1};
+    if (!m_timeline->grab().save(path, "PNG")) {
+        return model::Error{"could not write the image", path.toStdString(), -1};
+    }
+    return {};
+}
+
+void MainWindow::openInteractive() {
+    const QString dir = m_settings.value("paths/open").toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Trace"), dir, tr("Chrome traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::exportChromeTraceInteractive() {
+    const DocumentPtr doc = currentDocument();
+    if (!doc)
+        return;
+    QString base = doc->title;
+    base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("-"));
+    if (base.endsWith(QLatin1String(".json.gz")))
+        base.chop(8);
+    else if (base.endsWith(QLatin1String(".json")))
+        base.chop(5);
+    const QString dir = m_settings.value("paths/export").toString();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Chrome Trace"), QDir(dir).filePath(base + QStringLiteral(".json.gz")),
+        tr("Compressed Chrome trace (*.json.gz);;Chrome trace (*.json)"));
+    if (path.isEmpty())
+        return;
+    m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
+    if (model::Status s = exportChromeTrace(path); !s) {
+        showError(tr("Export failed: %1").arg(QString::fromStdString(s.error().describe())));
+    } else {
+        showInfo(tr("Exported to %1 (opens in Perfetto and chrome://tracing).").arg(path));
+    }
+}
+
+void MainWindow::exportViewPngInteractive() {
+    const QString dir = m_settings.value("paths/export").toString();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export View as PNG"), QDir(dir).filePath(QStringLiteral("timeline.png")),
+        tr("PNG image (*.png)"));
+    if (path.isEmpty())
+        return;
+    m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
+    if (model::Status s = exportViewPng(path); !s) {
+        showError(tr("Export failed: %1").arg(QString::fromStdString(s.error().describe())));
+    } else {
+        showInfo(tr("Saved the view to %1.").arg(path));
+    }
+}
+
+void MainWindow::showError(const QString& text) {
+    m_message->showMessage(MessageBar::Level::Error, text);
+}
+
+void MainWindow::showInfo(const QString& text) {
+    m_message->showMessage(MessageBar::Level::Info, text);
+}
+
+void MainWindow::saveSettings() {
+    m_settings.setValue("window/geometry", saveGeometry());
+    m_settings.setValue("window/state", saveState());
+    saveRunRequest(m_settings, m_runPanel->request());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveSettings();
+    if (m_runs->isRunning()) {
+        m_runs->cancel();  // the destructor waits for the worker to reach a check point
+    }
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QMimeData* mime = event->mimeData();
+    if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().front().isLocalFile()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile())
+        return;
+    openFile(urls.front().toLocalFile());
+    event->acceptProposedAction();
+}
+
+}  // namespace wl::app

@@ -1,0 +1,146 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QSettings>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "app/gui/MessageBar.h"
+#include "app/gui/RecentFiles.h"
+#include "app/gui/RunController.h"
+#include "app/gui/TraceDocument.h"
+#include "app/gui/TraceLoader.h"
+#include "model/Result.h"
+
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+
+namespace wl::ui {
+class DetailsPanel;
+class TimelineView;
+}  // namespace wl::ui
+
+namespace wl::app {
+
+class RunPanel;
+
+// Names the CUDA device runs go to, or says why there is none (the default asks runDevice()).
+using DeviceProbeFn = std::function<model::Result<std::string>()>;
+
+// What the window depends on, injectable so tests run without a GPU or files.
+struct MainWindowDeps {
+    RunnerFn runner;            // empty: validateRun + runTraced
+    DeviceProbeFn deviceProbe;  // empty: runDevice
+    TraceLoadFn loader;         // empty: io::loadTrace (and resources)
+    bool restoreLayout = true;  // restore window geometry and dock layout from QSettings
+};
+
+// The main window: run panel, timeline, details, run history and the menus. Owns the documents
+// (shared read-only traces), the run controller (worker thread) and the loader (worker threads);
+// everything here runs on the GUI thread. Failures show in the message bar, never on stderr.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(MainWindowDeps deps = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a trace file in the background; the result becomes the current document, or an error
+    // in the message bar (the current document stays).
+    void openFile(const QString& path);
+    // Opens the first bundled sample trace (a synthetic one when none is bundled).
+    void openBundledSample();
+    void startRun();
+    void startCompare();
+    void cancelRun();
+
+    model::Status exportChromeTrace(const QString& path);
+    model::Status exportViewPng(const QString& path);
+
+    // Documents: every opened file and every run, newest last.
+    int documentCount() const { return static_cast<int>(m_documents.size()); }
+    int currentDocumentIndex() const { return m_current; }
+    DocumentPtr currentDocument() const;
+    void setCurrentDocument(int index);
+
+    bool deviceAvailable() const { return m_deviceAvailable; }
+    // The device name, or why runs are unavailable.
+    QString deviceText() const { return m_deviceText; }
+    bool isBusy() const;
+    QString messageText() const { return m_message->text(); }
+    MessageBar::Level messageLevel() const { return m_message->level(); }
+    // The result of the last run in words (status bar).
+    QString lastRunText() const;
+
+    void setRunRequest(const RunRequest& request);
+    RunRequest runRequest() const;
+
+    ui::TimelineView* timeline() const { return m_timeline; }
+    ui::DetailsPanel* details() const { return m_details; }
+    RunPanel* runPanel() const { return m_runPanel; }
+    QComboBox* historyBox() const { return m_history; }
+
+signals:
+    void documentChanged();
+    // Emitted when a load or run ends and nothing else is in progress.
+    void idle();
+    void runFinished(bool ok);
+    void openFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createWidgets();
+    void createActions();
+    void rebuildRecentMenu();
+    void probeDevice(const DeviceProbeFn& probe);
+    void addDocument(DocumentPtr document);
+    void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
+    void onRunFinished(const RunBatchResult& result);
+    void onBusyChanged();
+    void saveSettings();
+    void showError(const QString& text);
+    void showInfo(const QString& text);
+    void exportChromeTraceInteractive();
+    void exportViewPngInteractive();
+    void openInteractive();
+
+    QSettings m_settings;
+    RecentFiles m_recent{m_settings};
+    RunController* m_runs = nullptr;
+    TraceLoader* m_loader = nullptr;
+
+    ui::TimelineView* m_timeline = nullptr;
+    ui::DetailsPanel* m_details = nullptr;
+    RunPanel* m_runPanel = nullptr;
+    MessageBar* m_message = nullptr;
+    QComboBox* m_history = nullptr;
+    QDockWidget* m_runDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QLabel* m_deviceStatus = nullptr;
+    QLabel* m_runStatus = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_exportJsonAction = nullptr;
+    QAction* m_exportPngAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_compareAction = nullptr;
+
+    std::vector<DocumentPtr> m_documents;
+    int m_current = -1;
+    int m_runNumber = 0;
+    bool m_deviceAvailable = false;
+    QString m_deviceText;
+    bool m_wasBusy = false;
+    TraceDocument::Origin m_loadingOrigin = TraceDocument::Origin::File;
+};
+
+}  // namespace wl::app

@@ -1,0 +1,207 @@
+#include "app/gui/RunPanel.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <limits>
+
+namespace wl::app {
+namespace {
+
+QString hintFor(const QString& workload, bool async) {
+    if (workload == QLatin1String("power")) {
+        return async ? QObject::tr(
+                           "Async: residual and x copied with cudaMemcpyAsync and an "
+                           "event; the next batch is queued at once, the host does its "
+                           "I/O while the GPU computes.")
+                     : QObject::tr(
+                           "Baseline: blocking copies at every check; the GPU idles while "
+                           "the host prints and writes its checkpoint.");
+    }
+    return async ? QObject::tr(
+                       "Async: the array is split into chunks on N non-blocking streams, "
+                       "so copies of one chunk overlap kernels of another.")
+                 : QObject::tr(
+                       "Baseline: one stream, synchronous copies. Pageable memory makes "
+                       "every copy go through a staging buffer.");
+}
+
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* form = new QFormLayout();
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    m_workload = new QComboBox(this);
+    m_workload->addItem(tr("Reduce / normalize"), QStringLiteral("reduce"));
+    m_workload->addItem(tr("Power iteration"), QStringLiteral("power"));
+    form->addRow(tr("&Workload"), m_workload);
+
+    auto* modeRow = new QHBoxLayout();
+    m_baseline = new QRadioButton(tr("&Baseline"), this);
+    m_async = new QRadioButton(tr("&Async"), this);
+    m_modeGroup = new QButtonGroup(this);
+    m_modeGroup->addButton(m_baseline);
+    m_modeGroup->addButton(m_async);
+    m_baseline->setChecked(true);
+    modeRow->addWidget(m_baseline);
+    modeRow->addWidget(m_async);
+    modeRow->addStretch(1);
+    form->addRow(tr("Mode"), modeRow);
+
+    m_streams = new QSpinBox(this);
+    m_streams->setRange(1, 64);
+    m_streams->setToolTip(tr("Number of CUDA streams the async version uses (1-64)"));
+    form->addRow(tr("&Streams"), m_streams);
+
+    m_size = new QSpinBox(this);
+    m_size->setRange(0, std::numeric_limits<int>::max());
+    m_size->setSingleStep(1'000'000);
+    m_size->setGroupSeparatorShown(true);
+    m_size->setToolTip(tr("Elements (reduce) or matrix dimension (power); 0 = the default"));
+    form->addRow(tr("Si&ze"), m_size);
+
+    m_repeat = new QSpinBox(this);
+    m_repeat->setRange(0, 100'000);
+    m_repeat->setSpecialValueText(tr("default"));
+    m_repeat->setToolTip(
+        tr("Repetitions of the reduction, or power-iteration steps; 0 = the "
+           "default"));
+    form->addRow(tr("&Repeat"), m_repeat);
+    layout->addLayout(form);
+
+    m_pinned = new QCheckBox(tr("&Pinned host memory"), this);
+    m_pinned->setToolTip(
+        tr("Page-locked host buffers: copies can run asynchronously and at full "
+           "PCIe speed"));
+    m_sharedStream = new QCheckBox(tr("Shared-stream &bug ([stream] * n)"), this);
+    m_sharedStream->setToolTip(
+        tr("Reduce async: every chunk on the same stream, the classic "
+           "mistake: N streams asked for, one used"));
+    m_gpuMetrics = new QCheckBox(tr("&GPU metrics (PM sampling)"), this);
+    m_gpuMetrics->setToolTip(
+        tr("Sample SM activity and warp occupancy during the run (locks GPU "
+           "clocks while active)"));
+    layout->addWidget(m_pinned);
+    layout->addWidget(m_sharedStream);
+    layout->addWidget(m_gpuMetrics);
+
+    auto* buttons = new QHBoxLayout();
+    m_run = new QPushButton(tr("Run"), this);
+    m_run->setDefault(true);
+    m_compare = new QPushButton(tr("Compare"), this);
+    m_compare->setToolTip(tr("Run the baseline, then the async version with the same parameters"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setVisible(false);
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_compare, 1);
+    buttons->addWidget(m_cancel);
+    layout->addLayout(buttons);
+
+    m_hint = new QLabel(this);
+    m_hint->setWordWrap(true);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_hint);
+    m_deviceLabel = new QLabel(this);
+    m_deviceLabel->setWordWrap(true);
+    m_deviceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_deviceLabel);
+    layout->addStretch(1);
+
+    connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(m_compare, &QPushButton::clicked, this, &RunPanel::compareRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+    auto changed = [this] {
+        updateState();
+        emit requestChanged();
+    };
+    connect(m_workload, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_modeGroup, &QButtonGroup::buttonToggled, this, changed);
+    for (QSpinBox* spin : {m_streams, m_size, m_repeat}) {
+        connect(spin, &QSpinBox::valueChanged, this, changed);
+    }
+    for (QCheckBox* box : {m_pinned, m_sharedStream, m_gpuMetrics}) {
+        connect(box, &QCheckBox::toggled, this, changed);
+    }
+    setDevice(false, tr("Looking for a CUDA device..."));
+}
+
+RunRequest RunPanel::request() const {
+    RunRequest r;
+    r.workload = m_workload->currentData().toString().toStdString();
+    r.mode = m_async->isChecked() ? "async" : "baseline";
+    r.streams = m_streams->value();
+    r.pinned = m_pinned->isChecked();
+    r.size = m_size->value();
+    r.repeat = m_repeat->value();
+    r.sharedStreamBug = m_sharedStream->isChecked();
+    r.gpuMetrics = m_gpuMetrics->isChecked();
+    return r;
+}
+
+void RunPanel::setRequest(const RunRequest& r) {
+    const int index = m_workload->findData(QString::fromStdString(r.workload));
+    m_workload->setCurrentIndex(index >= 0 ? index : 0);
+    (r.mode == "async" ? m_async : m_baseline)->setChecked(true);
+    m_streams->setValue(r.streams);
+    m_pinned->setChecked(r.pinned);
+    m_size->setValue(
+        static_cast<int>(std::clamp<std::int64_t>(r.size, 0, std::numeric_limits<int>::max())));
+    m_repeat->setValue(r.repeat);
+    m_sharedStream->setChecked(r.sharedStreamBug);
+    m_gpuMetrics->setChecked(r.gpuMetrics);
+    updateState();
+}
+
+void RunPanel::setDevice(bool available, const QString& text) {
+    m_deviceAvailable = available;
+    m_deviceText = text;
+    updateState();
+}
+
+void RunPanel::setBusy(bool busy) {
+    m_busy = busy;
+    updateState();
+}
+
+void RunPanel::updateState() {
+    const bool reduce = m_workload->currentData().toString() == QLatin1String("reduce");
+    const bool async = m_async->isChecked();
+    m_size->setSpecialValueText(reduce ? tr("default (100,000,000)") : tr("default (8192)"));
+    m_sharedStream->setEnabled(reduce && async);
+    m_streams->setEnabled(async);
+    m_hint->setText(hintFor(m_workload->currentData().toString(), async));
+
+    const bool canRun = m_deviceAvailable && !m_busy;
+    m_run->setEnabled(canRun);
+    m_compare->setEnabled(canRun);
+    m_cancel->setVisible(m_busy);
+    QString why;
+    if (!m_deviceAvailable) {
+        why = tr("Run is unavailable: %1").arg(m_deviceText);
+    } else if (m_busy) {
+        why = tr("A run is in progress");
+    }
+    m_run->setToolTip(why.isEmpty() ? tr("Run the workload under the tracer (Ctrl+R)") : why);
+    m_compare->setToolTip(why.isEmpty()
+                              ? tr("Run the baseline, then the async version with the same "
+                                   "parameters (Ctrl+Shift+R)")
+                              : why);
+    if (m_deviceAvailable) {
+        m_deviceLabel->setText(tr("Device: <b>%1</b>").arg(m_deviceText.toHtmlEscaped()));
+        m_deviceLabel->setStyleSheet(QString());
+    } else {
+        m_deviceLabel->setText(tr("Run is unavailable: %1").arg(m_deviceText.toHtmlEscaped()));
+        m_deviceLabel->setStyleSheet(QStringLiteral("color: #9a3b00;"));
+    }
+}
+
+}  // namespace wl::app

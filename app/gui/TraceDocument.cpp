@@ -1,0 +1,50 @@
+#include "app/gui/TraceDocument.h"
+
+#include <QFileInfo>
+
+namespace wl::app {
+
+QString describeRequest(const RunRequest& r) {
+    QString text = QStringLiteral("%1 %2").arg(QString::fromStdString(r.workload),
+                                               QString::fromStdString(r.mode));
+    if (r.mode == "async" || r.streams > 1) {
+        text += QStringLiteral(", %1 stream%2").arg(r.streams).arg(r.streams == 1 ? "" : "s");
+    }
+    text += r.pinned ? QStringLiteral(", pinned") : QStringLiteral(", pageable");
+    if (r.size > 0)
+        text += QStringLiteral(", size %1").arg(r.size);
+    if (r.repeat > 0)
+        text += QStringLiteral(", repeat %1").arg(r.repeat);
+    if (r.sharedStreamBug)
+        text += QStringLiteral(", shared-stream bug");
+    if (r.gpuMetrics)
+        text += QStringLiteral(", GPU metrics");
+    return text;
+}
+
+DocumentPtr TraceDocument::fromFile(model::TracePtr trace, const QString& path, Origin origin) {
+    auto doc = std::make_shared<TraceDocument>();
+    doc->origin = origin;
+    doc->trace = std::move(trace);
+    doc->path = path;
+    doc->title = QFileInfo(path).fileName();
+    if (origin == Origin::Sample)
+        doc->title += QStringLiteral(" (sample)");
+    return doc;
+}
+
+DocumentPtr TraceDocument::fromRun(const RunRequest& request, const RunOutcome& outcome,
+                                   int runNumber) {
+    auto doc = std::make_shared<TraceDocument>();
+    doc->origin = Origin::Run;
+    doc->trace = outcome.trace;
+    doc->request = request;
+    doc->checkPassed = outcome.checkPassed;
+    doc->checkText = QString::fromStdString(outcome.checkText);
+    doc->summaryText = QString::fromStdString(outcome.summaryText);
+    doc->wallTimeMs = outcome.wallTimeMs;
+    doc->title = QStringLiteral("Run %1: %2").arg(runNumber).arg(describeRequest(request));
+    return doc;
+}
+
+}  // namespace wl::app

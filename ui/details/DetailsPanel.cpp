@@ -1,0 +1,283 @@
+#include "ui/details/DetailsPanel.h"
+
+#include <QFont>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "ui/details/Units.h"
+
+namespace wl::ui {
+namespace {
+
+constexpr int kLinkRole = Qt::UserRole + 1;
+
+QString qstr(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString kindName(model::SliceKind kind) {
+    switch (kind) {
+        case model::SliceKind::Kernel:
+            return QStringLiteral("Kernel");
+        case model::SliceKind::Memcpy:
+            return QStringLiteral("Memory copy");
+        case model::SliceKind::Memset:
+            return QStringLiteral("Memset");
+        case model::SliceKind::Sync:
+            return QStringLiteral("Synchronisation");
+        case model::SliceKind::RuntimeApi:
+            return QStringLiteral("CUDA runtime API");
+        case model::SliceKind::DriverApi:
+            return QStringLiteral("CUDA driver API");
+        case model::SliceKind::Nvtx:
+            return QStringLiteral("NVTX range");
+        case model::SliceKind::Overhead:
+            return QStringLiteral("Profiler overhead");
+        case model::SliceKind::Instant:
+            return QStringLiteral("Instant");
+        case model::SliceKind::Other:
+            return QStringLiteral("Other");
+    }
+    return QStringLiteral("Other");
+}
+
+QString dim3(const std::array<std::int32_t, 3>& d) {
+    return QStringLiteral("%1 × %2 × %3").arg(d[0]).arg(d[1]).arg(d[2]);
+}
+
+}  // namespace
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    m_title = new QLabel(this);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Field"), tr("Value")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true);
+    layout->addWidget(m_title);
+    layout->addWidget(m_tree, 1);
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const QVariant link = item->data(1, kLinkRole);
+        if (!link.isValid())
+            return;
+        const auto packed = link.toULongLong();
+        emit relatedSliceActivated(model::SliceRef{static_cast<std::uint32_t>(packed >> 32),
+                                                   static_cast<std::uint32_t>(packed)});
+    });
+    clear();
+}
+
+void DetailsPanel::setTrace(model::TracePtr trace) {
+    m_trace = std::move(trace);
+    clear();
+}
+
+void DetailsPanel::clear() {
+    m_ref = {};
+    m_rows.clear();
+    m_tree->clear();
+    m_title->setText(tr("Nothing selected — click a slice on the timeline."));
+}
+
+QString DetailsPanel::title() const {
+    return m_ref.valid() ? m_title->text() : QString();
+}
+
+QString DetailsPanel::value(const QString& field) const {
+    for (const auto& [f, v] : m_rows) {
+        if (f == field)
+            return v;
+    }
+    return {};
+}
+
+std::vector<std::pair<QString, QString>> DetailsPanel::rows() const {
+    return m_rows;
+}
+
+void DetailsPanel::addGroup(const QString& name) {
+    auto* item = new QTreeWidgetItem(m_tree, {name});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setFirstColumnSpanned(true);
+}
+
+void DetailsPanel::addRow(const QString& field, const QString& value, model::SliceRef link) {
+    auto* item = new QTreeWidgetItem(m_tree, {field, value});
+    item->setToolTip(1, value);
+    if (link.valid()) {
+        item->setData(1, kLinkRole,
+                      QVariant::fromValue((static_cast<quint64>(link.track) << 32) | link.index));
+        item->setForeground(1, palette().link());
+        item->setToolTip(1, tr("Double-click to select"));
+    }
+    m_rows.emplace_back(field, value);
+}
+
+void DetailsPanel::showSlice(model::SliceRef ref) {
+    clear();
+    if (!m_trace || !ref.valid() || ref.track >= m_trace->tracks().size() ||
+        ref.index >= m_trace->track(ref.track).slices.size()) {
+        return;
+    }
+    m_ref = ref;
+    const model::Slice& s = m_trace->slice(ref);
+    const QString name = qstr(m_trace->str(s.nameId));
+    m_title->setText(name.isEmpty() ? tr("(unnamed)") : name);
+    m_title->setToolTip(name);
+    fillSlice(s);
+    m_tree->resizeColumnToContents(0);
+}
+
+void DetailsPanel::fillSlice(const model::Slice& s) {
+    const model::Trace& t = *m_trace;
+    const model::Track& track = t.track(m_ref.track);
+    addRow(tr("Name"), qstr(t.str(s.nameId)));
+    addRow(tr("Kind"), kindName(s.kind));
+    addRow(tr("Start"), units::timestamp(s.startNs));
+    addRow(tr("Duration"), units::duration(s.durationNs));
+    addRow(tr("End"), units::timestamp(s.endNs()));
+    if (track.kind == model::TrackKind::GpuStream || track.deviceId >= 0) {
+        const model::DeviceProperties* device = t.device(track.deviceId);
+        addRow(tr("Device"), device && !device->name.empty()
+                                 ? QStringLiteral("%1 (GPU %2)")
+                                       .arg(QString::fromStdString(device->name))
+                                       .arg(track.deviceId)
+                                 : tr("GPU %1").arg(track.deviceId));
+    }
+    if (track.kind == model::TrackKind::GpuStream) {
+        addRow(tr("Stream"), QString::number(track.streamId));
+    } else {
+        addRow(tr("Row"), qstr(t.str(track.nameId)));
+        if (track.threadId >= 0)
+            addRow(tr("Thread"), QString::number(track.threadId));
+    }
+    if (s.correlationId != 0)
+        addRow(tr("Correlation id"), QString::number(s.correlationId));
+
+    if (const auto* k = t.kernel(s)) {
+        addGroup(tr("Launch configuration"));
+        fillKernel(*k);
+    }
+    if (const auto* m = t.memcpy(s)) {
+        addGroup(tr("Copy"));
+        fillMemcpy(s, *m);
+    }
+    if (const auto* m = t.memset(s)) {
+        addGroup(tr("Memset"));
+        addRow(tr("Bytes"), QStringLiteral("%1 (%2 B)")
+                                .arg(units::bytes(m->bytes),
+                                     units::grouped(static_cast<std::int64_t>(m->bytes))));
+        addRow(tr("Throughput"), units::gbPerSecond(m->bytes, s.durationNs));
+        addRow(tr("Value"), QString::number(m->value));
+        addRow(tr("Memory kind"), QString::fromUtf8(model::toString(m->memoryKind)));
+    }
+    if (const auto* y = t.sync(s)) {
+        addGroup(tr("Synchronisation"));
+        addRow(tr("Sync type"), QString::fromUtf8(model::toString(y->syncKind)));
+        if (y->streamId >= 0)
+            addRow(tr("Waited stream"), QString::number(y->streamId));
+        if (y->eventId != 0)
+            addRow(tr("Event"), QString::number(y->eventId));
+    }
+    if (const auto* a = t.api(s)) {
+        addGroup(tr("API call"));
+        if (a->callbackId != 0)
+            addRow(tr("Callback id"), QString::number(a->callbackId));
+        addRow(tr("Return code"),
+               a->returnCode == 0 ? tr("0 (success)") : QString::number(a->returnCode));
+    }
+    if (const auto* n = t.nvtx(s)) {
+        addGroup(tr("NVTX"));
+        const QString domain = qstr(t.str(n->domainId));
+        addRow(tr("Domain"), domain.isEmpty() ? tr("(default)") : domain);
+        addRow(tr("Nesting depth"), QString::number(s.depth));
+        if (n->colorArgb != 0) {
+            addRow(tr("Colour"),
+                   QStringLiteral("#%1").arg(n->colorArgb & 0xFFFFFFu, 6, 16, QLatin1Char('0')));
+        }
+    }
+    fillLaunch(s);
+}
+
+void DetailsPanel::fillKernel(const model::KernelDetail& k) {
+    addRow(tr("Grid"), dim3(k.grid));
+    addRow(tr("Block"), dim3(k.block));
+    const std::int64_t threads = k.threadsPerBlock();
+    addRow(tr("Threads"), tr("%1 per block, %2 in total")
+                              .arg(units::grouped(threads))
+                              .arg(units::grouped(threads * k.blockCount())));
+    const std::int64_t warps = (threads + 31) / 32;
+    const std::int64_t lanes = warps * 32;
+    addRow(tr("Warps per block"),
+           threads % 32 == 0 ? QString::number(warps)
+                             : tr("%1 (%2 of %3 lanes used)").arg(warps).arg(threads).arg(lanes));
+    addRow(tr("Registers per thread"), QString::number(k.registersPerThread));
+    addRow(tr("Shared memory"),
+           tr("%1 per block (static %2, dynamic %3)")
+               .arg(units::bytes(static_cast<std::uint64_t>(k.sharedBytesPerBlock())),
+                    units::bytes(static_cast<std::uint64_t>(k.staticSharedBytes)),
+                    units::bytes(static_cast<std::uint64_t>(k.dynamicSharedBytes))));
+    if (k.warpsPerSm >= 0.0f)
+        addRow(tr("Warps per SM"), QString::number(k.warpsPerSm, 'f', 1));
+    if (k.estimatedOccupancyPct >= 0.0f) {
+        addRow(tr("Occupancy (producer's estimate)"),
+               QStringLiteral("%1 %").arg(k.estimatedOccupancyPct, 0, 'f', 1));
+    }
+}
+
+void DetailsPanel::fillMemcpy(const model::Slice& s, const model::MemcpyDetail& m) {
+    addRow(tr("Direction"), QString::fromUtf8(model::toString(m.copyKind)));
+    addRow(tr("Bytes"),
+           QStringLiteral("%1 (%2 B)")
+               .arg(units::bytes(m.bytes), units::grouped(static_cast<std::int64_t>(m.bytes))));
+    addRow(tr("Throughput"), units::gbPerSecond(m.bytes, s.durationNs));
+    addRow(tr("Memory kinds"),
+           QStringLiteral("%1 → %2").arg(QString::fromUtf8(model::toString(m.srcKind)),
+                                         QString::fromUtf8(model::toString(m.dstKind))));
+    if (m.srcKind == model::MemoryKind::Pageable || m.dstKind == model::MemoryKind::Pageable) {
+        addRow(tr("Note"), tr("Pageable host memory: the driver stages the copy through a pinned "
+                              "buffer and it cannot overlap other work."));
+    }
+    if (m.copyKind == model::CopyKind::PeerToPeer) {
+        addRow(tr("Devices"), tr("GPU %1 → GPU %2").arg(m.srcDevice).arg(m.dstDevice));
+    }
+}
+
+void DetailsPanel::fillLaunch(const model::Slice& s) {
+    const model::Trace& t = *m_trace;
+    if (const model::Flow* in = t.flowTo(m_ref); in && in->from.valid()) {
+        const model::Slice& api = t.slice(in->from);
+        addGroup(tr("Launch"));
+        addRow(tr("Launched by"),
+               tr("%1 at %2").arg(qstr(t.str(api.nameId)), units::timestamp(api.startNs)),
+               in->from);
+        addRow(tr("API call duration"), units::duration(api.durationNs));
+        addRow(tr("Launch latency"), units::duration(s.startNs - api.startNs));
+    }
+    if (const model::Flow* out = t.flowFrom(m_ref); out && out->to.valid()) {
+        const model::Slice& work = t.slice(out->to);
+        const model::Track& workTrack = t.track(out->to.track);
+        addGroup(tr("Launched work"));
+        addRow(tr("Launches"),
+               tr("%1 on stream %2").arg(qstr(t.str(work.nameId))).arg(workTrack.streamId),
+               out->to);
+        addRow(tr("Launch latency"), units::duration(work.startNs - s.startNs));
+    }
+}
+
+}  // namespace wl::ui

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <utility>
+#include <vector>
+
+#include "model/Slice.h"
+#include "model/Trace.h"
+
+class QLabel;
+class QTreeWidget;
+
+namespace wl::ui {
+
+// Shows what is known about one selected slice: name, timing, where it ran, its launch
+// configuration or copy parameters, and (through the trace's flows) the API call that launched it
+// and the launch latency. Holds a shared read-only Trace; main thread only. Times in the model's
+// ns, shown in readable units.
+class DetailsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DetailsPanel(QWidget* parent = nullptr);
+
+    void setTrace(model::TracePtr trace);
+    // Shows `ref` of the current trace; an invalid ref clears the panel.
+    void showSlice(model::SliceRef ref);
+    void clear();
+
+    model::SliceRef slice() const { return m_ref; }
+    QString title() const;
+    // The value shown for a field ("Duration", "Grid", "Launch latency", ...); empty if absent.
+    QString value(const QString& field) const;
+    // All (field, value) rows in display order.
+    std::vector<std::pair<QString, QString>> rows() const;
+
+signals:
+    // The user asked to go to a related slice (the launching API call or the launched work).
+    void relatedSliceActivated(wl::model::SliceRef ref);
+
+private:
+    void addGroup(const QString& name);
+    void addRow(const QString& field, const QString& value, model::SliceRef link = {});
+    void fillSlice(const model::Slice& s);
+    void fillKernel(const model::KernelDetail& k);
+    void fillMemcpy(const model::Slice& s, const model::MemcpyDetail& m);
+    void fillLaunch(const model::Slice& s);
+
+    model::TracePtr m_trace;
+    model::SliceRef m_ref;
+    QLabel* m_title = nullptr;
+    QTreeWidget* m_tree = nullptr;
+    std::vector<std::pair<QString, QString>> m_rows;
+};
+
+}  // namespace wl::ui

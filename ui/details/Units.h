@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QString>
+#include <cstdint>
+
+#include "model/Time.h"
+
+namespace wl::ui::units {
+
+// Human-readable durations, times, sizes and rates for the details panel and status texts.
+// Inputs are integers in model units (ns, bytes); output picks a unit so 3-4 digits show.
+
+// "850 ns", "12.35 µs", "4.210 ms", "1.503 s".
+QString duration(model::TimeNs ns);
+// A point in time since the trace origin, always in ms with µs precision: "12.345678 ms".
+QString timestamp(model::TimeNs ns);
+// "512 B", "64.0 KiB", "381.5 MiB", "1.50 GiB".
+QString bytes(std::uint64_t bytes);
+// Throughput of `bytes` moved in `ns` in GB/s (1e9 bytes/s); "n/a" when ns <= 0.
+QString gbPerSecond(std::uint64_t bytes, model::TimeNs ns);
+// 1234567 -> "1,234,567".
+QString grouped(std::int64_t value);
+
+}  // namespace wl::ui::units
