@@ -119,6 +119,7 @@ public:
         dropped = 0;  // CUPTI resets the count when read
         return count;
     }
+    CUptiResult useSystemThreadIds() override { return CUPTI_SUCCESS; }
     CUptiResult setAttribute(CUpti_ActivityAttribute, std::size_t*, void*) override {
         return CUPTI_SUCCESS;
     }

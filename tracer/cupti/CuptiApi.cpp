@@ -109,6 +109,9 @@ public:
         }
         return dropped;
     }
+    CUptiResult useSystemThreadIds() override {
+        return cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+    }
     CUptiResult setAttribute(CUpti_ActivityAttribute attr, std::size_t* valueSize,
                              void* value) override {
         return cuptiActivitySetAttribute(attr, valueSize, value);

@@ -42,6 +42,8 @@ public:
     virtual CUptiResult nextRecord(std::uint8_t* buffer, std::size_t validBytes,
                                    CUpti_Activity** record) = 0;
     virtual std::size_t droppedRecords(CUcontext context, std::uint32_t streamId) = 0;
+    // Thread ids in records: the OS thread id (gettid), so they match other tools and /proc.
+    virtual CUptiResult useSystemThreadIds() = 0;
     virtual CUptiResult setAttribute(CUpti_ActivityAttribute attribute, std::size_t* valueSize,
                                      void* value) = 0;
 

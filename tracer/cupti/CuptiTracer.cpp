@@ -349,6 +349,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         std::lock_guard lock(g_runMutex);
         g_run = d.run.get();
     }
+    d.api->useSystemThreadIds();
     result = d.api->registerCallbacks(&bufferRequested, &bufferCompleted);
     if (result != CUPTI_SUCCESS) {
         return d.cuptiFailure("register its buffer callbacks", result);

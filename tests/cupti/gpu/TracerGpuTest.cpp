@@ -1,0 +1,387 @@
+// The tracer on a real GPU: known work must come back as exactly that work (kinds, streams,
+// nesting, flows, no lost records), repeated runs in one process must work, and a million launches
+// must all be traced and matched to their API calls. Skips without a device.
+#include <gtest/gtest.h>
+#include <nvtx3/nvToolsExt.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "TracerTestKernels.h"
+#include "cupti/CuptiTracer.h"
+
+namespace wl::cupti {
+namespace {
+
+using model::SliceKind;
+using model::TrackKind;
+
+bool haveGpu() {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+#define SKIP_WITHOUT_GPU()                    \
+    do {                                      \
+        if (!haveGpu()) {                     \
+            GTEST_SKIP() << "no CUDA device"; \
+        }                                     \
+    } while (0)
+
+std::vector<const model::Track*> tracksOf(const model::Trace& trace, TrackKind kind) {
+    std::vector<const model::Track*> out;
+    for (const auto& track : trace.tracks()) {
+        if (track.kind == kind) {
+            out.push_back(&track);
+        }
+    }
+    return out;
+}
+
+void printTracks(const model::Trace& trace) {
+    for (const auto& track : trace.tracks()) {
+        std::printf(
+            "  track kind=%d device=%d stream=%lld thread=%lld name='%s' domain='%s' slices=%zu\n",
+            static_cast<int>(track.kind), track.deviceId, static_cast<long long>(track.streamId),
+            static_cast<long long>(track.threadId), std::string(trace.str(track.nameId)).c_str(),
+            std::string(trace.str(track.domainId)).c_str(), track.slices.size());
+    }
+    const auto& d = trace.diagnostics();
+    std::printf(
+        "  diagnostics: dropped=%llu invalid=%llu unknown=%llu unmatched=%llu warnings=%llu\n",
+        static_cast<unsigned long long>(d.droppedRecords),
+        static_cast<unsigned long long>(d.invalidTimestamps),
+        static_cast<unsigned long long>(d.unknownRecords),
+        static_cast<unsigned long long>(d.unmatchedEnds),
+        static_cast<unsigned long long>(d.warningCount));
+    for (const auto& w : d.warnings) {
+        std::printf("  warning: %s\n", w.c_str());
+    }
+}
+
+nvtxEventAttributes_t colored(const char* message, std::uint32_t argb) {
+    nvtxEventAttributes_t a{};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.colorType = NVTX_COLOR_ARGB;
+    a.color = argb;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = message;
+    return a;
+}
+
+class TracerGpuTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!haveGpu()) {
+            return;
+        }
+        CuptiTracer::ensureNvtxInjection();  // before this process's first NVTX call
+        ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+        // Context and module loaded before tracing, so the counts below are exact.
+        ASSERT_EQ(test::launchTracerSpin(nullptr, 1, 32, 1000, nullptr), cudaSuccess);
+        ASSERT_EQ(test::launchTracerEmpty(nullptr), cudaSuccess);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    }
+};
+
+constexpr int kStreams = 4;
+constexpr int kKernelsPerStream = 6;
+constexpr std::size_t kBytes = 1 << 20;
+constexpr std::uint32_t kOuterColor = 0xFF3366CCu;
+constexpr std::uint32_t kInnerColor = 0xFF00AA00u;
+constexpr std::uint32_t kDomainColor = 0xFFAA0000u;
+
+TEST_F(TracerGpuTest, KnownWorkYieldsExactlyThatTrace) {
+    SKIP_WITHOUT_GPU();
+    void* device = nullptr;
+    void* pinned = nullptr;
+    std::vector<char> pageable(kBytes, 1);
+    ASSERT_EQ(cudaMalloc(&device, kBytes), cudaSuccess);
+    ASSERT_EQ(cudaMallocHost(&pinned, kBytes), cudaSuccess);
+
+    CuptiTracer tracer;
+    const model::Status started = tracer.start();
+    ASSERT_TRUE(started.ok()) << started.error().message;
+
+    const auto mainTid = static_cast<std::uint32_t>(syscall(SYS_gettid));
+    nvtxNameOsThreadA(mainTid, "tracer-test-main");
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("warpline-test");
+    cudaStream_t streams[kStreams];
+    for (auto& s : streams) {
+        ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    }
+
+    auto outer = colored("known work", kOuterColor);
+    nvtxRangePushEx(&outer);
+    auto inner = colored("launch kernels", kInnerColor);
+    nvtxRangePushEx(&inner);
+    for (int k = 0; k < kKernelsPerStream; ++k) {
+        for (auto& s : streams) {
+            ASSERT_EQ(test::launchTracerSpin(s, 2, 64, 20000, nullptr), cudaSuccess);
+        }
+    }
+    nvtxRangePop();
+
+    auto copies = colored("copies", kDomainColor);
+    nvtxDomainRangePushEx(domain, &copies);
+    ASSERT_EQ(cudaMemcpyAsync(device, pinned, kBytes, cudaMemcpyHostToDevice, streams[0]),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemsetAsync(device, 0, kBytes, streams[1]), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(pageable.data(), device, kBytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    nvtxDomainRangePop(domain);
+
+    const nvtxRangeId_t crossing = nvtxRangeStartA("cross-thread");
+    std::thread([crossing] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        nvtxRangeEnd(crossing);
+    }).join();
+    nvtxMarkA("checkpoint");
+
+    ASSERT_EQ(cudaStreamSynchronize(streams[0]), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    nvtxRangePop();
+
+    auto result = tracer.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    for (auto& s : streams) {
+        cudaStreamDestroy(s);
+    }
+    cudaFree(device);
+    cudaFreeHost(pinned);
+    const model::Trace& trace = *result.value();
+    printTracks(trace);
+
+    const auto& diag = trace.diagnostics();
+    EXPECT_EQ(diag.droppedRecords, 0u);
+    EXPECT_EQ(diag.invalidTimestamps, 0u);
+
+    // Kernels: exactly kKernelsPerStream on each of kStreams stream rows, each launched by a
+    // cudaLaunchKernel call it is linked to.
+    std::map<std::int64_t, int> kernelsPerStream;
+    std::int64_t copyStreamId = -1;
+    int memcpys = 0;
+    int memsets = 0;
+    for (const auto* track : tracksOf(trace, TrackKind::GpuStream)) {
+        EXPECT_EQ(track->deviceId, 0);
+        for (std::uint32_t i = 0; i < track->slices.size(); ++i) {
+            const model::Slice& s = track->slices[i];
+            const model::SliceRef ref{static_cast<std::uint32_t>(track - trace.tracks().data()), i};
+            if (s.kind == SliceKind::Kernel) {
+                EXPECT_NE(trace.str(s.nameId).find("tracer_spin"), std::string_view::npos);
+                ++kernelsPerStream[track->streamId];
+                const model::Flow* flow = trace.flowTo(ref);
+                ASSERT_NE(flow, nullptr) << "kernel without its launch";
+                const model::Slice& launch = trace.slice(flow->from);
+                EXPECT_EQ(launch.kind, SliceKind::RuntimeApi);
+                EXPECT_EQ(trace.str(launch.nameId).rfind("cudaLaunchKernel", 0), 0u);
+                EXPECT_EQ(launch.correlationId, s.correlationId);
+                EXPECT_LE(launch.startNs, s.startNs);
+            } else if (s.kind == SliceKind::Memcpy) {
+                ++memcpys;
+                const auto* m = trace.memcpy(s);
+                ASSERT_NE(m, nullptr);
+                EXPECT_EQ(m->bytes, kBytes);
+                if (m->copyKind == model::CopyKind::HostToDevice) {
+                    EXPECT_EQ(m->srcKind, model::MemoryKind::Pinned);
+                    EXPECT_EQ(m->dstKind, model::MemoryKind::Device);
+                    copyStreamId = track->streamId;
+                } else {
+                    EXPECT_EQ(m->copyKind, model::CopyKind::DeviceToHost);
+                    EXPECT_EQ(m->srcKind, model::MemoryKind::Device);
+                    EXPECT_EQ(m->dstKind, model::MemoryKind::Pageable);
+                    std::printf("  blocking D2H ran on '%s'\n",
+                                std::string(trace.str(track->nameId)).c_str());
+                }
+                EXPECT_NE(trace.flowTo(ref), nullptr);
+            } else if (s.kind == SliceKind::Memset) {
+                ++memsets;
+                ASSERT_NE(trace.memset(s), nullptr);
+                EXPECT_EQ(trace.memset(s)->bytes, kBytes);
+            }
+        }
+    }
+    ASSERT_EQ(kernelsPerStream.size(), static_cast<std::size_t>(kStreams));
+    for (const auto& [stream, count] : kernelsPerStream) {
+        EXPECT_EQ(count, kKernelsPerStream) << "stream " << stream;
+    }
+    EXPECT_EQ(memcpys, 2);
+    EXPECT_EQ(memsets, 1);
+    EXPECT_EQ(trace.counts().kernel, static_cast<std::uint64_t>(kStreams * kKernelsPerStream));
+    EXPECT_TRUE(kernelsPerStream.count(copyStreamId)) << "the async copy ran on a stream of ours";
+
+    // Synchronisations: the stream sync names the copy stream; the device sync is a context sync.
+    bool streamSync = false;
+    bool contextSync = false;
+    for (const auto* track : tracksOf(trace, TrackKind::Sync)) {
+        for (const auto& s : track->slices) {
+            const auto* d = trace.sync(s);
+            ASSERT_NE(d, nullptr);
+            if (d->syncKind == model::SyncKind::StreamSynchronize && d->streamId == copyStreamId) {
+                streamSync = true;
+            }
+            contextSync |= d->syncKind == model::SyncKind::ContextSynchronize;
+        }
+    }
+    EXPECT_TRUE(streamSync);
+    EXPECT_TRUE(contextSync);
+
+    // NVTX: nesting and colours per domain, the mark, and the range that crossed threads.
+    std::map<std::string, std::pair<const model::Slice*, const model::Track*>> ranges;
+    for (const auto& track : trace.tracks()) {
+        if (track.kind != TrackKind::Nvtx && track.kind != TrackKind::NvtxAsync) {
+            continue;
+        }
+        for (const auto& s : track.slices) {
+            ranges[std::string(trace.str(s.nameId))] = {&s, &track};
+        }
+    }
+    ASSERT_TRUE(ranges.count("known work"));
+    ASSERT_TRUE(ranges.count("launch kernels"));
+    ASSERT_TRUE(ranges.count("copies"));
+    ASSERT_TRUE(ranges.count("cross-thread"));
+    ASSERT_TRUE(ranges.count("checkpoint"));
+    const auto& [outerSlice, outerTrack] = ranges["known work"];
+    const auto& [innerSlice, innerTrack] = ranges["launch kernels"];
+    EXPECT_EQ(outerTrack, innerTrack);
+    EXPECT_EQ(outerTrack->kind, TrackKind::Nvtx);
+    EXPECT_EQ(outerSlice->depth, 0);
+    EXPECT_EQ(innerSlice->depth, 1);
+    EXPECT_EQ(trace.nvtx(*outerSlice)->colorArgb, kOuterColor);
+    EXPECT_EQ(trace.nvtx(*innerSlice)->colorArgb, kInnerColor);
+    EXPECT_LE(outerSlice->startNs, innerSlice->startNs);
+    EXPECT_GE(outerSlice->endNs(), innerSlice->endNs());
+    const auto& [copiesSlice, copiesTrack] = ranges["copies"];
+    EXPECT_EQ(trace.str(copiesTrack->domainId), "warpline-test");
+    EXPECT_EQ(trace.nvtx(*copiesSlice)->colorArgb, kDomainColor);
+    EXPECT_NE(copiesTrack, outerTrack);
+    const auto& [crossSlice, crossTrack] = ranges["cross-thread"];
+    EXPECT_EQ(crossTrack->kind, TrackKind::NvtxAsync);
+    EXPECT_GE(crossSlice->durationNs, 2 * model::kNsPerMs);
+    EXPECT_EQ(ranges["checkpoint"].first->durationNs, 0);
+    EXPECT_EQ(diag.unmatchedEnds, 0u);
+
+    // The thread name given through NVTX names the thread's rows.
+    bool named = false;
+    for (const auto* track : tracksOf(trace, TrackKind::HostApi)) {
+        named |= trace.str(track->nameId).find("tracer-test-main") != std::string_view::npos;
+    }
+    EXPECT_TRUE(named);
+
+    const model::DeviceProperties* props = trace.device(0);
+    ASSERT_NE(props, nullptr);
+    EXPECT_FALSE(props->name.empty());
+    EXPECT_GT(props->smCount, 0);
+    EXPECT_GT(props->maxWarpsPerSm, 0);
+    EXPECT_GT(props->registersPerSm, 0);
+    EXPECT_GT(props->memoryBandwidthGBps, 100.0);
+    std::printf("  device 0: %s, %d SMs, %d warps/SM, %.0f GB/s\n", props->name.c_str(),
+                props->smCount, props->maxWarpsPerSm, props->memoryBandwidthGBps);
+}
+
+TEST_F(TracerGpuTest, RepeatedRunsInOneProcess) {
+    SKIP_WITHOUT_GPU();
+    CuptiTracer tracer;
+    for (int run = 1; run <= 3; ++run) {
+        ASSERT_TRUE(tracer.start().ok()) << "run " << run;
+        for (int i = 0; i < 10 * run; ++i) {
+            ASSERT_EQ(test::launchTracerEmpty(nullptr), cudaSuccess);
+        }
+        auto trace = tracer.stop();
+        ASSERT_TRUE(trace.ok()) << trace.error().message;
+        EXPECT_EQ(trace.value()->counts().kernel, static_cast<std::uint64_t>(10 * run));
+        EXPECT_EQ(trace.value()->diagnostics().droppedRecords, 0u);
+    }
+}
+
+TEST_F(TracerGpuTest, EveryDeviceGetsItsOwnProcess) {
+    SKIP_WITHOUT_GPU();
+    int count = 0;
+    ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+    if (count < 2) {
+        GTEST_SKIP() << "needs two devices";
+    }
+    CuptiTracer tracer;
+    ASSERT_TRUE(tracer.start().ok());
+    for (int d = 0; d < count; ++d) {
+        ASSERT_EQ(cudaSetDevice(d), cudaSuccess);
+        ASSERT_EQ(test::launchTracerEmpty(nullptr), cudaSuccess);
+    }
+    cudaSetDevice(0);
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    std::map<int, int> kernelsPerDevice;
+    for (const auto* track : tracksOf(*trace.value(), TrackKind::GpuStream)) {
+        kernelsPerDevice[track->deviceId] += static_cast<int>(track->slices.size());
+    }
+    EXPECT_EQ(kernelsPerDevice.size(), static_cast<std::size_t>(count));
+}
+
+TEST_F(TracerGpuTest, MillionLaunchesAllTracedAndMatched) {
+    SKIP_WITHOUT_GPU();
+    constexpr int kBatches = 10;
+    constexpr int kPerBatch = 100'000;
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    CuptiTracer tracer;
+    TracerOptions options;
+    options.traceNvtx = false;
+    ASSERT_TRUE(tracer.start(options).ok());
+    const auto begin = std::chrono::steady_clock::now();
+    for (int b = 0; b < kBatches; ++b) {
+        for (int i = 0; i < kPerBatch; ++i) {
+            if (test::launchTracerEmpty(stream) != cudaSuccess) {
+                FAIL() << "launch failed";
+            }
+        }
+        ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    }
+    const auto launched = std::chrono::steady_clock::now();
+    auto result = tracer.stop();
+    const auto stopped = std::chrono::steady_clock::now();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    cudaStreamDestroy(stream);
+    const model::Trace& trace = *result.value();
+    std::printf(
+        "  1M launches: %.0f ms launching, %.0f ms stop (flush + translate + finalize), %llu "
+        "slices\n",
+        std::chrono::duration<double, std::milli>(launched - begin).count(),
+        std::chrono::duration<double, std::milli>(stopped - launched).count(),
+        static_cast<unsigned long long>(trace.counts().slices));
+
+    EXPECT_EQ(trace.diagnostics().droppedRecords, 0u);
+    EXPECT_EQ(trace.counts().kernel, static_cast<std::uint64_t>(kBatches) * kPerBatch);
+    std::uint64_t launches = 0;
+    std::uint64_t matchedLaunches = 0;
+    std::uint64_t matchedKernels = 0;
+    for (std::uint32_t t = 0; t < trace.tracks().size(); ++t) {
+        const model::Track& track = trace.tracks()[t];
+        for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
+            const model::Slice& s = track.slices[i];
+            if (s.kind == SliceKind::RuntimeApi &&
+                trace.str(s.nameId).rfind("cudaLaunchKernel", 0) == 0) {
+                ++launches;
+                const model::Flow* flow = trace.flowFrom({t, i});
+                if (flow != nullptr && trace.slice(flow->to).kind == SliceKind::Kernel) {
+                    ++matchedLaunches;
+                }
+            } else if (s.kind == SliceKind::Kernel && trace.flowTo({t, i}) != nullptr) {
+                ++matchedKernels;
+            }
+        }
+    }
+    EXPECT_EQ(launches, static_cast<std::uint64_t>(kBatches) * kPerBatch);
+    EXPECT_EQ(matchedLaunches, launches);
+    EXPECT_EQ(matchedKernels, static_cast<std::uint64_t>(kBatches) * kPerBatch);
+}
+
+}  // namespace
+}  // namespace wl::cupti
