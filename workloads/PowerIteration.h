@@ -20,6 +20,7 @@ enum class Matvec { Cublas, OwnKernel };
 // waits; with 2+ streams the copies run on copy streams ordered by events.
 class PowerIteration final : public Workload {
 public:
+    using Workload::run;  // the one-argument form
     std::string name() const override { return "power"; }
     std::string description() const override;
     WorkloadParams withDefaults(WorkloadParams params) const override;

@@ -73,19 +73,44 @@ model::Status warmUp() {
     return {};
 }
 
+// Everything a run allocates, made before the timed part (the seed times from the first copy to
+// the last one) and freed by the destructors, also on failure.
+struct ReduceBuffers {
+    HostArray<float> host;
+    DeviceArray<float> device;
+    DeviceArray<float> partials;  // kReduceBlocksPerGrid per chunk
+    DeviceArray<float> sums;      // one per chunk
+    DeviceArray<float> total;
+    HostArray<float> hostSums;  // pinned, as in the seed (cuda.pinned_array)
+    HostArray<float> hostTotal;
+    StreamSet streams;
+};
+
+model::Status allocate(const WorkloadParams& p, ReduceBuffers& b) {
+    const auto chunks = static_cast<std::size_t>(p.streams);
+    // Device first: a size the GPU cannot hold fails before the host touches gigabytes.
+    WL_TRY_STATUS(b.device.allocate(static_cast<std::size_t>(p.size), "the array"));
+    WL_TRY_STATUS(b.partials.allocate(chunks * kReduceBlocksPerGrid, "partial sums"));
+    WL_TRY_STATUS(b.sums.allocate(chunks, "sums"));
+    WL_TRY_STATUS(b.total.allocate(1, "total"));
+    WL_TRY_STATUS(b.host.allocate(static_cast<std::size_t>(p.size), p.pinned, "the array"));
+    WL_TRY_STATUS(b.hostSums.allocate(chunks, true, "per-stream sums (host)"));
+    WL_TRY_STATUS(b.hostTotal.allocate(1, true, "total (host)"));
+    if (p.mode == Mode::Async) {
+        // The bug: `[cuda.stream()] * n` makes one stream and repeats it n times.
+        WL_TRY_STATUS(b.streams.create(p.sharedStream ? 1 : p.streams));
+    }
+    return {};
+}
+
 // v1/v2: one stream (the legacy default stream, as Numba uses), synchronous copies.
-model::Status runBaseline(const WorkloadParams& p, const HostArray<float>& host,
-                          DeviceArray<float>& device, const ProgressFn& progress,
+model::Status runBaseline(const WorkloadParams& p, ReduceBuffers& b, const ProgressFn& progress,
                           const std::atomic<bool>* cancel) {
-    DeviceArray<float> partial;
-    DeviceArray<float> sum;
-    WL_TRY_STATUS(partial.allocate(kReduceBlocksPerGrid, "partial sums"));
-    WL_TRY_STATUS(sum.allocate(1, "sum"));
     const std::size_t bytes = static_cast<std::size_t>(p.size) * sizeof(float);
     report(progress, 0.3, "copying to the GPU");
     {
         NvtxRange range("H2D Memory", kNvtxYellow);
-        WL_CUDA_TRY(cudaMemcpy(device.get(), host.get(), bytes, cudaMemcpyHostToDevice));
+        WL_CUDA_TRY(cudaMemcpy(b.device.get(), b.host.get(), bytes, cudaMemcpyHostToDevice));
     }
     if (cancelled(cancel)) {
         return cancelledError();
@@ -94,43 +119,32 @@ model::Status runBaseline(const WorkloadParams& p, const HostArray<float>& host,
     {
         NvtxRange range("Kernels", kNvtxGreen);
         for (int r = 0; r < p.repeat; ++r) {
-            WL_CUDA_TRY(launchPartialReduce(device.get(), p.size, partial.get(), nullptr));
-            WL_CUDA_TRY(launchSingleThreadSum(partial.get(), sum.get(), nullptr));
+            WL_CUDA_TRY(launchPartialReduce(b.device.get(), p.size, b.partials.get(), nullptr));
+            WL_CUDA_TRY(launchSingleThreadSum(b.partials.get(), b.sums.get(), nullptr));
         }
-        WL_CUDA_TRY(launchDivideBy(device.get(), p.size, sum.get(), nullptr));
+        WL_CUDA_TRY(launchDivideBy(b.device.get(), p.size, b.sums.get(), nullptr));
     }
     report(progress, 0.7, "copying back");
     {
         NvtxRange range("D2H Memory", kNvtxOrange);
-        WL_CUDA_TRY(cudaMemcpy(host.get(), device.get(), bytes, cudaMemcpyDeviceToHost));
+        WL_CUDA_TRY(cudaMemcpy(b.host.get(), b.device.get(), bytes, cudaMemcpyDeviceToHost));
     }
     WL_CUDA_TRY(cudaDeviceSynchronize());
     return {};
 }
 
 // v3: chunks on N non-blocking streams (or, with the bug, N times the same stream).
-model::Status runAsync(const WorkloadParams& p, const HostArray<float>& host,
-                       DeviceArray<float>& device, const ProgressFn& progress,
+model::Status runAsync(const WorkloadParams& p, ReduceBuffers& b, const ProgressFn& progress,
                        const std::atomic<bool>* cancel) {
-    StreamSet created;
-    // The bug: `[cuda.stream()] * n` makes one stream and repeats it n times.
-    WL_TRY_STATUS(created.create(p.sharedStream ? 1 : p.streams));
     auto streamOf = [&](int i) {
-        return created[p.sharedStream ? 0 : static_cast<std::size_t>(i)];
+        return b.streams[p.sharedStream ? 0 : static_cast<std::size_t>(i)];
     };
-
     const std::vector<Chunk> chunks = splitChunks(p.size, p.streams);
-    DeviceArray<float> partials;
-    DeviceArray<float> sums;
-    DeviceArray<float> total;
-    HostArray<float> hostSums;  // pinned, as in the seed (cuda.pinned_array)
-    HostArray<float> hostTotal;
-    WL_TRY_STATUS(partials.allocate(static_cast<std::size_t>(p.streams) * kReduceBlocksPerGrid,
-                                    "partial sums"));
-    WL_TRY_STATUS(sums.allocate(p.streams, "per-stream sums"));
-    WL_TRY_STATUS(total.allocate(1, "total"));
-    WL_TRY_STATUS(hostSums.allocate(p.streams, true, "per-stream sums (host)"));
-    WL_TRY_STATUS(hostTotal.allocate(1, true, "total (host)"));
+    HostArray<float>& host = b.host;
+    DeviceArray<float>& device = b.device;
+    HostArray<float>& hostSums = b.hostSums;
+    DeviceArray<float>& partials = b.partials;
+    DeviceArray<float>& sums = b.sums;
     std::fill(hostSums.get(), hostSums.get() + p.streams, std::nanf(""));
 
     report(progress, 0.3, "copies and sums on " + std::to_string(p.streams) + " streams");
@@ -168,11 +182,11 @@ model::Status runAsync(const WorkloadParams& p, const HostArray<float>& host,
     for (int i = 0; i < p.streams; ++i) {
         combined += hostSums[i];
     }
-    hostTotal[0] = static_cast<float>(combined);
+    b.hostTotal[0] = static_cast<float>(combined);
     {
         NvtxRange range("H2D Memory Default Stream", kNvtxOrange);
         WL_CUDA_TRY(
-            cudaMemcpy(total.get(), hostTotal.get(), sizeof(float), cudaMemcpyHostToDevice));
+            cudaMemcpy(b.total.get(), b.hostTotal.get(), sizeof(float), cudaMemcpyHostToDevice));
     }
 
     report(progress, 0.6, "divide and copy back");
@@ -182,7 +196,7 @@ model::Status runAsync(const WorkloadParams& p, const HostArray<float>& host,
         const std::string index = std::to_string(i);
         {
             NvtxRange range("Divide Kernel Stream " + index, kNvtxGreen);
-            WL_CUDA_TRY(launchDivideBy(device.get() + c.start, c.count, total.get(), s));
+            WL_CUDA_TRY(launchDivideBy(device.get() + c.start, c.count, b.total.get(), s));
         }
         {
             NvtxRange range("D2H Memory Stream " + index, kNvtxOrange);
@@ -251,12 +265,10 @@ model::Result<WorkloadResult> ReduceWorkload::run(const WorkloadParams& params,
     WL_TRY_STATUS(warmUp());
 
     report(progress, 0.1, "allocating");
-    HostArray<float> host;
-    DeviceArray<float> device;
-    WL_TRY_STATUS(host.allocate(static_cast<std::size_t>(p.size), p.pinned, "the array"));
-    WL_TRY_STATUS(device.allocate(static_cast<std::size_t>(p.size), "the array"));
-    std::fill(host.get(), host.get() + p.size, 1.0f);
-    const double oldSum = hostSum(host, p.size);
+    ReduceBuffers buffers;
+    WL_TRY_STATUS(allocate(p, buffers));
+    std::fill(buffers.host.get(), buffers.host.get() + p.size, 1.0f);
+    const double oldSum = hostSum(buffers.host, p.size);
     result.setupMs = msSince(setupStart);
     if (cancelled(cancel)) {
         return cancelledError();
@@ -264,16 +276,16 @@ model::Result<WorkloadResult> ReduceWorkload::run(const WorkloadParams& params,
 
     const Clock::time_point loopStart = Clock::now();
     if (p.mode == Mode::Baseline) {
-        WL_TRY_STATUS(runBaseline(p, host, device, progress, cancel));
+        WL_TRY_STATUS(runBaseline(p, buffers, progress, cancel));
     } else {
-        WL_TRY_STATUS(runAsync(p, host, device, progress, cancel));
+        WL_TRY_STATUS(runAsync(p, buffers, progress, cancel));
     }
     result.loopMs = msSince(loopStart);
     result.bytesToDevice = p.size * 4;
     result.bytesToHost = p.size * 4;
 
     report(progress, 0.9, "checking");
-    const double newSum = hostSum(host, p.size);
+    const double newSum = hostSum(buffers.host, p.size);
     result.value = newSum;
     result.expected = 1.0;
     result.passed = std::isfinite(newSum) && std::fabs(newSum - 1.0) <= kReduceTolerance;

@@ -16,6 +16,7 @@ inline constexpr double kReduceTolerance = 1e-4;
 // back; sharedStream reproduces `[cuda.stream()] * n`.
 class ReduceWorkload final : public Workload {
 public:
+    using Workload::run;  // the one-argument form
     std::string name() const override { return "reduce"; }
     std::string description() const override;
     WorkloadParams withDefaults(WorkloadParams params) const override;

@@ -70,8 +70,12 @@ public:
     // Runs once. Errors (CUDA, cuBLAS, I/O, cancelled) come back as values after everything the
     // run allocated has been freed. A failed check is a result with passed == false, not an error.
     virtual model::Result<WorkloadResult> run(const WorkloadParams& params,
-                                              const ProgressFn& progress = {},
-                                              const std::atomic<bool>* cancel = nullptr) = 0;
+                                              const ProgressFn& progress,
+                                              const std::atomic<bool>* cancel) = 0;
+    // Same, without progress reports or cancellation.
+    model::Result<WorkloadResult> run(const WorkloadParams& params) {
+        return run(params, {}, nullptr);
+    }
 };
 
 // The registry: every workload by name.
