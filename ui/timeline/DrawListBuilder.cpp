@@ -285,6 +285,9 @@ private:
         auto yOf = [&](double v) {
             return bottom - int(std::lround(std::clamp((v - lo) / span, 0.0, 1.0) * plotH));
         };
+        // Both batches exist before either is held: adding one may move the other.
+        batch(m_list.fillBatches, Palette::kCounterFill);
+        batch(m_list.fillBatches, Palette::kCounterRange);
         DrawBatch& fill = batch(m_list.fillBatches, Palette::kCounterFill);
         DrawBatch& band = batch(m_list.fillBatches, Palette::kCounterRange);
         // Samples hold until the next one; the last holds until the end of the trace.

@@ -31,9 +31,12 @@ QString formatDuration(model::TimeNs durationNs) {
     return QString::number(durationNs) + QStringLiteral(" ns");
 }
 
-QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs) {
-    // The largest unit in which the step needs at most 3 decimals.
+QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs, model::TimeNs magnitudeNs) {
+    const double magnitude = std::abs(double(magnitudeNs));
     for (const Unit& unit : kUnits) {
+        if (magnitude < unit.ns && unit.ns != 1.0) {
+            continue;  // labels would all read 0.something
+        }
         const double step = double(stepNs) / unit.ns;
         const int decimals = step >= 1.0 ? 0 : int(std::ceil(-std::log10(step) - 1e-9));
         if (decimals <= 3 || unit.ns == 1.0) {

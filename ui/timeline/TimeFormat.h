@@ -10,8 +10,10 @@ namespace wl::ui {
 // "1.250 s". Three significant digits for durations.
 QString formatDuration(model::TimeNs durationNs);
 
-// A ruler label for time `ns` when ticks are `stepNs` apart: the unit follows the step, with just
-// enough decimals to tell neighbouring ticks apart ("1200.2 ms").
-QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs);
+// A ruler label for time `ns` when ticks are `stepNs` apart and the largest label is about
+// `magnitudeNs`: one unit for the whole ruler (the largest the labels reach, "2 ms"), with just
+// enough decimals to tell neighbouring ticks apart; a smaller unit when that needs more than
+// three decimals ("1200.2 ms" rather than "1.2002 s").
+QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs, model::TimeNs magnitudeNs);
 
 }  // namespace wl::ui

@@ -675,6 +675,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
                tr("Visible: %1").arg(formatDuration(map.durationNs())));
     p.save();
     p.setClipRect(QRect(kHeaderWidthPx, 0, map.widthPx(), kRulerHeightPx));
+    const model::TimeNs magnitude = std::max(std::abs(map.startNs()), std::abs(map.endNs()));
     for (model::TimeNs t : ticks.ticksNs) {
         const int x = kHeaderWidthPx + int(std::lround(map.xForNs(t)));
         p.drawLine(x, kRulerHeightPx - 10, x, kRulerHeightPx - 1);
@@ -684,7 +685,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
             p.drawLine(xm, kRulerHeightPx - 4, xm, kRulerHeightPx - 1);
         }
         p.drawText(QRect(x + 3, 2, 200, kRulerHeightPx - 12), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatTickLabel(t, ticks.stepNs));
+                   formatTickLabel(t, ticks.stepNs, magnitude));
     }
     if (!ticks.ticksNs.empty()) {
         // Minor ticks before the first major tick.

@@ -1,0 +1,48 @@
+#include <gtest/gtest.h>
+
+#include "ui/timeline/RulerTicks.h"
+#include "ui/timeline/TimeFormat.h"
+
+namespace wl::ui {
+namespace {
+
+TEST(TimeFormat, DurationsCarryUnits) {
+    EXPECT_EQ(formatDuration(850), QStringLiteral("850 ns"));
+    EXPECT_EQ(formatDuration(12'400), QStringLiteral("12.40 µs"));
+    EXPECT_EQ(formatDuration(3'070'000), QStringLiteral("3.070 ms"));
+    EXPECT_EQ(formatDuration(1'250'000'000), QStringLiteral("1.250 s"));
+    EXPECT_EQ(formatDuration(250'000'000), QStringLiteral("250.0 ms"));
+}
+
+TEST(TimeFormat, TickLabelsFollowTheStep) {
+    EXPECT_EQ(formatTickLabel(2'000'000, 1'000'000, 9'000'000), QStringLiteral("2 ms"));
+    EXPECT_EQ(formatTickLabel(0, 1'000'000, 9'000'000), QStringLiteral("0 ms"));
+    EXPECT_EQ(formatTickLabel(1'200'200'000, 200'000, 1'201'000'000), QStringLiteral("1200.2 ms"));
+    EXPECT_EQ(formatTickLabel(500, 100, 900), QStringLiteral("500 ns"));
+    EXPECT_EQ(formatTickLabel(1'500, 500, 9'000), QStringLiteral("1.5 µs"));
+    EXPECT_EQ(formatTickLabel(3'000'000'000, 1'000'000'000, 9'000'000'000), QStringLiteral("3 s"));
+}
+
+TEST(RulerTicks, StepsAreOneTwoFiveAndFitTheRange) {
+    for (model::TimeNs duration : {model::TimeNs(37), model::TimeNs(1'000), model::TimeNs(123'456),
+                                   model::TimeNs(9'000'000), model::TimeNs(45'000'000'000)}) {
+        const TimeMapper map(1'000, 1'000 + duration, 1000);
+        const RulerTicks ticks = computeRulerTicks(map, 90.0);
+        model::TimeNs s = ticks.stepNs;
+        while (s % 10 == 0) {
+            s /= 10;
+        }
+        EXPECT_TRUE(s == 1 || s == 2 || s == 5) << ticks.stepNs;
+        EXPECT_GE(ticks.stepNs / map.nsPerPx(), 90.0 - 1e-6);
+        EXPECT_LT(ticks.stepNs / map.nsPerPx(), 90.0 * 2.5 + 1e-6);
+        ASSERT_FALSE(ticks.ticksNs.empty());
+        for (model::TimeNs t : ticks.ticksNs) {
+            EXPECT_EQ(t % ticks.stepNs, 0);
+            EXPECT_GE(t, map.startNs());
+            EXPECT_LE(t, map.endNs());
+        }
+    }
+}
+
+}  // namespace
+}  // namespace wl::ui
