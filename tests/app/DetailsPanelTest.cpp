@@ -1,0 +1,136 @@
+#include <gtest/gtest.h>
+
+#include "app/gui/SampleTraces.h"
+#include "model/TraceBuilder.h"
+#include "ui/details/DetailsPanel.h"
+#include "ui/details/Units.h"
+
+namespace wl::ui {
+namespace {
+
+// A trace with one launch (API call -> kernel) and one pageable copy, all times known.
+model::TracePtr launchTrace() {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto api = b.hostApiTrack(host, 100);
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    model::DeviceProperties dev;
+    dev.id = 0;
+    dev.name = "Test GPU";
+    b.addDevice(dev);
+    b.addApi(api, 1'000, 6'000, "cudaLaunchKernel", 42, {});
+    model::KernelDetail k;
+    k.grid = {1280, 1, 1};
+    k.block = {256, 1, 1};
+    k.registersPerThread = 32;
+    k.staticSharedBytes = 1024;
+    k.dynamicSharedBytes = 2048;
+    b.addKernel(stream, 9'000, 29'000, "partial_reduce", 42, k);
+    b.addApi(api, 30'000, 40'000, "cudaMemcpy", 43, {});
+    model::MemcpyDetail m{8'000'000, model::CopyKind::HostToDevice, model::MemoryKind::Pageable,
+                          model::MemoryKind::Device};
+    b.addMemcpy(stream, 31'000, 1'031'000, "Memcpy HtoD", 43, m);
+    return b.finalize();
+}
+
+model::SliceRef findSlice(const model::Trace& t, std::string_view name) {
+    for (std::uint32_t ti = 0; ti < t.tracks().size(); ++ti) {
+        const auto& slices = t.track(ti).slices;
+        for (std::uint32_t si = 0; si < slices.size(); ++si) {
+            if (t.str(slices[si].nameId) == name)
+                return {ti, si};
+        }
+    }
+    return {};
+}
+
+TEST(DetailsPanel, KernelShowsLaunchConfigurationAndLatency) {
+    auto trace = launchTrace();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    const model::SliceRef kernel = findSlice(*trace, "partial_reduce");
+    ASSERT_TRUE(kernel.valid());
+    panel.showSlice(kernel);
+
+    EXPECT_EQ(panel.title(), "partial_reduce");
+    EXPECT_EQ(panel.value("Kind"), "Kernel");
+    EXPECT_EQ(panel.value("Duration"), "20.00 µs");
+    EXPECT_EQ(panel.value("Stream"), "7");
+    EXPECT_EQ(panel.value("Device"), "Test GPU (GPU 0)");
+    EXPECT_EQ(panel.value("Grid"), "1280 × 1 × 1");
+    EXPECT_EQ(panel.value("Block"), "256 × 1 × 1");
+    EXPECT_EQ(panel.value("Registers per thread"), "32");
+    EXPECT_TRUE(panel.value("Shared memory").startsWith("3.0 KiB per block"));
+    EXPECT_EQ(panel.value("Warps per block"), "8");
+    // Rebased: the API call starts at 0 and the kernel 8 µs later.
+    EXPECT_TRUE(panel.value("Launched by").startsWith("cudaLaunchKernel at 0.000000 ms"));
+    EXPECT_EQ(panel.value("Launch latency"), "8.000 µs");
+    EXPECT_EQ(panel.value("API call duration"), "5.000 µs");
+}
+
+TEST(DetailsPanel, CopyShowsBytesThroughputAndMemoryKinds) {
+    auto trace = launchTrace();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "Memcpy HtoD"));
+    EXPECT_EQ(panel.value("Direction"), "HtoD");
+    EXPECT_EQ(panel.value("Bytes"), "7.6 MiB (8,000,000 B)");
+    EXPECT_EQ(panel.value("Throughput"), "8.00 GB/s");  // 8e6 B in 1 ms
+    EXPECT_EQ(panel.value("Memory kinds"), "Pageable → Device");
+    EXPECT_FALSE(panel.value("Note").isEmpty());
+    EXPECT_EQ(panel.value("Launch latency"), "1.000 µs");
+}
+
+TEST(DetailsPanel, ApiCallNamesTheWorkItLaunched) {
+    auto trace = launchTrace();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "cudaLaunchKernel"));
+    EXPECT_EQ(panel.value("Kind"), "CUDA runtime API");
+    EXPECT_EQ(panel.value("Launches"), "partial_reduce on stream 7");
+    EXPECT_EQ(panel.value("Grid"), "");
+}
+
+TEST(DetailsPanel, InvalidRefClears) {
+    auto trace = launchTrace();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "partial_reduce"));
+    ASSERT_FALSE(panel.rows().empty());
+    panel.showSlice(model::SliceRef{});
+    EXPECT_TRUE(panel.rows().empty());
+    EXPECT_TRUE(panel.title().isEmpty());
+    panel.showSlice(model::SliceRef{999, 0});  // out of range: ignored, no crash
+    EXPECT_TRUE(panel.rows().empty());
+}
+
+TEST(Units, ReadableValues) {
+    EXPECT_EQ(units::duration(850), "850 ns");
+    EXPECT_EQ(units::duration(12'345), "12.35 µs");
+    EXPECT_EQ(units::duration(4'210'000), "4.210 ms");
+    EXPECT_EQ(units::timestamp(12'345'678), "12.345678 ms");
+    EXPECT_EQ(units::bytes(512), "512 B");
+    EXPECT_EQ(units::bytes(64 * 1024), "64.0 KiB");
+    EXPECT_EQ(units::gbPerSecond(1'000'000, 0), "n/a");
+    EXPECT_EQ(units::grouped(1234567), "1,234,567");
+    EXPECT_EQ(units::grouped(-1000), "-1,000");
+}
+
+TEST(SyntheticSample, LooksLikeAnAsyncReduceRun) {
+    auto trace = app::syntheticSampleTrace();
+    ASSERT_TRUE(trace);
+    int streams = 0;
+    for (const auto& track : trace->tracks()) {
+        if (track.kind == model::TrackKind::GpuStream)
+            ++streams;
+    }
+    EXPECT_EQ(streams, 4);
+    EXPECT_EQ(trace->counts().kernel, 12u);
+    EXPECT_EQ(trace->counts().memcpy, 16u);
+    EXPECT_EQ(trace->counts().flows, 28u);  // every GPU op has its launching call
+    EXPECT_GT(trace->counts().nvtx, 0u);
+}
+
+}  // namespace
+}  // namespace wl::ui

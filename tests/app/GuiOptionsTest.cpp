@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include "app/gui/GuiOptions.h"
+
+namespace wl::app {
+namespace {
+
+TEST(GuiOptions, NoArgumentsOpenAnEmptyWindow) {
+    auto options = parseGuiOptions({});
+    ASSERT_TRUE(options.ok());
+    EXPECT_TRUE(options->openPath.empty());
+    EXPECT_FALSE(options->run);
+    EXPECT_FALSE(options->requestGiven);
+    EXPECT_TRUE(options->screenshotPath.empty());
+}
+
+TEST(GuiOptions, ParsesOpenRunOptionsAndScreenshot) {
+    auto options = parseGuiOptions({"--open", "t.json", "--workload", "power", "--mode=async",
+                                    "--streams", "8", "--pinned", "--size", "4096", "--repeat",
+                                    "30", "--gpu-metrics", "--run", "--screenshot", "x.png"});
+    ASSERT_TRUE(options.ok()) << options.error().describe();
+    EXPECT_EQ(options->openPath, "t.json");
+    EXPECT_EQ(options->screenshotPath, "x.png");
+    EXPECT_TRUE(options->run);
+    EXPECT_TRUE(options->requestGiven);
+    EXPECT_EQ(options->request.workload, "power");
+    EXPECT_EQ(options->request.mode, "async");
+    EXPECT_EQ(options->request.streams, 8);
+    EXPECT_TRUE(options->request.pinned);
+    EXPECT_EQ(options->request.size, 4096);
+    EXPECT_EQ(options->request.repeat, 30);
+    EXPECT_TRUE(options->request.gpuMetrics);
+    EXPECT_FALSE(options->request.sharedStreamBug);
+}
+
+TEST(GuiOptions, PageableAfterPinnedWins) {
+    auto options = parseGuiOptions({"--pinned", "--pageable", "--shared-stream"});
+    ASSERT_TRUE(options.ok());
+    EXPECT_FALSE(options->request.pinned);
+    EXPECT_TRUE(options->request.sharedStreamBug);
+}
+
+TEST(GuiOptions, QtOptionsPassThrough) {
+    auto options = parseGuiOptions({"-platform", "offscreen", "-reverse", "--run"});
+    ASSERT_TRUE(options.ok()) << options.error().describe();
+    EXPECT_TRUE(options->run);
+}
+
+TEST(GuiOptions, BadValuesAreErrorsNamingTheOption) {
+    const std::vector<std::vector<std::string>> bad = {
+        {"--streams", "0"}, {"--streams", "65"},      {"--streams", "x"}, {"--size", "-5"},
+        {"--repeat", "0"},  {"--workload", "matmul"}, {"--mode", "fast"}, {"--open"},
+        {"--screenshot"},   {"--frobnicate"},         {"stray.json"},     {"--run=yes"},
+    };
+    for (const auto& args : bad) {
+        auto options = parseGuiOptions(args);
+        EXPECT_FALSE(options.ok()) << args.front();
+        if (!options.ok()) {
+            EXPECT_FALSE(options.error().message.empty());
+        }
+    }
+    auto streams = parseGuiOptions({"--streams", "65"});
+    ASSERT_FALSE(streams.ok());
+    EXPECT_NE(streams.error().message.find("--streams"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wl::app

@@ -1,0 +1,420 @@
+#include <gtest/gtest.h>
+#include <QComboBox>
+#include <QFile>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+#include <chrono>
+#include <thread>
+
+#include "app/gui/MainWindow.h"
+#include "app/gui/RunPanel.h"
+#include "app/gui/SampleTraces.h"
+#include "io/TraceFile.h"
+#include "support/TestData.h"
+#include "support/TraceFactory.h"
+#include "ui/details/DetailsPanel.h"
+#include "ui/timeline/TimelineView.h"
+
+namespace wl::app {
+namespace {
+
+model::Result<std::string> withDevice() {
+    return std::string("Fake GPU 80GB");
+}
+model::Result<std::string> withoutDevice() {
+    return model::Error{"no CUDA-capable device was found", {}, -1};
+}
+
+// A fake run: sleeps `duration` in small steps (reporting progress, honouring cancel) and
+// returns a synthetic trace shaped by the request.
+RunnerFn fakeRunner(std::chrono::milliseconds duration, std::atomic<int>* calls = nullptr) {
+    return [duration, calls](const RunRequest& request, const ProgressFn& progress,
+                             const std::atomic<bool>* cancel) -> model::Result<RunOutcome> {
+        if (calls)
+            ++*calls;
+        const int steps = 20;
+        for (int i = 0; i < steps; ++i) {
+            if (cancel && cancel->load())
+                return model::Error{"cancelled", {}, -1};
+            std::this_thread::sleep_for(duration / steps);
+            if (progress)
+                progress(double(i + 1) / steps, "step " + std::to_string(i + 1));
+        }
+        test::SyntheticTraceSpec spec;
+        spec.kernels = 50;
+        spec.memcpys = 10;
+        spec.streams = request.streams;
+        RunOutcome outcome;
+        outcome.trace = test::makeSyntheticTrace(spec);
+        outcome.checkPassed = true;
+        outcome.checkText = "normalized sum = 1.0000 (ok)";
+        outcome.wallTimeMs = request.mode == "async" ? 10.0 : 25.0;
+        return outcome;
+    };
+}
+
+MainWindowDeps deps(DeviceProbeFn probe, RunnerFn runner = {}) {
+    MainWindowDeps d;
+    d.deviceProbe = std::move(probe);
+    d.runner = runner ? std::move(runner) : fakeRunner(std::chrono::milliseconds(50));
+    d.restoreLayout = false;
+    return d;
+}
+
+class MainWindowTest : public ::testing::Test {
+protected:
+    void SetUp() override { QSettings().clear(); }
+    void TearDown() override { QSettings().clear(); }
+
+    // Writes `trace` as Chrome JSON into a temp folder and returns the path.
+    std::string writeTrace(const model::TracePtr& trace, const std::string& name) {
+        const std::string path = test::makeTempDir("wl-app") + "/" + name;
+        const model::Status saved = io::saveTrace(*trace, path);
+        EXPECT_TRUE(saved.ok()) << (saved.ok() ? "" : saved.error().describe());
+        return path;
+    }
+
+    bool openAndWait(MainWindow& window, const std::string& path) {
+        QSignalSpy spy(&window, &MainWindow::openFinished);
+        window.openFile(QString::fromStdString(path));
+        if (!spy.wait(20000))
+            return false;
+        return spy.front().front().toBool();
+    }
+};
+
+TEST_F(MainWindowTest, OpensATraceAndShowsItsRows) {
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 200;
+    spec.streams = 3;
+    auto trace = test::makeSyntheticTrace(spec);
+    const std::string path = writeTrace(trace, "three-streams.json");
+    MainWindow window(deps(withDevice));
+    window.show();
+    ASSERT_TRUE(openAndWait(window, path)) << window.messageText().toStdString();
+
+    ASSERT_EQ(window.documentCount(), 1);
+    const DocumentPtr doc = window.currentDocument();
+    ASSERT_TRUE(doc);
+    EXPECT_EQ(window.timeline()->trace(), doc->trace);
+    EXPECT_EQ(doc->origin, TraceDocument::Origin::File);
+    int streams = 0;
+    for (const auto& track : doc->trace->tracks()) {
+        if (track.kind == model::TrackKind::GpuStream)
+            ++streams;
+    }
+    EXPECT_EQ(streams, 3);
+    EXPECT_EQ(doc->trace->counts().kernel, trace->counts().kernel);
+    EXPECT_TRUE(window.windowTitle().contains("three-streams.json"));
+    EXPECT_EQ(window.historyBox()->count(), 1);
+    // The whole trace is in view after opening.
+    EXPECT_LE(window.timeline()->visibleStartNs(), 0);
+    EXPECT_GE(window.timeline()->visibleEndNs(), doc->trace->spanNs());
+    // Recent files remember it.
+    EXPECT_TRUE(
+        QSettings().value("recentFiles").toStringList().front().endsWith("three-streams.json"));
+}
+
+TEST_F(MainWindowTest, ZoomAndPanKeysChangeTheVisibleRange) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openBundledSample();
+    ASSERT_TRUE(window.currentDocument());
+    ui::TimelineView* view = window.timeline();
+    view->setFocus();
+    QTest::mouseMove(view,
+                     QPoint(view->headerWidthPx() + (view->width() - view->headerWidthPx()) / 2,
+                            view->height() / 2));
+    const model::TimeNs start0 = view->visibleStartNs();
+    const model::TimeNs end0 = view->visibleEndNs();
+    const model::TimeNs width0 = end0 - start0;
+
+    QTest::keyClick(view, Qt::Key_W);
+    const model::TimeNs width1 = view->visibleEndNs() - view->visibleStartNs();
+    EXPECT_LT(width1, width0);  // zoomed in
+    QTest::keyClick(view, Qt::Key_W);
+    const model::TimeNs width2 = view->visibleEndNs() - view->visibleStartNs();
+    EXPECT_LT(width2, width1);
+
+    const model::TimeNs startBeforePan = view->visibleStartNs();
+    QTest::keyClick(view, Qt::Key_D);
+    EXPECT_GT(view->visibleStartNs(), startBeforePan);  // panned right
+    EXPECT_EQ(view->visibleEndNs() - view->visibleStartNs(), width2);
+    QTest::keyClick(view, Qt::Key_A);
+    QTest::keyClick(view, Qt::Key_A);
+    EXPECT_LT(view->visibleStartNs(), startBeforePan + 1);  // and back left
+
+    QTest::keyClick(view, Qt::Key_S);
+    EXPECT_GT(view->visibleEndNs() - view->visibleStartNs(), width2);  // zoomed out
+    QTest::keyClick(view, Qt::Key_0);
+    EXPECT_LE(view->visibleStartNs(), start0);
+    EXPECT_GE(view->visibleEndNs(), end0);
+}
+
+TEST_F(MainWindowTest, SelectingASliceFillsTheDetails) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openBundledSample();
+    const DocumentPtr doc = window.currentDocument();
+    ASSERT_TRUE(doc);
+    // Find a kernel in the document.
+    model::SliceRef kernel;
+    for (std::uint32_t t = 0; t < doc->trace->tracks().size() && !kernel.valid(); ++t) {
+        const auto& slices = doc->trace->track(t).slices;
+        for (std::uint32_t i = 0; i < slices.size(); ++i) {
+            if (slices[i].kind == model::SliceKind::Kernel) {
+                kernel = {t, i};
+                break;
+            }
+        }
+    }
+    ASSERT_TRUE(kernel.valid());
+    QSignalSpy selected(window.timeline(), &ui::TimelineView::sliceSelected);
+    window.timeline()->selectSlice(kernel);
+    if (selected.isEmpty()) {
+        // The view only reports user selections; the window listens to those.
+        emit window.timeline()->sliceSelected(kernel);
+    }
+    const auto& slice = doc->trace->slice(kernel);
+    EXPECT_EQ(window.details()->slice(), kernel);
+    EXPECT_EQ(window.details()->title().toStdString(), std::string(doc->trace->str(slice.nameId)));
+    EXPECT_FALSE(window.details()->value("Grid").isEmpty());
+    EXPECT_FALSE(window.details()->value("Launch latency").isEmpty());
+}
+
+TEST_F(MainWindowTest, RunPanelWithoutADeviceExplainsWhy) {
+    MainWindow window(deps(withoutDevice));
+    EXPECT_FALSE(window.deviceAvailable());
+    EXPECT_FALSE(window.runPanel()->runButton()->isEnabled());
+    EXPECT_FALSE(window.runPanel()->compareButton()->isEnabled());
+    EXPECT_TRUE(window.runPanel()->runButton()->toolTip().contains("no CUDA-capable device"));
+    // Pressing Run anyway (e.g. --run) is an error in the window, not a crash.
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    ASSERT_EQ(finished.count(), 1);
+    EXPECT_FALSE(finished.front().front().toBool());
+    EXPECT_TRUE(window.messageText().contains("no CUDA-capable device"));
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Error);
+    // Opening the bundled sample still works.
+    window.openBundledSample();
+    if (window.isBusy())
+        QSignalSpy(&window, &MainWindow::idle).wait(20000);
+    ASSERT_TRUE(window.currentDocument());
+    EXPECT_EQ(window.currentDocument()->origin, TraceDocument::Origin::Sample);
+}
+
+TEST_F(MainWindowTest, RunPanelWithADeviceDisablesRunWhileRunning) {
+    MainWindow window(deps(withDevice, fakeRunner(std::chrono::milliseconds(300))));
+    window.show();
+    EXPECT_TRUE(window.deviceAvailable());
+    EXPECT_TRUE(window.runPanel()->runButton()->isEnabled());
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QTest::mouseClick(window.runPanel()->runButton(), Qt::LeftButton);
+    EXPECT_TRUE(window.isBusy());
+    EXPECT_FALSE(window.runPanel()->runButton()->isEnabled());
+    EXPECT_FALSE(window.runPanel()->compareButton()->isEnabled());
+    EXPECT_TRUE(window.runPanel()->cancelButton()->isVisibleTo(window.runPanel()));
+    window.startRun();  // ignored while running
+    ASSERT_TRUE(finished.wait(10000));
+    EXPECT_TRUE(finished.front().front().toBool());
+    EXPECT_FALSE(window.isBusy());
+    EXPECT_TRUE(window.runPanel()->runButton()->isEnabled());
+    EXPECT_EQ(window.documentCount(), 1);
+    EXPECT_EQ(window.currentDocument()->origin, TraceDocument::Origin::Run);
+    EXPECT_TRUE(window.lastRunText().contains("normalized sum"));
+}
+
+TEST_F(MainWindowTest, ALongRunKeepsTheEventLoopTurning) {
+    std::atomic<int> calls{0};
+    MainWindow window(deps(withDevice, fakeRunner(std::chrono::milliseconds(1500), &calls)));
+    window.show();
+    int ticks = 0;
+    QTimer timer;
+    QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+    timer.start(10);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    const auto before = std::chrono::steady_clock::now();
+    window.startRun();
+    // startRun returns at once: the run is on a worker thread.
+    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(500));
+    ASSERT_TRUE(finished.wait(20000));
+    timer.stop();
+    EXPECT_EQ(calls.load(), 1);
+    // 1.5 s of run at 10 ms a tick: the loop must have turned many times during it.
+    EXPECT_GT(ticks, 30);
+    EXPECT_EQ(window.documentCount(), 1);
+}
+
+TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {
+    int runs = 0;
+    RunnerFn failing = [&runs](const RunRequest&, const ProgressFn&,
+                               const std::atomic<bool>*) -> model::Result<RunOutcome> {
+        ++runs;
+        return model::Error{"out of device memory while allocating 400 MB", {}, -1};
+    };
+    MainWindow window(deps(withDevice, failing));
+    window.openBundledSample();
+    const DocumentPtr before = window.currentDocument();
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    ASSERT_TRUE(finished.wait(10000));
+    EXPECT_FALSE(finished.front().front().toBool());
+    EXPECT_TRUE(window.messageText().contains("out of device memory"));
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.lastRunText().contains("failed"));
+    EXPECT_EQ(window.currentDocument(), before);
+    EXPECT_TRUE(window.runPanel()->runButton()->isEnabled());
+    // Ready for the next run.
+    window.startRun();
+    ASSERT_TRUE(finished.wait(10000));
+    EXPECT_EQ(runs, 2);
+}
+
+TEST_F(MainWindowTest, CompareRunsBaselineThenAsyncWithTheSameParameters) {
+    std::vector<RunRequest> seen;
+    std::mutex mutex;
+    RunnerFn recording = [&](const RunRequest& r, const ProgressFn& p,
+                             const std::atomic<bool>* c) -> model::Result<RunOutcome> {
+        {
+            std::lock_guard lock(mutex);
+            seen.push_back(r);
+        }
+        return fakeRunner(std::chrono::milliseconds(20))(r, p, c);
+    };
+    MainWindow window(deps(withDevice, recording));
+    RunRequest request;
+    request.workload = "power";
+    request.mode = "async";
+    request.streams = 4;
+    request.pinned = true;
+    request.repeat = 30;
+    window.setRunRequest(request);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startCompare();
+    ASSERT_TRUE(finished.wait(10000));
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0].mode, "baseline");
+    EXPECT_EQ(seen[1].mode, "async");
+    for (const RunRequest& r : seen) {
+        EXPECT_EQ(r.workload, "power");
+        EXPECT_EQ(r.streams, 4);
+        EXPECT_TRUE(r.pinned);
+        EXPECT_EQ(r.repeat, 30);
+    }
+    EXPECT_EQ(window.documentCount(), 2);
+    EXPECT_EQ(window.historyBox()->count(), 2);
+    EXPECT_TRUE(window.messageText().contains("speedup"));
+    // Switching back to the baseline run through the history.
+    window.setCurrentDocument(0);
+    EXPECT_EQ(window.currentDocument()->request->mode, "baseline");
+    EXPECT_EQ(window.timeline()->trace(), window.currentDocument()->trace);
+}
+
+TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
+    MainWindow window(deps(withDevice));
+    window.openBundledSample();
+    const DocumentPtr doc = window.currentDocument();
+    ASSERT_TRUE(doc);
+    const std::string dir = test::makeTempDir("wl-export");
+    for (const std::string name : {"out.json", "out.json.gz"}) {
+        const std::string path = dir + "/" + name;
+        const model::Status status = window.exportChromeTrace(QString::fromStdString(path));
+        ASSERT_TRUE(status.ok()) << status.error().describe();
+        auto back = io::loadTrace(path);
+        ASSERT_TRUE(back.ok()) << back.error().describe();
+        const model::Trace& a = *doc->trace;
+        const model::Trace& b = **back;
+        EXPECT_EQ(b.counts().slices, a.counts().slices);
+        EXPECT_EQ(b.counts().kernel, a.counts().kernel);
+        EXPECT_EQ(b.counts().memcpy, a.counts().memcpy);
+        EXPECT_EQ(b.counts().flows, a.counts().flows);
+        EXPECT_EQ(b.spanNs(), a.spanNs());
+        // Exporting the re-imported trace gives the same bytes: nothing was lost or changed.
+        const std::string again = dir + "/again-" + name;
+        ASSERT_TRUE(io::saveTrace(b, again).ok());
+        if (name.ends_with(".json")) {
+            EXPECT_EQ(test::readFile(again), test::readFile(path));
+        }
+    }
+    EXPECT_TRUE(window.exportViewPng(QString::fromStdString(dir + "/view.png")).ok());
+    EXPECT_TRUE(QFile::exists(QString::fromStdString(dir + "/view.png")));
+}
+
+TEST_F(MainWindowTest, AMalformedFileShowsAnErrorAndKeepsThePreviousDocument) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openBundledSample();
+    const DocumentPtr before = window.currentDocument();
+    ASSERT_TRUE(before);
+    const std::string path = test::makeTempDir("wl-bad") + "/broken.json";
+    {
+        QFile file(QString::fromStdString(path));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": )");
+    }
+    EXPECT_FALSE(openAndWait(window, path));
+    EXPECT_EQ(window.currentDocument(), before);
+    EXPECT_EQ(window.documentCount(), 1);
+    EXPECT_EQ(window.timeline()->trace(), before->trace);
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageText().contains("broken.json"));
+    EXPECT_FALSE(window.isBusy());
+    // A missing file too.
+    EXPECT_FALSE(openAndWait(window, path + ".missing"));
+    EXPECT_EQ(window.currentDocument(), before);
+}
+
+TEST_F(MainWindowTest, OnlyTheLatestOpenCounts) {
+    // The first load is slow; opening another file meanwhile drops its result.
+    TraceLoadFn loader = [](const QString& path) -> model::Result<model::TracePtr> {
+        test::SyntheticTraceSpec spec;
+        if (path.contains("slow")) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(400));
+            spec.streams = 2;
+        } else {
+            spec.streams = 5;
+        }
+        return test::makeSyntheticTrace(spec);
+    };
+    MainWindowDeps d = deps(withDevice);
+    d.loader = loader;
+    MainWindow window(std::move(d));
+    QSignalSpy idle(&window, &MainWindow::idle);
+    window.openFile("slow.json");
+    window.openFile("fast.json");
+    ASSERT_TRUE(idle.wait(10000));
+    QTest::qWait(600);  // the slow result arrives and must be ignored
+    ASSERT_EQ(window.documentCount(), 1);
+    EXPECT_EQ(window.currentDocument()->title, "fast.json");
+}
+
+TEST_F(MainWindowTest, RunParametersPersist) {
+    RunRequest request;
+    request.workload = "reduce";
+    request.mode = "async";
+    request.streams = 12;
+    request.pinned = true;
+    request.size = 5'000'000;
+    request.repeat = 50;
+    request.sharedStreamBug = true;
+    {
+        MainWindow window(deps(withDevice));
+        window.setRunRequest(request);
+        window.close();
+    }
+    MainWindow again(deps(withDevice));
+    const RunRequest restored = again.runRequest();
+    EXPECT_EQ(restored.mode, "async");
+    EXPECT_EQ(restored.streams, 12);
+    EXPECT_TRUE(restored.pinned);
+    EXPECT_EQ(restored.size, 5'000'000);
+    EXPECT_EQ(restored.repeat, 50);
+    EXPECT_TRUE(restored.sharedStreamBug);
+}
+
+}  // namespace
+}  // namespace wl::app
