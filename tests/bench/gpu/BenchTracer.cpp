@@ -1,0 +1,176 @@
+// Tracer overhead on kernel launches: launch throughput of small kernels untraced, traced, and
+// untraced again, in one process. The added cost per launch is the traced minus the untraced time
+// per launch (median of the repetitions). Run on a GPU machine:
+//   BenchTracer [launches per repetition, default 100000] [repetitions, default 5]
+// The kernel is an empty one loaded from PTX text, so this file needs no CUDA compiler.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "cupti/CuptiTracer.h"
+
+namespace {
+
+constexpr const char* kPtx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry wl_bench_empty()
+{
+    ret;
+}
+)";
+
+using Clock = std::chrono::steady_clock;
+
+struct Sample {
+    double enqueueNsPerLaunch = 0.0;  // host time in the launch loop
+    double totalNsPerLaunch = 0.0;    // launch loop plus draining the stream
+};
+
+bool check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess) {
+        std::fprintf(stderr, "BenchTracer: %s: %s\n", what, cudaGetErrorString(status));
+        return false;
+    }
+    return true;
+}
+
+bool measure(const void* kernel, cudaStream_t stream, int launches, Sample& out) {
+    const auto begin = Clock::now();
+    for (int i = 0; i < launches; ++i) {
+        if (cudaLaunchKernel(kernel, dim3(1), dim3(1), nullptr, 0, stream) != cudaSuccess) {
+            return check(cudaGetLastError(), "cudaLaunchKernel");
+        }
+    }
+    const auto enqueued = Clock::now();
+    if (!check(cudaStreamSynchronize(stream), "cudaStreamSynchronize")) {
+        return false;
+    }
+    const auto done = Clock::now();
+    out.enqueueNsPerLaunch =
+        std::chrono::duration<double, std::nano>(enqueued - begin).count() / launches;
+    out.totalNsPerLaunch =
+        std::chrono::duration<double, std::nano>(done - begin).count() / launches;
+    return true;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+struct Series {
+    std::vector<double> enqueue;
+    std::vector<double> total;
+};
+
+bool runSeries(const char* label, const void* kernel, cudaStream_t stream, int launches, int reps,
+               Series& series) {
+    for (int r = 0; r < reps; ++r) {
+        Sample sample;
+        if (!measure(kernel, stream, launches, sample)) {
+            return false;
+        }
+        series.enqueue.push_back(sample.enqueueNsPerLaunch);
+        series.total.push_back(sample.totalNsPerLaunch);
+        std::printf("%-18s rep %d: %8.1f ns/launch enqueue, %8.1f ns/launch with drain\n", label, r,
+                    sample.enqueueNsPerLaunch, sample.totalNsPerLaunch);
+    }
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int launches = argc > 1 ? std::atoi(argv[1]) : 100'000;
+    const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+    wl::cupti::CuptiTracer::ensureNvtxInjection();
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("BenchTracer: no CUDA device; nothing measured\n");
+        return 0;
+    }
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    cudaLibrary_t library = nullptr;
+    cudaKernel_t kernelHandle = nullptr;
+    if (!check(cudaLibraryLoadData(&library, kPtx, nullptr, nullptr, 0, nullptr, nullptr, 0),
+               "cudaLibraryLoadData") ||
+        !check(cudaLibraryGetKernel(&kernelHandle, library, "wl_bench_empty"),
+               "cudaLibraryGetKernel")) {
+        return 1;
+    }
+    const void* kernel = reinterpret_cast<const void*>(kernelHandle);
+    cudaStream_t stream = nullptr;
+    if (!check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate")) {
+        return 1;
+    }
+    std::printf("BenchTracer: %s, %d launches x %d repetitions of an empty <<<1,1>>> kernel\n",
+                prop.name, launches, reps);
+
+    Sample warm;
+    if (!measure(kernel, stream, launches / 5 + 1, warm)) {
+        return 1;
+    }
+    Series untraced;
+    if (!runSeries("untraced", kernel, stream, launches, reps, untraced)) {
+        return 1;
+    }
+
+    wl::cupti::CuptiTracer tracer;
+    const auto startBegin = Clock::now();
+    const wl::model::Status started = tracer.start();
+    const auto startEnd = Clock::now();
+    if (!started.ok()) {
+        std::fprintf(stderr, "BenchTracer: %s\n", started.error().message.c_str());
+        return 1;
+    }
+    Sample tracedWarm;
+    const int warmLaunches = launches / 5 + 1;
+    if (!measure(kernel, stream, warmLaunches, tracedWarm)) {
+        return 1;
+    }
+    Series traced;
+    if (!runSeries("traced", kernel, stream, launches, reps, traced)) {
+        return 1;
+    }
+    const auto stopBegin = Clock::now();
+    auto trace = tracer.stop();
+    const auto stopEnd = Clock::now();
+    if (!trace.ok()) {
+        std::fprintf(stderr, "BenchTracer: %s\n", trace.error().message.c_str());
+        return 1;
+    }
+    Series after;
+    if (!runSeries("untraced again", kernel, stream, launches, reps, after)) {
+        return 1;
+    }
+
+    const auto expected = static_cast<unsigned long long>(launches) * reps + warmLaunches;
+    const auto kernels = static_cast<unsigned long long>(trace.value()->counts().kernel);
+    const auto dropped =
+        static_cast<unsigned long long>(trace.value()->diagnostics().droppedRecords);
+    const double base = median(untraced.total);
+    const double with = median(traced.total);
+    const double added = with - base;
+    std::printf(
+        "\nmedian ns/launch (with drain): untraced %.1f, traced %.1f, untraced again %.1f\n", base,
+        with, median(after.total));
+    std::printf("median ns/launch (enqueue):    untraced %.1f, traced %.1f, untraced again %.1f\n",
+                median(untraced.enqueue), median(traced.enqueue), median(after.enqueue));
+    std::printf("added cost per traced launch: %.1f ns (target <= 1000 ns): %s\n", added,
+                added <= 1000.0 ? "PASS" : "OVER");
+    std::printf("tracer start %.1f ms, stop (sync + flush + translate %llu kernels) %.1f ms\n",
+                std::chrono::duration<double, std::milli>(startEnd - startBegin).count(), kernels,
+                std::chrono::duration<double, std::milli>(stopEnd - stopBegin).count());
+    std::printf("kernels traced %llu of %llu, dropped records %llu\n", kernels, expected, dropped);
+    cudaStreamDestroy(stream);
+    cudaLibraryUnload(library);
+    return kernels == expected && dropped == 0 ? 0 : 2;
+}
