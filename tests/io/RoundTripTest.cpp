@@ -1,0 +1,262 @@
+#include <gtest/gtest.h>
+
+#include "io/ChromeTraceReader.h"
+#include "io/ChromeTraceWriter.h"
+#include "model/TraceBuilder.h"
+#include "support/TraceFactory.h"
+
+namespace wl::io {
+namespace {
+
+using model::TimeNs;
+
+model::TracePtr import(const std::string& json) {
+    auto result = ChromeTraceReader().read(json, "roundtrip.json");
+    EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().describe());
+    return result.ok() ? result.value() : nullptr;
+}
+
+// A trace that uses every model field the format carries: two devices, overlaps that spill,
+// NVTX in domains with colours, async NVTX ranges, counters with units, explicit and launch
+// flows, instants, metadata, diagnostics, and ns values a double-µs conversion would break.
+model::TracePtr richTrace() {
+    model::TraceBuilder b;
+    constexpr TimeNs kBase = 1'790'857'026'123'456'789;  // absolute epoch ns: beyond 2^53
+    const auto host = b.hostProcess(4242, "app \"quoted\"\n");
+    const auto gpu0 = b.gpuProcess(0, "GPU 0");
+    const auto gpu1 = b.gpuProcess(1);
+    const auto api = b.hostApiTrack(host, 4243);
+    const auto nvtx = b.nvtxTrack(host, 4243, "my domain");
+    const auto nvtxAsync = b.nvtxAsyncTrack(host, "async");
+    const auto s7 = b.gpuStreamTrack(gpu0, 7);
+    const auto s0 = b.gpuStreamTrack(gpu1, 0);  // stream 0 must not become tid 0
+    const auto sync = b.syncTrack(gpu0);
+    const auto other = b.hostTrack(host, 99);
+    b.setTrackName(other, "python thread");
+
+    model::ApiDetail launch;
+    launch.callbackId = 211;
+    b.addApi(api, kBase + 1, kBase + 5001, "cudaLaunchKernel", 11, launch);
+    model::ApiDetail failed;
+    failed.apiKind = model::ApiKind::Driver;
+    failed.callbackId = 7;
+    failed.returnCode = 2;
+    b.addApi(api, kBase + 6000, kBase + 6999, "cuLaunchKernel", 12, failed);
+    model::KernelDetail k;
+    k.grid = {120, 2, 1};
+    k.block = {256, 1, 1};
+    k.registersPerThread = 40;
+    k.staticSharedBytes = 1024;
+    k.dynamicSharedBytes = 4096;
+    k.warpsPerSm = 12.5f;
+    k.estimatedOccupancyPct = 33.333332f;
+    b.addKernel(s7, kBase + 7001, kBase + 9002, "reduce<256>(float*)", 11, k);
+    // Two kernels on one stream that overlap without nesting: the second spills.
+    b.addKernel(s7, kBase + 9001, kBase + 12003, "overlap A", 0, model::KernelDetail{});
+    b.addKernel(s7, kBase + 10001, kBase + 14003, "overlap B", 0, model::KernelDetail{});
+    model::MemcpyDetail m;
+    m.bytes = 1 << 20;
+    m.copyKind = model::CopyKind::PeerToPeer;
+    m.srcKind = model::MemoryKind::Device;
+    m.dstKind = model::MemoryKind::Device;
+    m.srcDevice = 1;
+    m.dstDevice = 0;
+    b.addMemcpy(s0, kBase + 3, kBase + 8004, "Memcpy PtoP (Device -> Device)", 12, m);
+    model::MemsetDetail ms;
+    ms.bytes = 4096;
+    ms.value = 0xff;
+    ms.memoryKind = model::MemoryKind::Managed;
+    b.addMemset(s0, kBase + 9000, kBase + 9001, "Memset (Managed)", 0, ms);
+    model::SyncDetail sd;
+    sd.syncKind = model::SyncKind::StreamWaitEvent;
+    sd.streamId = 7;
+    sd.eventId = 77;
+    b.addSync(sync, kBase + 100, kBase + 2000, "Stream Wait Event", 0, sd);
+    b.addSync(sync, kBase + 150, kBase + 2500, "Context Sync", 0, model::SyncDetail{});
+    model::NvtxDetail n;
+    n.colorArgb = 0xff112233u;
+    n.domainId = b.intern("my domain");
+    n.category = 3;
+    b.addNvtx(nvtx, kBase, kBase + 20000, "outer \\ range", n);
+    b.addNvtx(nvtx, kBase + 10, kBase + 200, "inner", model::NvtxDetail{});
+    b.addNvtx(nvtxAsync, kBase + 5, kBase + 500, "async 1", model::NvtxDetail{});
+    b.addNvtx(nvtxAsync, kBase + 400, kBase + 900, "async 2", model::NvtxDetail{});
+    b.addSlice(other, kBase + 1234, kBase + 1234, "mark", model::SliceKind::Instant);
+    b.addSlice(other, kBase + 2000, kBase + 3000, "cpu op", model::SliceKind::Other, 5);
+    b.addSlice(other, kBase + 3000, kBase + 3001, "profiler overhead", model::SliceKind::Overhead);
+    b.addFlow(900, other, kBase + 2500, s0, kBase + 9000);
+    const auto counter = b.counterTrack(gpu0, "GPU metrics", "warp occupancy %", "%");
+    b.addCounterSample(counter, kBase + 0, 12.5);
+    b.addCounterSample(counter, kBase + 1000, 0.1 + 0.2);
+    b.counterTrack(gpu1, "GPU metrics", "sm active %", "%");  // no samples yet
+    model::DeviceProperties d;
+    d.id = 0;
+    d.name = "NVIDIA H100 80GB HBM3";
+    d.smCount = 132;
+    d.maxThreadsPerSm = 2048;
+    d.maxWarpsPerSm = 64;
+    d.memoryBandwidthGBps = 3352.32;
+    d.pcieGeneration = 5;
+    b.addDevice(d);
+    b.setMetadata("producer", "warpline test");
+    b.setMetadata("workload", "reduce");
+    b.diagnostics().droppedRecords = 3;
+    b.diagnostics().warn("3 CUPTI records were dropped");
+    return b.finalize();
+}
+
+TEST(RoundTrip, ExportImportExportIsByteIdentical) {
+    const auto original = richTrace();
+    const std::string first = ChromeTraceWriter(*original).toString();
+    const auto imported = import(first);
+    ASSERT_TRUE(imported);
+    const std::string second = ChromeTraceWriter(*imported).toString();
+    EXPECT_EQ(first, second);
+    // And once more from the re-import, to catch drift that only shows after two trips.
+    const auto again = import(second);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(second, ChromeTraceWriter(*again).toString());
+}
+
+TEST(RoundTrip, ModelFieldsSurvive) {
+    const auto a = richTrace();
+    const auto b = import(ChromeTraceWriter(*a).toString());
+    ASSERT_TRUE(b);
+    EXPECT_EQ(a->originNs(), b->originNs());
+    EXPECT_EQ(a->spanNs(), b->spanNs());
+    EXPECT_EQ(a->metadata(), b->metadata());
+    ASSERT_EQ(a->processes().size(), b->processes().size());
+    for (std::size_t i = 0; i < a->processes().size(); ++i) {
+        EXPECT_EQ(a->processes()[i].pid, b->processes()[i].pid);
+        EXPECT_EQ(a->processes()[i].deviceId, b->processes()[i].deviceId);
+        EXPECT_EQ(a->str(a->processes()[i].nameId), b->str(b->processes()[i].nameId));
+    }
+    ASSERT_EQ(a->tracks().size(), b->tracks().size());
+    for (std::size_t t = 0; t < a->tracks().size(); ++t) {
+        const auto& ta = a->tracks()[t];
+        const auto& tb = b->tracks()[t];
+        EXPECT_EQ(ta.kind, tb.kind);
+        EXPECT_EQ(ta.streamId, tb.streamId);
+        EXPECT_EQ(ta.threadId, tb.threadId);
+        EXPECT_EQ(ta.deviceId, tb.deviceId);
+        EXPECT_EQ(ta.sortIndex, tb.sortIndex);
+        EXPECT_EQ(a->str(ta.nameId), b->str(tb.nameId));
+        EXPECT_EQ(a->str(ta.domainId), b->str(tb.domainId));
+        ASSERT_EQ(ta.slices.size(), tb.slices.size());
+        EXPECT_EQ(ta.laneBegin, tb.laneBegin);
+        for (std::size_t i = 0; i < ta.slices.size(); ++i) {
+            const auto& sa = ta.slices[i];
+            const auto& sb = tb.slices[i];
+            EXPECT_EQ(sa.startNs, sb.startNs);
+            EXPECT_EQ(sa.durationNs, sb.durationNs);
+            EXPECT_EQ(sa.kind, sb.kind);
+            EXPECT_EQ(sa.depth, sb.depth);
+            EXPECT_EQ(sa.flags, sb.flags);
+            EXPECT_EQ(sa.correlationId, sb.correlationId);
+            EXPECT_EQ(a->str(sa.nameId), b->str(sb.nameId));
+            if (const auto* ka = a->kernel(sa)) {
+                const auto* kb = b->kernel(sb);
+                ASSERT_NE(kb, nullptr);
+                EXPECT_EQ(ka->grid, kb->grid);
+                EXPECT_EQ(ka->block, kb->block);
+                EXPECT_EQ(ka->registersPerThread, kb->registersPerThread);
+                EXPECT_EQ(ka->staticSharedBytes, kb->staticSharedBytes);
+                EXPECT_EQ(ka->dynamicSharedBytes, kb->dynamicSharedBytes);
+                EXPECT_EQ(ka->warpsPerSm, kb->warpsPerSm);
+                EXPECT_EQ(ka->estimatedOccupancyPct, kb->estimatedOccupancyPct);
+            }
+            if (const auto* ma = a->memcpy(sa)) {
+                const auto* mb = b->memcpy(sb);
+                ASSERT_NE(mb, nullptr);
+                EXPECT_EQ(ma->bytes, mb->bytes);
+                EXPECT_EQ(ma->copyKind, mb->copyKind);
+                EXPECT_EQ(ma->srcKind, mb->srcKind);
+                EXPECT_EQ(ma->dstKind, mb->dstKind);
+                EXPECT_EQ(ma->srcDevice, mb->srcDevice);
+                EXPECT_EQ(ma->dstDevice, mb->dstDevice);
+            }
+            if (const auto* ma = a->memset(sa)) {
+                const auto* mb = b->memset(sb);
+                ASSERT_NE(mb, nullptr);
+                EXPECT_EQ(ma->bytes, mb->bytes);
+                EXPECT_EQ(ma->value, mb->value);
+                EXPECT_EQ(ma->memoryKind, mb->memoryKind);
+            }
+            if (const auto* ya = a->sync(sa)) {
+                const auto* yb = b->sync(sb);
+                ASSERT_NE(yb, nullptr);
+                EXPECT_EQ(ya->syncKind, yb->syncKind);
+                EXPECT_EQ(ya->streamId, yb->streamId);
+                EXPECT_EQ(ya->eventId, yb->eventId);
+            }
+            if (const auto* pa = a->api(sa)) {
+                const auto* pb = b->api(sb);
+                ASSERT_NE(pb, nullptr);
+                EXPECT_EQ(pa->apiKind, pb->apiKind);
+                EXPECT_EQ(pa->callbackId, pb->callbackId);
+                EXPECT_EQ(pa->returnCode, pb->returnCode);
+            }
+            if (const auto* na = a->nvtx(sa)) {
+                const auto* nb = b->nvtx(sb);
+                ASSERT_NE(nb, nullptr);
+                EXPECT_EQ(na->colorArgb, nb->colorArgb);
+                EXPECT_EQ(a->str(na->domainId), b->str(nb->domainId));
+                EXPECT_EQ(na->category, nb->category);
+            }
+        }
+    }
+    ASSERT_EQ(a->counters().size(), b->counters().size());
+    for (std::size_t c = 0; c < a->counters().size(); ++c) {
+        const auto& ca = a->counters()[c];
+        const auto& cb = b->counters()[c];
+        EXPECT_EQ(a->str(ca.nameId), b->str(cb.nameId));
+        EXPECT_EQ(a->str(ca.seriesId), b->str(cb.seriesId));
+        EXPECT_EQ(a->str(ca.unitId), b->str(cb.unitId));
+        ASSERT_EQ(ca.samples.size(), cb.samples.size());
+        for (std::size_t i = 0; i < ca.samples.size(); ++i) {
+            EXPECT_EQ(ca.samples[i].timestampNs, cb.samples[i].timestampNs);
+            EXPECT_EQ(ca.samples[i].value, cb.samples[i].value);  // exact, not near
+        }
+    }
+    ASSERT_EQ(a->flows().size(), b->flows().size());
+    for (std::size_t f = 0; f < a->flows().size(); ++f) {
+        EXPECT_EQ(a->flows()[f].id, b->flows()[f].id);
+        EXPECT_EQ(a->flows()[f].from, b->flows()[f].from);
+        EXPECT_EQ(a->flows()[f].to, b->flows()[f].to);
+    }
+    ASSERT_EQ(a->devices().size(), b->devices().size());
+    EXPECT_EQ(a->devices()[0].name, b->devices()[0].name);
+    EXPECT_EQ(a->devices()[0].smCount, b->devices()[0].smCount);
+    EXPECT_EQ(a->devices()[0].memoryBandwidthGBps, b->devices()[0].memoryBandwidthGBps);
+    const auto& da = a->diagnostics();
+    const auto& db = b->diagnostics();
+    EXPECT_EQ(da.droppedRecords, db.droppedRecords);
+    EXPECT_EQ(da.spilledOverlaps, db.spilledOverlaps);
+    EXPECT_EQ(da.warningCount, db.warningCount);
+    EXPECT_EQ(da.warnings.size(), db.warnings.size());
+    EXPECT_EQ(a->counts().flows, b->counts().flows);
+    EXPECT_EQ(a->counts().slices, b->counts().slices);
+}
+
+TEST(RoundTrip, SyntheticTraceIsByteIdentical) {
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 3000;
+    spec.memcpys = 500;
+    spec.memsets = 100;
+    spec.syncs = 50;
+    spec.nvtxRanges = 200;
+    spec.counterSamples = 300;
+    spec.streams = 5;
+    spec.devices = 2;
+    const auto original = test::makeSyntheticTrace(spec);
+    ASSERT_GT(original->counts().flows, 3000u);
+    const std::string first = ChromeTraceWriter(*original).toString();
+    const auto imported = import(first);
+    ASSERT_TRUE(imported);
+    EXPECT_EQ(imported->counts().slices, original->counts().slices);
+    EXPECT_EQ(imported->counts().flows, original->counts().flows);
+    EXPECT_EQ(first, ChromeTraceWriter(*imported).toString());
+}
+
+}  // namespace
+}  // namespace wl::io

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+// Names shared by ChromeTraceWriter and ChromeTraceReader: Kineto's categories and args keys
+// (so Perfetto and Holistic Trace Analysis read our files, and we read PyTorch profiler traces),
+// plus the keys of the "warpline" block that makes export -> import -> export exact.
+namespace wl::io::format {
+
+// Event categories ("cat").
+inline constexpr std::string_view kCatKernel = "kernel";
+inline constexpr std::string_view kCatMemcpy = "gpu_memcpy";
+inline constexpr std::string_view kCatMemset = "gpu_memset";
+inline constexpr std::string_view kCatRuntime = "cuda_runtime";
+inline constexpr std::string_view kCatDriver = "cuda_driver";
+inline constexpr std::string_view kCatSync = "cuda_sync";
+inline constexpr std::string_view kCatUserAnnotation = "user_annotation";
+inline constexpr std::string_view kCatGpuUserAnnotation = "gpu_user_annotation";
+inline constexpr std::string_view kCatOverhead = "overhead";
+inline constexpr std::string_view kCatCpuOp = "cpu_op";
+inline constexpr std::string_view kCatInstant = "instant";
+inline constexpr std::string_view kCatLaunchFlow = "ac2g";  // API call -> GPU work arrows
+inline constexpr std::string_view kCatFlow = "flow";        // any other arrow
+
+// Top-level keys.
+inline constexpr std::string_view kTraceEvents = "traceEvents";
+inline constexpr std::string_view kDeviceProperties = "deviceProperties";
+inline constexpr std::string_view kDistributedInfo = "distributedInfo";
+inline constexpr std::string_view kBaseTime = "baseTimeNanoseconds";
+inline constexpr std::string_view kMetadata = "warplineMetadata";
+inline constexpr std::string_view kWarpline = "warpline";
+inline constexpr std::int64_t kWarplineVersion = 1;
+
+// FNV-1a, for switching on keys: equal hashes of two case labels fail to compile, and every match
+// is confirmed with a string compare.
+constexpr std::uint32_t keyHash(std::string_view s) {
+    std::uint32_t h = 2166136261u;
+    for (char c : s) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 16777619u;
+    }
+    return h;
+}
+
+}  // namespace wl::io::format

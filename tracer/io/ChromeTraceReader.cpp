@@ -1,0 +1,1755 @@
+#include "io/ChromeTraceReader.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "io/ChromeTraceFormat.h"
+#include "io/TimeText.h"
+#include "model/TraceBuilder.h"
+
+namespace wl::io {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+using format::keyHash;
+using model::ProcessIndex;
+using model::SliceKind;
+using model::StringId;
+using model::TimeNs;
+using model::TrackIndex;
+
+static_assert(ChromeTraceReader::kPadding >= simdjson::SIMDJSON_PADDING);
+
+constexpr int kMaxNesting = 256;
+// String pids/tids ("Spans", "PyTorch Profiler") become numbers above any OS id.
+constexpr std::int64_t kStringIdBase = std::int64_t{1} << 40;
+// Ids of flows/async events given as strings live above numeric ones.
+constexpr std::uint64_t kStringFlowIdBit = std::uint64_t{1} << 63;
+
+// Thrown inside the importer, turned into an Error at the boundary.
+struct ParseFailure {
+    std::string message;
+    const char* at = nullptr;  // where in the text; nullptr when unknown
+};
+
+// What an event's category says it is.
+enum class Cat : std::uint8_t {
+    Kernel,
+    Memcpy,
+    Memset,
+    Sync,
+    Runtime,
+    Driver,
+    Annotation,
+    GpuAnnotation,
+    Overhead,
+    Other,
+};
+
+Cat classify(std::string_view cat) {
+    switch (keyHash(cat)) {
+        case keyHash(format::kCatKernel):
+            if (cat == format::kCatKernel)
+                return Cat::Kernel;
+            break;
+        case keyHash(format::kCatMemcpy):
+            if (cat == format::kCatMemcpy)
+                return Cat::Memcpy;
+            break;
+        case keyHash(format::kCatMemset):
+            if (cat == format::kCatMemset)
+                return Cat::Memset;
+            break;
+        case keyHash(format::kCatSync):
+            if (cat == format::kCatSync)
+                return Cat::Sync;
+            break;
+        case keyHash(format::kCatRuntime):
+            if (cat == format::kCatRuntime)
+                return Cat::Runtime;
+            break;
+        case keyHash(format::kCatDriver):
+            if (cat == format::kCatDriver)
+                return Cat::Driver;
+            break;
+        case keyHash(format::kCatUserAnnotation):
+            if (cat == format::kCatUserAnnotation)
+                return Cat::Annotation;
+            break;
+        case keyHash(format::kCatGpuUserAnnotation):
+            if (cat == format::kCatGpuUserAnnotation)
+                return Cat::GpuAnnotation;
+            break;
+        case keyHash(format::kCatOverhead):
+            if (cat == format::kCatOverhead)
+                return Cat::Overhead;
+            break;
+        default:
+            break;
+    }
+    return Cat::Other;
+}
+
+bool onGpu(Cat c) {
+    return c == Cat::Kernel || c == Cat::Memcpy || c == Cat::Memset || c == Cat::Sync ||
+           c == Cat::GpuAnnotation;
+}
+
+// Presence bits of EventArgs fields.
+enum ArgBit : std::uint32_t {
+    kArgCorrelation = 1u << 0,
+    kArgDevice = 1u << 1,
+    kArgStream = 1u << 2,
+    kArgWaitOnStream = 1u << 3,
+    kArgEventId = 1u << 4,
+    kArgCbid = 1u << 5,
+    kArgReturnCode = 1u << 6,
+    kArgSrcDevice = 1u << 7,
+    kArgDstDevice = 1u << 8,
+    kArgCategory = 1u << 9,
+    kArgSortIndex = 1u << 10,
+    kArgBytes = 1u << 11,
+    kArgValue = 1u << 12,
+    kArgGrid = 1u << 13,
+    kArgBlock = 1u << 14,
+    kArgRegisters = 1u << 15,
+    kArgSharedTotal = 1u << 16,
+    kArgSharedStatic = 1u << 17,
+    kArgSharedDynamic = 1u << 18,
+    kArgWarps = 1u << 19,
+    kArgOccupancy = 1u << 20,
+    kArgCopyKind = 1u << 21,
+    kArgSrcKind = 1u << 22,
+    kArgDstKind = 1u << 23,
+    kArgMemoryKind = 1u << 24,
+    kArgSyncKind = 1u << 25,
+    kArgDomain = 1u << 26,
+    kArgName = 1u << 27,
+    kArgColor = 1u << 28,
+};
+
+// The args we understand (Kineto's names and ours). Views point into the parser's buffers,
+// valid for the whole document.
+struct EventArgs {
+    std::uint32_t has = 0;
+    std::int64_t correlation = 0;
+    std::int64_t device = -1;
+    std::int64_t stream = -1;
+    std::int64_t waitOnStream = -1;
+    std::int64_t eventId = -1;
+    std::int64_t cbid = 0;
+    std::int64_t returnCode = 0;
+    std::int64_t srcDevice = -1;
+    std::int64_t dstDevice = -1;
+    std::int64_t category = 0;
+    std::int64_t sortIndex = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t value = 0;
+    std::int64_t registers = 0;
+    std::int64_t sharedTotal = 0;
+    std::int64_t sharedStatic = 0;
+    std::int64_t sharedDynamic = 0;
+    std::array<std::int32_t, 3> grid{1, 1, 1};
+    std::array<std::int32_t, 3> block{1, 1, 1};
+    float warps = -1.0f;
+    float occupancy = -1.0f;
+    std::uint32_t color = 0;
+    std::string_view copyKind, srcKind, dstKind, memoryKind, syncKind, domain, name;
+
+    bool hasAll(std::uint32_t bits) const { return (has & bits) == bits; }
+    bool hasAny(std::uint32_t bits) const { return (has & bits) != 0; }
+};
+
+struct RawEvent {
+    const char* at = nullptr;  // the event's '{'
+    char ph = 0;
+    bool phaseKnown = false;  // a one-character phase
+    bool hasTs = false;
+    bool hasId = false;
+    std::string_view name, cat, scope, bindPoint;
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    TimeNs ts = 0;
+    TimeNs dur = 0;
+    std::uint64_t id = 0;
+    EventArgs args;
+};
+
+struct FlowEvent {
+    const char* at;
+    char ph;
+    bool launch;  // ac2g
+    StringId cat;
+    std::uint64_t id;
+    std::int64_t pid;
+    std::int64_t tid;
+    TimeNs ts;
+};
+
+struct PairHash {
+    std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const noexcept {
+        return std::hash<std::int64_t>{}(p.first * 1000003 ^ p.second);
+    }
+};
+
+struct TrackKey {
+    Cat cat;
+    std::int64_t a;
+    std::int64_t b;
+    StringId domain;
+    bool operator==(const TrackKey&) const = default;
+};
+struct TrackKeyHash {
+    std::size_t operator()(const TrackKey& k) const noexcept {
+        return std::hash<std::int64_t>{}((k.a * 1000003 ^ k.b) * 31 + static_cast<int>(k.cat)) ^
+               k.domain;
+    }
+};
+
+std::string_view trimRight(std::string_view s) {
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+// JSON number grammar (from_chars alone would take "inf", "nan" and leading zeros).
+bool isJsonNumber(std::string_view s) {
+    std::size_t i = 0;
+    const std::size_t n = s.size();
+    auto digit = [&](std::size_t k) { return k < n && s[k] >= '0' && s[k] <= '9'; };
+    if (i < n && s[i] == '-')
+        ++i;
+    if (!digit(i))
+        return false;
+    if (s[i] == '0') {
+        ++i;
+    } else {
+        while (digit(i))
+            ++i;
+    }
+    if (i < n && s[i] == '.') {
+        ++i;
+        if (!digit(i))
+            return false;
+        while (digit(i))
+            ++i;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            ++i;
+        if (!digit(i))
+            return false;
+        while (digit(i))
+            ++i;
+    }
+    return i == n;
+}
+
+std::string describeSimdjsonError(simdjson::error_code code) {
+    switch (code) {
+        case simdjson::TAPE_ERROR:
+            return "malformed JSON: unexpected character, or a missing comma, colon, bracket or "
+                   "brace";
+        case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+            return "truncated JSON: an array or object is not closed";
+        case simdjson::UNCLOSED_STRING:
+            return "truncated JSON: a string is not closed";
+        case simdjson::NUMBER_ERROR:
+            return "malformed or out-of-range number";
+        case simdjson::T_ATOM_ERROR:
+        case simdjson::F_ATOM_ERROR:
+        case simdjson::N_ATOM_ERROR:
+            return "invalid literal (only true, false and null exist in JSON)";
+        case simdjson::STRING_ERROR:
+            return "invalid string (bad escape or control character)";
+        case simdjson::UTF8_ERROR:
+            return "text is not valid UTF-8";
+        case simdjson::EMPTY:
+            return "empty file";
+        case simdjson::DEPTH_ERROR:
+            return "JSON nested too deeply";
+        case simdjson::CAPACITY:
+            return "file too large for the JSON parser (4 GiB)";
+        case simdjson::INCORRECT_TYPE:
+            return "unexpected JSON type";
+        default:
+            return std::string("malformed JSON: ") + simdjson::error_message(code);
+    }
+}
+
+// First byte that is not valid UTF-8 (for the error position of a stage-1 rejection).
+std::size_t firstInvalidUtf8(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = 0;
+        if (c < 0x80) {
+            len = 1;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+        } else {
+            return i;
+        }
+        if (i + len > s.size())
+            return i;
+        for (std::size_t k = 1; k < len; ++k) {
+            if ((static_cast<unsigned char>(s[i + k]) & 0xC0u) != 0x80u)
+                return i;
+        }
+        if (len == 3) {
+            const auto c1 = static_cast<unsigned char>(s[i + 1]);
+            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F))
+                return i;
+        }
+        if (len == 4) {
+            const auto c1 = static_cast<unsigned char>(s[i + 1]);
+            if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F))
+                return i;
+        }
+        i += len;
+    }
+    return s.size();
+}
+
+// Where the string that never closes begins (for the error position of a stage-1 rejection).
+std::size_t unclosedStringStart(std::string_view s) {
+    bool inString = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (inString) {
+            if (s[i] == '\\') {
+                ++i;
+            } else if (s[i] == '"') {
+                inString = false;
+            }
+        } else if (s[i] == '"') {
+            inString = true;
+            start = i;
+        }
+    }
+    return inString ? start : s.size();
+}
+
+// One import: owns the builder, reads the document, throws ParseFailure on bad input.
+class Importer {
+public:
+    Importer(const char* base, std::size_t size) : m_base(base), m_size(size) {}
+
+    model::TracePtr run(od::document& doc);
+
+private:
+    [[noreturn]] void fail(std::string message, const char* at) {
+        throw ParseFailure{std::move(message), at};
+    }
+
+    static const char* locate(od::value& v) {
+        const char* at = nullptr;
+        if (v.current_location().get(at) != simdjson::SUCCESS)
+            return nullptr;
+        return at;
+    }
+
+    od::json_type typeOf(od::value& v) {
+        od::json_type t;
+        if (const auto err = v.type().get(t))
+            fail(describeSimdjsonError(err), locate(v));
+        return t;
+    }
+
+    std::string_view getString(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        std::string_view s;
+        const auto err = v.get_string().get(s);
+        if (err == simdjson::INCORRECT_TYPE)
+            fail(std::string(what) + " must be a string", at);
+        if (err)
+            fail(describeSimdjsonError(err), at);
+        return s;
+    }
+
+    // A number's text, checked against the JSON grammar.
+    std::string_view numberText(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        if (typeOf(v) != od::json_type::number)
+            fail(std::string(what) + " must be a number", at);
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (!isJsonNumber(tok))
+            fail("malformed number for " + std::string(what), at);
+        return tok;
+    }
+
+    template <class Int>
+    Int getInt(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        const std::string_view tok = numberText(v, what);
+        Int out{};
+        const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
+        if (r.ec == std::errc::result_out_of_range)
+            fail(std::string(what) + " is out of range", at);
+        if (r.ec != std::errc() || r.ptr != tok.data() + tok.size()) {
+            fail(std::string(what) + " must be an integer", at);
+        }
+        return out;
+    }
+
+    template <class Float>
+    Float getFloat(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        const std::string_view tok = numberText(v, what);
+        Float out{};
+        const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
+        if (r.ec != std::errc() || r.ptr != tok.data() + tok.size() || !std::isfinite(out)) {
+            fail(std::string(what) + " is out of range", at);
+        }
+        return out;
+    }
+
+    TimeNs getTime(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        std::string_view text;
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::string) {
+            text = getString(v, what);
+        } else if (type == od::json_type::number) {
+            text = trimRight(v.raw_json_token());
+        } else {
+            fail(std::string(what) + " must be a number or a numeric string", at);
+        }
+        TimeNs ns = 0;
+        switch (parseMicros(text, ns)) {
+            case TimeParse::Ok:
+                return ns;
+            case TimeParse::Range:
+                fail(std::string(what) + " is out of range", at);
+            case TimeParse::Syntax:
+                fail(std::string(what) + " is not a number", at);
+        }
+        return ns;
+    }
+
+    // pid/tid: integers, or strings mapped to stable synthetic ids.
+    std::int64_t getProcessOrThreadId(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::number)
+            return getInt<std::int64_t>(v, what);
+        if (type == od::json_type::string) {
+            const std::string_view s = getString(v, what);
+            auto it = m_stringIds.find(std::string(s));
+            if (it == m_stringIds.end()) {
+                it = m_stringIds
+                         .emplace(std::string(s),
+                                  kStringIdBase + static_cast<std::int64_t>(m_stringIds.size()))
+                         .first;
+                m_stringIdNames.emplace(it->second, it->first);
+            }
+            return it->second;
+        }
+        fail(std::string(what) + " must be an integer or a string", at);
+    }
+
+    std::uint64_t getFlowId(od::value& v) {
+        const char* at = locate(v);
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::string) {
+            return kStringFlowIdBit | m_builder.intern(getString(v, "id"));
+        }
+        if (type == od::json_type::number) {
+            const std::string_view tok = numberText(v, "id");
+            std::uint64_t out = 0;
+            const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
+            if (r.ec == std::errc() && r.ptr == tok.data() + tok.size() && out < kStringFlowIdBit) {
+                return out;
+            }
+            return kStringFlowIdBit | m_builder.intern(tok);
+        }
+        fail("id must be a number or a string", at);
+    }
+
+    // Walks a value we do not use, so malformed JSON inside it is still an error.
+    void skipValue(od::value& v, int depth) {
+        if (depth > kMaxNesting)
+            fail("JSON nested too deeply", locate(v));
+        switch (typeOf(v)) {
+            case od::json_type::object: {
+                od::object obj;
+                if (const auto err = v.get_object().get(obj))
+                    fail(describeSimdjsonError(err), locate(v));
+                for (auto field : obj) {
+                    std::string_view key;
+                    if (const auto err = field.unescaped_key().get(key)) {
+                        fail(describeSimdjsonError(err), nullptr);
+                    }
+                    od::value inner = field.value();
+                    skipValue(inner, depth + 1);
+                }
+                break;
+            }
+            case od::json_type::array: {
+                od::array arr;
+                if (const auto err = v.get_array().get(arr))
+                    fail(describeSimdjsonError(err), locate(v));
+                for (auto element : arr) {
+                    od::value inner = element.value();
+                    skipValue(inner, depth + 1);
+                }
+                break;
+            }
+            case od::json_type::string:
+                getString(v, "value");
+                break;
+            case od::json_type::number:
+                numberText(v, "value");
+                break;
+            case od::json_type::boolean: {
+                bool b = false;
+                if (const auto err = v.get_bool().get(b))
+                    fail(describeSimdjsonError(err), locate(v));
+                break;
+            }
+            case od::json_type::null: {
+                bool isNull = false;
+                if (v.is_null().get(isNull) || !isNull)
+                    fail("invalid literal", locate(v));
+                break;
+            }
+        }
+    }
+
+    void getIntTriple(od::value& v, std::array<std::int32_t, 3>& out, std::string_view what) {
+        const char* at = locate(v);
+        if (typeOf(v) != od::json_type::array)
+            fail(std::string(what) + " must be an array", at);
+        od::array arr = v.get_array();
+        std::size_t i = 0;
+        for (auto element : arr) {
+            od::value inner = element.value();
+            const auto n = getInt<std::int32_t>(inner, what);
+            if (i < 3)
+                out[i] = n;
+            ++i;
+        }
+    }
+
+    std::uint32_t getColor(od::value& v) {
+        const char* at = locate(v);
+        if (typeOf(v) == od::json_type::number)
+            return getInt<std::uint32_t>(v, "color");
+        std::string_view s = getString(v, "color");
+        if (!s.empty() && s.front() == '#')
+            s.remove_prefix(1);
+        std::uint32_t color = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), color, 16);
+        if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) {
+            fail("color must be \"#AARRGGBB\"", at);
+        }
+        if (s.size() == 6)
+            color |= 0xff000000u;
+        return color;
+    }
+
+    void parseArgs(od::value& v, RawEvent& e);
+    void parseEvent(od::value& v);
+    void parseEvents(od::value& v);
+    void parseDevices(od::value& v);
+    void parseWarplineBlock(od::value& v);
+    void parseMetadataObject(od::value& v);
+
+    void handleEvent(RawEvent& e);
+    void addSlice(const RawEvent& e, TimeNs start, TimeNs end);
+    void addInstant(const RawEvent& e);
+    void addCounter(const RawEvent& e);
+    void handleMetadataEvent(const RawEvent& e);
+    void resolveFlows();
+    void finish();
+
+    TrackIndex trackFor(const RawEvent& e, Cat cat);
+    ProcessIndex hostProcess(std::int64_t pid);
+    ProcessIndex gpuProcessFor(const RawEvent& e);
+    std::int32_t deviceForPid(std::int64_t pid) const;
+
+    const char* m_base;
+    std::size_t m_size;
+    model::TraceBuilder m_builder;
+
+    bool m_eventsSeen = false;
+    bool m_warpline = false;        // our own export: tracks come from the "warpline" block
+    bool m_ourMetadata = false;     // "warplineMetadata" seen
+    bool m_foreignGpuData = false;  // Kineto-like content, for the "producer" metadata
+    std::map<std::string, std::string> m_foreignMetadata;
+    std::vector<std::pair<std::string_view, double>> m_series;  // C event args
+
+    // Our exports: (pid, tid) -> track, pid -> process.
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_tidTracks;
+    std::unordered_map<std::int64_t, ProcessIndex> m_pidProcesses;
+    std::unordered_map<std::int64_t, std::int32_t> m_pidDevices;
+
+    // Any producer: tracks created on demand.
+    std::unordered_map<TrackKey, TrackIndex, TrackKeyHash> m_tracks;
+    TrackKey m_lastKey{Cat::Other, std::numeric_limits<std::int64_t>::min(), 0, 0};
+    TrackIndex m_lastTrack = 0;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_primaryTrack;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_apiTrack;
+    std::vector<std::pair<std::pair<std::int64_t, std::int64_t>, TrackIndex>> m_hostTracks;
+    std::map<std::int64_t, std::string> m_processNames;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
+    std::unordered_map<std::string, std::int64_t> m_stringIds;
+    std::unordered_map<std::int64_t, std::string> m_stringIdNames;
+    std::unordered_map<std::int64_t, ProcessIndex> m_hostProcesses;
+
+    // Names: the last few interned, by content.
+    std::string_view m_lastName;
+    StringId m_lastNameId = 0;
+    std::string_view m_lastCat;
+    Cat m_lastCatClass = Cat::Other;
+
+    // B/E stacks per (pid, tid); b/e stacks per (pid, cat, id).
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::vector<RawEvent>, PairHash>
+        m_open;
+    std::map<std::tuple<std::int64_t, StringId, std::uint64_t>, std::vector<RawEvent>> m_openAsync;
+    std::vector<FlowEvent> m_flows;
+    std::vector<std::uint64_t> m_gpuCorrelations;
+};
+
+std::int32_t Importer::deviceForPid(std::int64_t pid) const {
+    if (auto it = m_pidDevices.find(pid); it != m_pidDevices.end())
+        return it->second;
+    // Kineto: the GPU process's pid is the device ordinal.
+    if (pid >= 0 && pid <= std::numeric_limits<std::int32_t>::max()) {
+        return static_cast<std::int32_t>(pid);
+    }
+    return 0;
+}
+
+ProcessIndex Importer::hostProcess(std::int64_t pid) {
+    if (auto it = m_pidProcesses.find(pid); it != m_pidProcesses.end())
+        return it->second;
+    auto [it, inserted] = m_hostProcesses.try_emplace(pid, 0);
+    if (inserted) {
+        auto named = m_stringIdNames.find(pid);
+        it->second = m_builder.hostProcess(pid, named != m_stringIdNames.end()
+                                                    ? std::string_view(named->second)
+                                                    : std::string_view());
+    }
+    return it->second;
+}
+
+ProcessIndex Importer::gpuProcessFor(const RawEvent& e) {
+    const std::int64_t device =
+        e.args.has & kArgDevice ? e.args.device : static_cast<std::int64_t>(deviceForPid(e.pid));
+    if (device < 0 || device > std::numeric_limits<std::int32_t>::max()) {
+        fail("device must be a CUDA device ordinal", e.at);
+    }
+    return m_builder.gpuProcess(static_cast<std::int32_t>(device));
+}
+
+TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
+    if (m_warpline) {
+        if (auto it = m_tidTracks.find({e.pid, e.tid}); it != m_tidTracks.end())
+            return it->second;
+    }
+    TrackKey key{cat, e.pid, e.tid, 0};
+    switch (cat) {
+        case Cat::Kernel:
+        case Cat::Memcpy:
+        case Cat::Memset:
+            key.cat = Cat::Kernel;
+            key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
+            key.b = e.args.has & kArgStream ? e.args.stream : e.tid;
+            break;
+        case Cat::GpuAnnotation:
+            key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
+            key.b = e.args.has & kArgStream ? e.args.stream : e.tid;
+            break;
+        case Cat::Sync:
+            key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
+            key.b = 0;
+            break;
+        case Cat::Runtime:
+        case Cat::Driver:
+            key.cat = Cat::Runtime;
+            break;
+        case Cat::Annotation:
+            if (e.args.has & kArgDomain)
+                key.domain = m_builder.intern(e.args.domain);
+            break;
+        default:
+            key.cat = Cat::Other;
+            break;
+    }
+    if (key == m_lastKey)
+        return m_lastTrack;
+    auto [it, inserted] = m_tracks.try_emplace(key, 0);
+    if (inserted) {
+        TrackIndex track = 0;
+        switch (key.cat) {
+            case Cat::Kernel:
+                track = m_builder.gpuStreamTrack(gpuProcessFor(e), key.b);
+                break;
+            case Cat::GpuAnnotation:
+                track = m_builder.nvtxTrack(gpuProcessFor(e), key.b);
+                break;
+            case Cat::Sync:
+                track = m_builder.syncTrack(gpuProcessFor(e));
+                break;
+            case Cat::Runtime:
+                track = m_builder.hostApiTrack(hostProcess(e.pid), e.tid);
+                m_apiTrack.try_emplace({e.pid, e.tid}, track);
+                break;
+            case Cat::Annotation:
+                track = m_builder.nvtxTrack(hostProcess(e.pid), e.tid, e.args.domain);
+                break;
+            default:
+                track = m_builder.hostTrack(hostProcess(e.pid), e.tid);
+                m_hostTracks.push_back({{e.pid, e.tid}, track});
+                break;
+        }
+        it->second = track;
+        m_primaryTrack.try_emplace({e.pid, e.tid}, track);
+    }
+    m_lastKey = key;
+    m_lastTrack = it->second;
+    return it->second;
+}
+
+void Importer::parseArgs(od::value& v, RawEvent& e) {
+    if (typeOf(v) != od::json_type::object)
+        fail("args must be an object", locate(v));
+    od::object obj = v.get_object();
+    EventArgs& a = e.args;
+    const bool series = !e.phaseKnown || e.ph == 'C';
+    for (auto field : obj) {
+        std::string_view key;
+        if (const auto err = field.unescaped_key().get(key))
+            fail(describeSimdjsonError(err), nullptr);
+        od::value value = field.value();
+        if (series) {
+            const char* at = locate(value);
+            if (typeOf(value) == od::json_type::number) {
+                const std::string_view tok = numberText(value, key);
+                double d = 0;
+                const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), d);
+                if (r.ec != std::errc() || !std::isfinite(d))
+                    fail("counter value out of range", at);
+                m_series.emplace_back(key, d);
+            } else if (e.phaseKnown) {
+                skipValue(value, 1);  // a C event's non-numeric arg: not a series
+            } else if (key == "name" && typeOf(value) == od::json_type::string) {
+                a.name = getString(value, "args.name");
+                a.has |= kArgName;
+            } else {
+                skipValue(value, 1);
+            }
+            continue;
+        }
+        switch (keyHash(key)) {
+#define WL_INT_ARG(text, field, bit, type)       \
+    case keyHash(text):                          \
+        if (key == text) {                       \
+            a.field = getInt<type>(value, text); \
+            a.has |= bit;                        \
+            continue;                            \
+        }                                        \
+        break;
+#define WL_STR_ARG(text, field, bit)          \
+    case keyHash(text):                       \
+        if (key == text) {                    \
+            a.field = getString(value, text); \
+            a.has |= bit;                     \
+            continue;                         \
+        }                                     \
+        break;
+            WL_INT_ARG("correlation", correlation, kArgCorrelation, std::int64_t)
+            WL_INT_ARG("device", device, kArgDevice, std::int64_t)
+            WL_INT_ARG("stream", stream, kArgStream, std::int64_t)
+            WL_INT_ARG("wait_on_stream", waitOnStream, kArgWaitOnStream, std::int64_t)
+            WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
+            WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
+            WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
+            WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)
+            WL_INT_ARG("dst device", dstDevice, kArgDstDevice, std::int64_t)
+            WL_INT_ARG("category", category, kArgCategory, std::int64_t)
+            WL_INT_ARG("sort_index", sortIndex, kArgSortIndex, std::int64_t)
+            WL_INT_ARG("bytes", bytes, kArgBytes, std::uint64_t)
+            WL_INT_ARG("value", value, kArgValue, std::uint64_t)
+            WL_INT_ARG("registers per thread", registers, kArgRegisters, std::int64_t)
+            WL_INT_ARG("shared memory", sharedTotal, kArgSharedTotal, std::int64_t)
+            WL_INT_ARG("static shared memory", sharedStatic, kArgSharedStatic, std::int64_t)
+            WL_INT_ARG("dynamic shared memory", sharedDynamic, kArgSharedDynamic, std::int64_t)
+            WL_STR_ARG("copy kind", copyKind, kArgCopyKind)
+            WL_STR_ARG("src kind", srcKind, kArgSrcKind)
+            WL_STR_ARG("dst kind", dstKind, kArgDstKind)
+            WL_STR_ARG("memory kind", memoryKind, kArgMemoryKind)
+            WL_STR_ARG("cuda_sync_kind", syncKind, kArgSyncKind)
+            WL_STR_ARG("domain", domain, kArgDomain)
+#undef WL_INT_ARG
+#undef WL_STR_ARG
+            case keyHash("name"):
+                // Metadata events name things with a string; other events may put anything here.
+                if (key == "name" && typeOf(value) == od::json_type::string) {
+                    a.name = getString(value, "args.name");
+                    a.has |= kArgName;
+                    continue;
+                }
+                break;
+            case keyHash("grid"):
+                if (key == "grid") {
+                    getIntTriple(value, a.grid, "grid");
+                    a.has |= kArgGrid;
+                    continue;
+                }
+                break;
+            case keyHash("block"):
+                if (key == "block") {
+                    getIntTriple(value, a.block, "block");
+                    a.has |= kArgBlock;
+                    continue;
+                }
+                break;
+            case keyHash("warps per SM"):
+                if (key == "warps per SM") {
+                    a.warps = getFloat<float>(value, key);
+                    a.has |= kArgWarps;
+                    continue;
+                }
+                break;
+            case keyHash("est. achieved occupancy %"):
+                if (key == "est. achieved occupancy %") {
+                    a.occupancy = getFloat<float>(value, key);
+                    a.has |= kArgOccupancy;
+                    continue;
+                }
+                break;
+            case keyHash("color"):
+                if (key == "color") {
+                    a.color = getColor(value);
+                    a.has |= kArgColor;
+                    continue;
+                }
+                break;
+            default:
+                break;
+        }
+        skipValue(value, 1);
+    }
+}
+
+void Importer::parseEvent(od::value& v) {
+    RawEvent e;
+    e.at = locate(v);
+    if (typeOf(v) != od::json_type::object)
+        fail("an event must be a JSON object", e.at);
+    od::object obj;
+    if (const auto err = v.get_object().get(obj))
+        fail(describeSimdjsonError(err), e.at);
+    m_series.clear();
+    bool hasPhase = false;
+    for (auto field : obj) {
+        std::string_view key;
+        if (const auto err = field.unescaped_key().get(key))
+            fail(describeSimdjsonError(err), nullptr);
+        od::value value = field.value();
+        switch (keyHash(key)) {
+            case keyHash("ph"):
+                if (key == "ph") {
+                    const std::string_view ph = getString(value, "ph");
+                    hasPhase = true;
+                    e.phaseKnown = ph.size() == 1;
+                    e.ph = ph.empty() ? '?' : ph[0];
+                    continue;
+                }
+                break;
+            case keyHash("name"):
+                if (key == "name") {
+                    e.name = getString(value, "name");
+                    continue;
+                }
+                break;
+            case keyHash("cat"):
+                if (key == "cat") {
+                    e.cat = getString(value, "cat");
+                    continue;
+                }
+                break;
+            case keyHash("pid"):
+                if (key == "pid") {
+                    e.pid = getProcessOrThreadId(value, "pid");
+                    continue;
+                }
+                break;
+            case keyHash("tid"):
+                if (key == "tid") {
+                    e.tid = getProcessOrThreadId(value, "tid");
+                    continue;
+                }
+                break;
+            case keyHash("ts"):
+                if (key == "ts") {
+                    e.ts = getTime(value, "ts");
+                    e.hasTs = true;
+                    continue;
+                }
+                break;
+            case keyHash("dur"):
+                if (key == "dur") {
+                    e.dur = getTime(value, "dur");
+                    continue;
+                }
+                break;
+            case keyHash("args"):
+                if (key == "args") {
+                    parseArgs(value, e);
+                    continue;
+                }
+                break;
+            case keyHash("id"):
+                if (key == "id") {
+                    e.id = getFlowId(value);
+                    e.hasId = true;
+                    continue;
+                }
+                break;
+            case keyHash("s"):
+                if (key == "s") {
+                    e.scope = getString(value, "s");
+                    continue;
+                }
+                break;
+            case keyHash("bp"):
+                if (key == "bp") {
+                    e.bindPoint = getString(value, "bp");
+                    continue;
+                }
+                break;
+            default:
+                break;
+        }
+        skipValue(value, 1);
+    }
+    if (!hasPhase)
+        fail("event without \"ph\"", e.at);
+    handleEvent(e);
+}
+
+void Importer::handleEvent(RawEvent& e) {
+    if (!e.phaseKnown) {
+        ++m_builder.diagnostics().unknownPhases;
+        return;
+    }
+    if (e.ph != 'M' && !e.hasTs)
+        fail("event without \"ts\"", e.at);
+    switch (e.ph) {
+        case 'X': {
+            if (e.dur > 0 && e.ts > std::numeric_limits<TimeNs>::max() - e.dur) {
+                fail("ts + dur is out of range", e.at);
+            }
+            addSlice(e, e.ts, e.ts + e.dur);
+            return;
+        }
+        case 'B':
+            m_open[{e.pid, e.tid}].push_back(e);
+            return;
+        case 'E': {
+            auto it = m_open.find({e.pid, e.tid});
+            if (it == m_open.end() || it->second.empty()) {
+                fail("\"E\" event without a matching \"B\" on pid " + std::to_string(e.pid) +
+                         " tid " + std::to_string(e.tid),
+                     e.at);
+            }
+            const RawEvent begin = it->second.back();
+            it->second.pop_back();
+            addSlice(begin, begin.ts, e.ts);
+            return;
+        }
+        case 'b':
+        case 'e':
+        case 'n': {
+            if (!e.hasId)
+                fail("async event without \"id\"", e.at);
+            const auto key = std::make_tuple(e.pid, m_builder.intern(e.cat), e.id);
+            if (e.ph == 'b') {
+                m_openAsync[key].push_back(e);
+                return;
+            }
+            const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(e.pid), e.cat);
+            m_builder.setTrackName(track, e.cat.empty() ? std::string_view("Async events") : e.cat);
+            if (e.ph == 'n') {
+                m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name),
+                                     SliceKind::Instant, 0, model::kNoDetail);
+                return;
+            }
+            auto it = m_openAsync.find(key);
+            if (it == m_openAsync.end() || it->second.empty()) {
+                ++m_builder.diagnostics().unmatchedEnds;
+                return;
+            }
+            const RawEvent begin = it->second.back();
+            it->second.pop_back();
+            m_builder.addSliceId(track, begin.ts, e.ts, m_builder.intern(begin.name),
+                                 SliceKind::Other, 0, model::kNoDetail);
+            return;
+        }
+        case 'i':
+        case 'I':
+            addInstant(e);
+            return;
+        case 'C':
+            addCounter(e);
+            return;
+        case 'M':
+            handleMetadataEvent(e);
+            return;
+        case 's':
+        case 't':
+        case 'f': {
+            const bool launch = e.cat == format::kCatLaunchFlow;
+            if (launch && m_warpline)
+                return;  // rebuilt from correlation ids
+            if (!e.hasId)
+                fail("flow event without \"id\"", e.at);
+            m_flows.push_back(
+                FlowEvent{e.at, e.ph, launch, m_builder.intern(e.cat), e.id, e.pid, e.tid, e.ts});
+            return;
+        }
+        default:
+            ++m_builder.diagnostics().unknownPhases;
+            return;
+    }
+}
+
+void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
+    Cat cat = m_lastCatClass;
+    if (e.cat != m_lastCat) {
+        cat = classify(e.cat);
+        m_lastCat = e.cat;
+        m_lastCatClass = cat;
+    }
+    if (onGpu(cat) || cat == Cat::Runtime || cat == Cat::Driver)
+        m_foreignGpuData = true;
+    const TrackIndex track = trackFor(e, cat);
+    StringId name = m_lastNameId;
+    if (e.name != m_lastName) {
+        name = m_builder.intern(e.name);
+        m_lastName = e.name;
+        m_lastNameId = name;
+    }
+    const EventArgs& a = e.args;
+    const std::uint64_t correlation = (a.has & kArgCorrelation) && a.correlation > 0
+                                          ? static_cast<std::uint64_t>(a.correlation)
+                                          : 0;
+    SliceKind kind = SliceKind::Other;
+    std::uint32_t detail = model::kNoDetail;
+    switch (cat) {
+        case Cat::Kernel: {
+            kind = SliceKind::Kernel;
+            if (a.hasAny(kArgGrid | kArgBlock)) {
+                model::KernelDetail k;
+                k.grid = a.grid;
+                k.block = a.block;
+                k.registersPerThread = static_cast<std::int32_t>(a.registers);
+                if (a.has & kArgSharedStatic) {
+                    k.staticSharedBytes = static_cast<std::int32_t>(a.sharedStatic);
+                    k.dynamicSharedBytes = static_cast<std::int32_t>(a.sharedDynamic);
+                } else {
+                    k.staticSharedBytes = static_cast<std::int32_t>(a.sharedTotal);
+                }
+                k.warpsPerSm = a.warps;
+                k.estimatedOccupancyPct = a.occupancy;
+                detail = m_builder.addKernelDetail(k);
+            }
+            break;
+        }
+        case Cat::Memcpy: {
+            kind = SliceKind::Memcpy;
+            if (a.has & kArgBytes) {
+                model::MemcpyDetail m;
+                m.bytes = a.bytes;
+                // Kineto names the direction and memory kinds: "Memcpy HtoD (Pageable -> Device)".
+                std::string_view rest = e.name;
+                std::string_view direction, src, dst;
+                if (rest.starts_with("Memcpy ")) {
+                    rest.remove_prefix(7);
+                    const auto space = rest.find(' ');
+                    direction = rest.substr(0, space);
+                    const auto open = rest.find('(');
+                    const auto arrow = rest.find(" -> ");
+                    const auto close = rest.rfind(')');
+                    if (open != std::string_view::npos && arrow != std::string_view::npos &&
+                        close != std::string_view::npos && open < arrow && arrow < close) {
+                        src = rest.substr(open + 1, arrow - open - 1);
+                        dst = rest.substr(arrow + 4, close - arrow - 4);
+                    }
+                }
+                m.copyKind =
+                    model::copyKindFromString(a.has & kArgCopyKind ? a.copyKind : direction);
+                m.srcKind = model::memoryKindFromString(a.has & kArgSrcKind ? a.srcKind : src);
+                m.dstKind = model::memoryKindFromString(a.has & kArgDstKind ? a.dstKind : dst);
+                m.srcDevice = static_cast<std::int32_t>(a.srcDevice);
+                m.dstDevice = static_cast<std::int32_t>(a.dstDevice);
+                detail = m_builder.addMemcpyDetail(m);
+            }
+            break;
+        }
+        case Cat::Memset: {
+            kind = SliceKind::Memset;
+            if (a.has & kArgBytes) {
+                model::MemsetDetail m;
+                m.bytes = a.bytes;
+                m.value = static_cast<std::uint32_t>(a.value);
+                std::string_view memory = a.memoryKind;
+                if (!(a.has & kArgMemoryKind)) {
+                    // Kineto: "Memset (Device)".
+                    const auto open = e.name.find('(');
+                    const auto close = e.name.rfind(')');
+                    if (open != std::string_view::npos && close != std::string_view::npos &&
+                        open < close) {
+                        memory = e.name.substr(open + 1, close - open - 1);
+                    }
+                }
+                m.memoryKind = model::memoryKindFromString(memory);
+                detail = m_builder.addMemsetDetail(m);
+            }
+            break;
+        }
+        case Cat::Sync: {
+            kind = SliceKind::Sync;
+            if (a.has & kArgSyncKind) {
+                model::SyncDetail s;
+                s.syncKind = model::syncKindFromString(a.syncKind);
+                s.streamId = a.has & kArgStream ? a.stream : -1;
+                if (s.streamId == -1 && (a.has & kArgWaitOnStream))
+                    s.streamId = a.waitOnStream;
+                s.eventId = a.eventId > 0 ? static_cast<std::uint64_t>(a.eventId) : 0;
+                detail = m_builder.addSyncDetail(s);
+            }
+            break;
+        }
+        case Cat::Runtime:
+        case Cat::Driver: {
+            kind = cat == Cat::Runtime ? SliceKind::RuntimeApi : SliceKind::DriverApi;
+            if (a.has & kArgCbid) {
+                model::ApiDetail api;
+                api.apiKind =
+                    cat == Cat::Runtime ? model::ApiKind::Runtime : model::ApiKind::Driver;
+                api.callbackId = static_cast<std::uint32_t>(a.cbid);
+                api.returnCode = static_cast<std::int32_t>(a.returnCode);
+                detail = m_builder.addApiDetail(api);
+            }
+            break;
+        }
+        case Cat::Annotation:
+        case Cat::GpuAnnotation: {
+            kind = SliceKind::Nvtx;
+            model::NvtxDetail n;
+            n.colorArgb = a.color;
+            n.domainId = a.has & kArgDomain ? m_builder.intern(a.domain) : 0;
+            n.category = static_cast<std::int32_t>(a.category);
+            detail = m_builder.addNvtxDetail(n);
+            break;
+        }
+        case Cat::Overhead:
+            kind = SliceKind::Overhead;
+            break;
+        case Cat::Other:
+            break;
+    }
+    if (correlation != 0 &&
+        (kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset)) {
+        if (!m_warpline)
+            m_gpuCorrelations.push_back(correlation);
+    }
+    m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
+}
+
+void Importer::addInstant(const RawEvent& e) {
+    const TrackIndex track = trackFor(e, Cat::Other);
+    const std::uint64_t correlation = (e.args.has & kArgCorrelation) && e.args.correlation > 0
+                                          ? static_cast<std::uint64_t>(e.args.correlation)
+                                          : 0;
+    m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name), SliceKind::Instant,
+                         correlation, model::kNoDetail);
+}
+
+void Importer::addCounter(const RawEvent& e) {
+    ProcessIndex process = 0;
+    if (auto it = m_pidProcesses.find(e.pid); it != m_pidProcesses.end()) {
+        process = it->second;
+    } else {
+        process = hostProcess(e.pid);
+    }
+    for (const auto& [series, value] : m_series) {
+        const auto counter = m_builder.counterTrack(process, e.name, series);
+        m_builder.addCounterSample(counter, e.ts, value);
+    }
+}
+
+void Importer::handleMetadataEvent(const RawEvent& e) {
+    if (m_warpline)
+        return;  // names and order come from the "warpline" block
+    const std::string_view what = e.name;
+    if (what == "process_name" && (e.args.has & kArgName)) {
+        m_processNames[e.pid] = std::string(e.args.name);
+    } else if (what == "thread_name" && (e.args.has & kArgName)) {
+        m_threadNames[{e.pid, e.tid}] = std::string(e.args.name);
+    }
+}
+
+void Importer::parseEvents(od::value& v) {
+    if (typeOf(v) != od::json_type::array)
+        fail("\"traceEvents\" must be an array", locate(v));
+    m_eventsSeen = true;
+    od::array arr = v.get_array();
+    for (auto element : arr) {
+        od::value event = element.value();
+        parseEvent(event);
+    }
+}
+
+void Importer::parseDevices(od::value& v) {
+    if (typeOf(v) != od::json_type::array)
+        fail("\"deviceProperties\" must be an array", locate(v));
+    od::array arr = v.get_array();
+    for (auto element : arr) {
+        od::value dv = element.value();
+        if (typeOf(dv) != od::json_type::object)
+            fail("a device must be an object", locate(dv));
+        model::DeviceProperties d;
+        bool haveWarps = false;
+        od::object obj = dv.get_object();
+        for (auto field : obj) {
+            std::string_view key;
+            if (const auto err = field.unescaped_key().get(key))
+                fail(describeSimdjsonError(err), nullptr);
+            od::value value = field.value();
+            switch (keyHash(key)) {
+#define WL_DEV(text, member, type)                \
+    case keyHash(text):                           \
+        if (key == text) {                        \
+            d.member = getInt<type>(value, text); \
+            continue;                             \
+        }                                         \
+        break;
+                WL_DEV("id", id, std::int32_t)
+                WL_DEV("totalGlobalMem", totalMemoryBytes, std::int64_t)
+                WL_DEV("computeMajor", computeMajor, std::int32_t)
+                WL_DEV("computeMinor", computeMinor, std::int32_t)
+                WL_DEV("maxThreadsPerBlock", maxThreadsPerBlock, std::int32_t)
+                WL_DEV("maxThreadsPerMultiprocessor", maxThreadsPerSm, std::int32_t)
+                WL_DEV("regsPerBlock", registersPerBlock, std::int32_t)
+                WL_DEV("warpSize", warpSize, std::int32_t)
+                WL_DEV("sharedMemPerBlock", sharedMemoryPerBlockBytes, std::int64_t)
+                WL_DEV("numSms", smCount, std::int32_t)
+                WL_DEV("regsPerMultiprocessor", registersPerSm, std::int32_t)
+                WL_DEV("sharedMemPerBlockOptin", sharedMemoryPerBlockOptinBytes, std::int64_t)
+                WL_DEV("sharedMemPerMultiprocessor", sharedMemoryPerSmBytes, std::int64_t)
+                WL_DEV("maxBlocksPerMultiprocessor", maxBlocksPerSm, std::int32_t)
+                WL_DEV("l2CacheSize", l2CacheBytes, std::int64_t)
+                WL_DEV("clockRate", clockRateKHz, std::int32_t)
+                WL_DEV("memoryClockRate", memoryClockRateKHz, std::int32_t)
+                WL_DEV("memoryBusWidth", memoryBusWidthBits, std::int32_t)
+                WL_DEV("pcieGeneration", pcieGeneration, std::int32_t)
+                WL_DEV("pcieLinkWidth", pcieLinkWidth, std::int32_t)
+#undef WL_DEV
+                case keyHash("maxWarpsPerMultiprocessor"):
+                    if (key == "maxWarpsPerMultiprocessor") {
+                        d.maxWarpsPerSm = getInt<std::int32_t>(value, key);
+                        haveWarps = true;
+                        continue;
+                    }
+                    break;
+                case keyHash("name"):
+                    if (key == "name") {
+                        d.name = std::string(getString(value, "name"));
+                        continue;
+                    }
+                    break;
+                case keyHash("memoryBandwidthGBps"):
+                    if (key == "memoryBandwidthGBps") {
+                        d.memoryBandwidthGBps = getFloat<double>(value, key);
+                        continue;
+                    }
+                    break;
+                default:
+                    break;
+            }
+            skipValue(value, 2);
+        }
+        // Kineto does not write warps per SM; analysis needs it.
+        if (!haveWarps && d.warpSize > 0)
+            d.maxWarpsPerSm = d.maxThreadsPerSm / d.warpSize;
+        m_builder.addDevice(d);
+    }
+}
+
+void Importer::parseMetadataObject(od::value& v) {
+    if (typeOf(v) != od::json_type::object)
+        fail("\"warplineMetadata\" must be an object", locate(v));
+    m_ourMetadata = true;
+    od::object obj = v.get_object();
+    for (auto field : obj) {
+        std::string_view key;
+        if (const auto err = field.unescaped_key().get(key))
+            fail(describeSimdjsonError(err), nullptr);
+        od::value value = field.value();
+        m_builder.setMetadata(std::string(key), std::string(getString(value, "metadata value")));
+    }
+}
+
+void Importer::parseWarplineBlock(od::value& v) {
+    if (typeOf(v) != od::json_type::object)
+        fail("\"warpline\" must be an object", locate(v));
+    if (m_eventsSeen) {  // too late to place events on its tracks: read the file as any other
+        skipValue(v, 1);
+        return;
+    }
+    m_warpline = true;
+    od::object obj = v.get_object();
+    auto forEachObject = [&](od::value& arrValue, std::string_view what, auto&& handle) {
+        if (typeOf(arrValue) != od::json_type::array)
+            fail(std::string(what) + " must be an array", locate(arrValue));
+        od::array arr = arrValue.get_array();
+        for (auto element : arr) {
+            od::value item = element.value();
+            if (typeOf(item) != od::json_type::object)
+                fail(std::string(what) + " entries must be objects", locate(item));
+            od::object o = item.get_object();
+            handle(o);
+        }
+    };
+    for (auto field : obj) {
+        std::string_view key;
+        if (const auto err = field.unescaped_key().get(key))
+            fail(describeSimdjsonError(err), nullptr);
+        od::value value = field.value();
+        if (key == "processes") {
+            forEachObject(value, "warpline.processes", [&](od::object& o) {
+                std::int64_t pid = 0, processId = 0, device = -1;
+                std::string name;
+                for (auto f : o) {
+                    std::string_view k = f.unescaped_key();
+                    od::value fv = f.value();
+                    if (k == "pid")
+                        pid = getInt<std::int64_t>(fv, k);
+                    else if (k == "processId")
+                        processId = getInt<std::int64_t>(fv, k);
+                    else if (k == "device")
+                        device = getInt<std::int32_t>(fv, k);
+                    else if (k == "name")
+                        name = std::string(getString(fv, k));
+                    else
+                        skipValue(fv, 3);
+                }
+                const ProcessIndex p =
+                    device >= 0 ? m_builder.gpuProcess(static_cast<std::int32_t>(device), name)
+                                : m_builder.hostProcess(processId, name);
+                m_pidProcesses[pid] = p;
+                if (device >= 0)
+                    m_pidDevices[pid] = static_cast<std::int32_t>(device);
+            });
+        } else if (key == "tracks") {
+            forEachObject(value, "warpline.tracks", [&](od::object& o) {
+                const char* at = nullptr;
+                std::int64_t pid = 0, thread = -1, stream = -1;
+                std::int32_t sortIndex = 0;
+                std::vector<std::int64_t> tids;
+                std::string_view kind, domain, name;
+                for (auto f : o) {
+                    std::string_view k = f.unescaped_key();
+                    od::value fv = f.value();
+                    if (!at)
+                        at = locate(fv);
+                    if (k == "pid") {
+                        pid = getInt<std::int64_t>(fv, k);
+                    } else if (k == "tids") {
+                        if (typeOf(fv) != od::json_type::array)
+                            fail("tids must be an array", locate(fv));
+                        od::array ta = fv.get_array();
+                        for (auto t : ta) {
+                            od::value tv = t.value();
+                            tids.push_back(getInt<std::int64_t>(tv, "tid"));
+                        }
+                    } else if (k == "kind") {
+                        kind = getString(fv, k);
+                    } else if (k == "thread") {
+                        thread = getInt<std::int64_t>(fv, k);
+                    } else if (k == "stream") {
+                        stream = getInt<std::int64_t>(fv, k);
+                    } else if (k == "domain") {
+                        domain = getString(fv, k);
+                    } else if (k == "name") {
+                        name = getString(fv, k);
+                    } else if (k == "sortIndex") {
+                        sortIndex = getInt<std::int32_t>(fv, k);
+                    } else {
+                        skipValue(fv, 3);
+                    }
+                }
+                auto pit = m_pidProcesses.find(pid);
+                if (pit == m_pidProcesses.end())
+                    fail("warpline track of an unknown pid", at);
+                const ProcessIndex p = pit->second;
+                const bool gpu = m_pidDevices.count(pid) > 0;
+                TrackIndex track = 0;
+                if (kind == "api") {
+                    track = m_builder.hostApiTrack(p, thread);
+                } else if (kind == "nvtx") {
+                    track = m_builder.nvtxTrack(p, thread, domain);
+                } else if (kind == "nvtx_async") {
+                    track = m_builder.nvtxAsyncTrack(p, domain);
+                } else if (kind == "stream" && gpu) {
+                    track = m_builder.gpuStreamTrack(p, stream);
+                } else if (kind == "sync" && gpu) {
+                    track = m_builder.syncTrack(p);
+                } else if (kind == "host") {
+                    track = m_builder.hostTrack(p, thread);
+                } else {
+                    fail("unknown warpline track kind", at);
+                }
+                m_builder.setTrackName(track, name);
+                m_builder.setTrackSortIndex(track, sortIndex);
+                for (auto tid : tids)
+                    m_tidTracks[{pid, tid}] = track;
+            });
+        } else if (key == "counters") {
+            forEachObject(value, "warpline.counters", [&](od::object& o) {
+                std::int64_t pid = 0;
+                std::string_view name, series, unit;
+                for (auto f : o) {
+                    std::string_view k = f.unescaped_key();
+                    od::value fv = f.value();
+                    if (k == "pid")
+                        pid = getInt<std::int64_t>(fv, k);
+                    else if (k == "name")
+                        name = getString(fv, k);
+                    else if (k == "series")
+                        series = getString(fv, k);
+                    else if (k == "unit")
+                        unit = getString(fv, k);
+                    else
+                        skipValue(fv, 3);
+                }
+                auto pit = m_pidProcesses.find(pid);
+                const ProcessIndex p = pit != m_pidProcesses.end() ? pit->second : hostProcess(pid);
+                m_builder.counterTrack(p, name, series, unit);
+            });
+        } else if (key == "diagnostics") {
+            if (typeOf(value) != od::json_type::object)
+                fail("diagnostics must be an object", locate(value));
+            auto& d = m_builder.diagnostics();
+            od::object o = value.get_object();
+            for (auto f : o) {
+                std::string_view k = f.unescaped_key();
+                od::value fv = f.value();
+                if (k == "droppedRecords")
+                    d.droppedRecords += getInt<std::uint64_t>(fv, k);
+                else if (k == "invalidTimestamps")
+                    d.invalidTimestamps += getInt<std::uint64_t>(fv, k);
+                else if (k == "spilledOverlaps")
+                    d.spilledOverlaps += getInt<std::uint64_t>(fv, k);
+                else if (k == "unknownPhases")
+                    d.unknownPhases += getInt<std::uint64_t>(fv, k);
+                else if (k == "unmatchedEnds")
+                    d.unmatchedEnds += getInt<std::uint64_t>(fv, k);
+                else if (k == "unknownRecords")
+                    d.unknownRecords += getInt<std::uint64_t>(fv, k);
+                else if (k == "truncatedStrings")
+                    d.truncatedStrings += getInt<std::uint64_t>(fv, k);
+                else if (k == "warningCount")
+                    d.warningCount += getInt<std::uint64_t>(fv, k);
+                else if (k == "warnings") {
+                    if (typeOf(fv) != od::json_type::array)
+                        fail("warnings must be an array", locate(fv));
+                    od::array wa = fv.get_array();
+                    for (auto w : wa) {
+                        od::value wv = w.value();
+                        const std::string_view msg = getString(wv, "warning");
+                        if (d.warnings.size() < model::Diagnostics::kMaxMessages) {
+                            d.warnings.emplace_back(msg);
+                        }
+                    }
+                } else {
+                    skipValue(fv, 3);
+                }
+            }
+        } else {
+            skipValue(value, 2);
+        }
+    }
+}
+
+void Importer::resolveFlows() {
+    if (m_flows.empty())
+        return;
+    std::sort(m_gpuCorrelations.begin(), m_gpuCorrelations.end());
+    std::map<std::pair<StringId, std::uint64_t>, std::pair<TrackIndex, TimeNs>> open;
+    std::uint64_t loose = 0;
+    for (const FlowEvent& f : m_flows) {
+        if (f.launch &&
+            std::binary_search(m_gpuCorrelations.begin(), m_gpuCorrelations.end(), f.id)) {
+            continue;  // the model links launches by correlation id
+        }
+        TrackIndex track = 0;
+        bool found = false;
+        if (auto it = m_tidTracks.find({f.pid, f.tid}); m_warpline && it != m_tidTracks.end()) {
+            track = it->second;
+            found = true;
+        } else if (auto api = m_apiTrack.find({f.pid, f.tid});
+                   f.launch && f.ph == 's' && api != m_apiTrack.end()) {
+            track = api->second;
+            found = true;
+        } else if (auto p = m_primaryTrack.find({f.pid, f.tid}); p != m_primaryTrack.end()) {
+            track = p->second;
+            found = true;
+        }
+        const auto key = std::make_pair(f.cat, f.id);
+        if (f.ph == 's') {
+            if (found) {
+                open[key] = {track, f.ts};
+            } else {
+                ++loose;
+            }
+            continue;
+        }
+        auto it = open.find(key);
+        if (it == open.end() || !found) {
+            ++loose;
+            continue;
+        }
+        m_builder.addFlow(f.id & ~kStringFlowIdBit, it->second.first, it->second.second, track,
+                          f.ts);
+        if (f.ph == 't') {
+            it->second = {track, f.ts};
+        } else {
+            open.erase(it);
+        }
+    }
+    loose += open.size();
+    if (loose > 0) {
+        m_builder.diagnostics().warn(std::to_string(loose) +
+                                     " flow event(s) without a matching start or end were ignored");
+    }
+}
+
+void Importer::finish() {
+    for (const auto& [key, stack] : m_open) {
+        if (!stack.empty())
+            fail("\"B\" event never ended", stack.front().at);
+    }
+    std::uint64_t unended = 0;
+    for (const auto& [key, stack] : m_openAsync)
+        unended += stack.size();
+    if (unended > 0) {
+        m_builder.diagnostics().unmatchedEnds += unended;
+        m_builder.diagnostics().warn(std::to_string(unended) + " async event(s) never ended");
+    }
+    if (m_builder.diagnostics().unknownPhases > 0 && !m_warpline) {
+        m_builder.diagnostics().warn(std::to_string(m_builder.diagnostics().unknownPhases) +
+                                     " event(s) of unsupported phases were skipped");
+    }
+    resolveFlows();
+    if (!m_warpline) {
+        for (const auto& [pid, name] : m_processNames) {
+            if (auto it = m_hostProcesses.find(pid); it != m_hostProcesses.end()) {
+                m_builder.setProcessName(it->second, name);
+            }
+        }
+        for (const auto& [key, track] : m_hostTracks) {
+            if (auto it = m_threadNames.find(key); it != m_threadNames.end()) {
+                m_builder.setTrackName(track, it->second);
+            }
+        }
+    }
+    if (!m_ourMetadata) {
+        for (auto& [k, val] : m_foreignMetadata)
+            m_builder.setMetadata(k, val);
+        if (!m_foreignMetadata.count("producer")) {
+            m_builder.setMetadata(
+                "producer", m_foreignGpuData ? "PyTorch profiler (Kineto)" : "Chrome trace JSON");
+        }
+    }
+}
+
+model::TracePtr Importer::run(od::document& doc) {
+    od::json_type rootType;
+    if (const auto err = doc.type().get(rootType)) {
+        const char* at = nullptr;
+        if (doc.current_location().get(at) != simdjson::SUCCESS)
+            at = m_base;
+        fail(describeSimdjsonError(err), at);
+    }
+    if (rootType == od::json_type::array) {
+        // An array document: iterate it as the event list.
+        od::array arr = doc.get_array();
+        m_eventsSeen = true;
+        for (auto element : arr) {
+            od::value event = element.value();
+            parseEvent(event);
+        }
+    } else if (rootType == od::json_type::object) {
+        od::object obj = doc.get_object();
+        bool haveEvents = false;
+        for (auto field : obj) {
+            std::string_view key;
+            if (const auto err = field.unescaped_key().get(key))
+                fail(describeSimdjsonError(err), nullptr);
+            od::value value = field.value();
+            switch (keyHash(key)) {
+                case keyHash(format::kTraceEvents):
+                    if (key == format::kTraceEvents) {
+                        parseEvents(value);
+                        haveEvents = true;
+                        continue;
+                    }
+                    break;
+                case keyHash(format::kDeviceProperties):
+                    if (key == format::kDeviceProperties) {
+                        parseDevices(value);
+                        m_foreignGpuData = true;
+                        continue;
+                    }
+                    break;
+                case keyHash(format::kBaseTime):
+                    if (key == format::kBaseTime) {
+                        m_builder.setBaseTimeNs(getInt<std::int64_t>(value, key));
+                        continue;
+                    }
+                    break;
+                case keyHash(format::kMetadata):
+                    if (key == format::kMetadata) {
+                        parseMetadataObject(value);
+                        continue;
+                    }
+                    break;
+                case keyHash(format::kWarpline):
+                    if (key == format::kWarpline) {
+                        parseWarplineBlock(value);
+                        continue;
+                    }
+                    break;
+                case keyHash("displayTimeUnit"):
+                case keyHash("schemaVersion"):
+                case keyHash(format::kDistributedInfo):
+                    skipValue(value, 1);
+                    continue;
+                default:
+                    break;
+            }
+            // Other producers' top-level facts (trace_id, cuda_runtime_version, ...) are kept as
+            // metadata; structures we do not read are checked and skipped.
+            switch (typeOf(value)) {
+                case od::json_type::string:
+                    m_foreignMetadata[std::string(key)] = std::string(getString(value, key));
+                    break;
+                case od::json_type::number:
+                    m_foreignMetadata[std::string(key)] = std::string(numberText(value, key));
+                    break;
+                case od::json_type::boolean:
+                    m_foreignMetadata[std::string(key)] =
+                        value.get_bool().value() ? "true" : "false";
+                    break;
+                default:
+                    skipValue(value, 1);
+                    break;
+            }
+        }
+        if (!haveEvents)
+            fail("no \"traceEvents\" array in the JSON object", m_base);
+    } else {
+        fail("expected a JSON array of events or an object with \"traceEvents\"", m_base);
+    }
+    // current_location() fails with OUT_OF_BOUNDS exactly when the whole text was consumed.
+    if (const char* at = nullptr; doc.current_location().get(at) == simdjson::SUCCESS) {
+        fail("unexpected content after the JSON document", at);
+    }
+    finish();
+    return m_builder.finalize();
+}
+
+}  // namespace
+
+model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
+                                                       const std::string& name,
+                                                       std::size_t readableBytes) const {
+    // A UTF-8 byte order mark is not JSON; skip it but keep offsets relative to the file.
+    std::size_t skipped = 0;
+    if (json.starts_with("\xEF\xBB\xBF")) {
+        json.remove_prefix(3);
+        skipped = 3;
+        readableBytes = readableBytes >= 3 ? readableBytes - 3 : 0;
+    }
+    auto errorAt = [&](std::string message, std::int64_t offset) {
+        return model::Error{std::move(message), name,
+                            offset < 0 ? -1 : offset + static_cast<std::int64_t>(skipped)};
+    };
+    std::size_t firstNonSpace = 0;
+    while (firstNonSpace < json.size() &&
+           (json[firstNonSpace] == ' ' || json[firstNonSpace] == '\n' ||
+            json[firstNonSpace] == '\r' || json[firstNonSpace] == '\t')) {
+        ++firstNonSpace;
+    }
+    if (firstNonSpace == json.size())
+        return errorAt("empty file: no JSON in it", 0);
+
+    std::string copy;
+    simdjson::padded_string_view padded;
+    if (readableBytes >= json.size() + kPadding) {
+        padded = simdjson::padded_string_view(json.data(), json.size(), readableBytes);
+    } else {
+        copy.reserve(json.size() + kPadding);
+        copy.assign(json);
+        padded = simdjson::padded_string_view(copy.data(), copy.size(), copy.capacity());
+    }
+    const char* base = padded.data();
+    od::parser parser;
+    od::document doc;
+    if (const auto err = parser.iterate(padded).get(doc)) {
+        std::int64_t offset = 0;
+        if (err == simdjson::UTF8_ERROR)
+            offset = static_cast<std::int64_t>(firstInvalidUtf8(json));
+        if (err == simdjson::UNCLOSED_STRING)
+            offset = static_cast<std::int64_t>(unclosedStringStart(json));
+        return errorAt(describeSimdjsonError(err), offset);
+    }
+    Importer importer(base, json.size());
+    try {
+        return importer.run(doc);
+    } catch (const ParseFailure& f) {
+        std::int64_t offset = -1;
+        if (f.at)
+            offset = f.at - base;
+        if (offset < 0 || offset > static_cast<std::int64_t>(json.size())) {
+            const char* at = nullptr;
+            offset = doc.current_location().get(at) == simdjson::SUCCESS
+                         ? at - base
+                         : static_cast<std::int64_t>(json.size());
+        }
+        return errorAt(f.message, offset);
+    } catch (const simdjson::simdjson_error& e) {
+        const char* at = nullptr;
+        const std::int64_t offset = doc.current_location().get(at) == simdjson::SUCCESS
+                                        ? at - base
+                                        : static_cast<std::int64_t>(json.size());
+        return errorAt(describeSimdjsonError(e.error()), offset);
+    } catch (const std::exception& e) {
+        return errorAt(std::string("cannot import the trace: ") + e.what(), -1);
+    }
+}
+
+}  // namespace wl::io

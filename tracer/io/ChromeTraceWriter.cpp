@@ -1,0 +1,759 @@
+#include "io/ChromeTraceWriter.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "io/ChromeTraceFormat.h"
+#include "io/JsonWriter.h"
+#include "io/TimeText.h"
+
+namespace wl::io {
+
+namespace {
+
+using model::Slice;
+using model::SliceKind;
+using model::TimeNs;
+using model::Track;
+using model::TrackKind;
+
+constexpr std::size_t kChunkBytes = 1 << 20;
+constexpr std::int64_t kMaxSmallId = std::numeric_limits<std::int32_t>::max();
+
+const char* trackKindName(TrackKind kind) {
+    switch (kind) {
+        case TrackKind::HostApi:
+            return "api";
+        case TrackKind::Nvtx:
+            return "nvtx";
+        case TrackKind::NvtxAsync:
+            return "nvtx_async";
+        case TrackKind::GpuStream:
+            return "stream";
+        case TrackKind::Sync:
+            return "sync";
+        case TrackKind::Host:
+            return "host";
+    }
+    return "host";
+}
+
+// Tracks whose lanes come from first-fit packing rather than nesting (the model allows overlaps
+// there): every lane gets a tid of its own.
+bool lanesOverlap(TrackKind kind) {
+    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync;
+}
+
+bool isGpuWork(SliceKind kind) {
+    return kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset;
+}
+
+// Where each track's slices go: its pid, and a tid per lane so X events nest strictly per tid.
+struct TrackLayout {
+    std::int64_t pid = 0;
+    std::vector<std::int64_t> tids;            // one per lane group; [0] is the track's main tid
+    std::vector<std::uint32_t> groupOfLane;    // lane -> index into tids
+    std::vector<std::uint32_t> spilledSlices;  // count, for the diagnostics block
+};
+
+struct Layout {
+    std::vector<std::int64_t> pidOf;  // per process
+    std::vector<TrackLayout> tracks;
+};
+
+Layout computeLayout(const model::Trace& trace) {
+    Layout layout;
+    const auto processes = trace.processes();
+    const auto tracks = trace.tracks();
+
+    // pids: the device ordinal for GPUs (as Kineto does), the OS pid for hosts; anything that is
+    // not a small non-negative integer, or clashes, gets a fresh one.
+    layout.pidOf.assign(processes.size(), -1);
+    std::unordered_set<std::int64_t> usedPids;
+    for (std::size_t i = 0; i < processes.size(); ++i) {
+        const auto& p = processes[i];
+        const std::int64_t want = p.deviceId >= 0 ? p.deviceId : p.pid;
+        if (want >= 0 && want <= kMaxSmallId && usedPids.insert(want).second) {
+            layout.pidOf[i] = want;
+        }
+    }
+    std::int64_t nextPid = 0;
+    for (auto pid : usedPids)
+        nextPid = std::max(nextPid, pid + 1);
+    for (auto& pid : layout.pidOf) {
+        if (pid < 0)
+            pid = nextPid++;
+    }
+
+    layout.tracks.resize(tracks.size());
+    std::vector<std::unordered_set<std::int64_t>> usedTids(processes.size());
+    for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
+        const Track& t = tracks[ti];
+        TrackLayout& tl = layout.tracks[ti];
+        tl.pid = layout.pidOf[t.process];
+        const std::uint32_t lanes = t.laneCount();
+        std::uint32_t nestedLanes = lanes;
+        if (lanesOverlap(t.kind)) {
+            nestedLanes = std::min<std::uint32_t>(lanes, 1);
+        } else {
+            for (std::uint32_t d = 0; d < lanes; ++d) {
+                const auto lane = t.lane(d);
+                if (!lane.empty() && (lane.front().flags & model::kSliceSpilled)) {
+                    nestedLanes = d;
+                    break;
+                }
+            }
+        }
+        tl.groupOfLane.resize(lanes);
+        for (std::uint32_t d = 0; d < lanes; ++d) {
+            tl.groupOfLane[d] = d < nestedLanes ? 0 : 1 + (d - nestedLanes);
+        }
+        const std::uint32_t groups = lanes == 0 ? 1 : tl.groupOfLane.back() + 1;
+        tl.tids.assign(std::max<std::uint32_t>(groups, 1), -1);
+        std::int64_t natural = -1;
+        if (t.kind == TrackKind::GpuStream) {
+            natural = t.streamId;
+        } else if (t.kind == TrackKind::HostApi || t.kind == TrackKind::Nvtx ||
+                   t.kind == TrackKind::Host) {
+            natural = t.threadId;
+        }
+        // tid 0 folds into the process's main thread in Perfetto: never use it.
+        if (natural > 0 && natural <= kMaxSmallId && usedTids[t.process].insert(natural).second) {
+            tl.tids[0] = natural;
+        }
+    }
+    std::vector<std::int64_t> nextTid(processes.size(), 1);
+    for (std::size_t p = 0; p < processes.size(); ++p) {
+        for (auto tid : usedTids[p])
+            nextTid[p] = std::max(nextTid[p], tid + 1);
+    }
+    for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
+        for (auto& tid : layout.tracks[ti].tids) {
+            if (tid < 0)
+                tid = nextTid[tracks[ti].process]++;
+        }
+    }
+    return layout;
+}
+
+// The output buffer, handed to the sink in chunks.
+class Out {
+public:
+    explicit Out(const ChromeTraceWriter::Sink& sink) : m_sink(sink) {
+        m_buf.reserve(kChunkBytes + 4096);
+    }
+
+    std::string& buf() { return m_buf; }
+    void put(std::string_view s) { m_buf.append(s); }
+    void put(char c) { m_buf.push_back(c); }
+    template <class Int>
+    void putInt(Int v) {
+        char tmp[24];
+        m_buf.append(tmp, std::to_chars(tmp, tmp + sizeof tmp, v).ptr);
+    }
+    void putMicros(TimeNs ns) { appendMicros(m_buf, ns); }
+    void putDouble(double v) { appendJsonNumber(m_buf, v); }
+    void putFloat(float v) {
+        char tmp[32];
+        m_buf.append(tmp, std::to_chars(tmp, tmp + sizeof tmp, v).ptr);
+    }
+    void putString(std::string_view s) { appendJsonString(m_buf, s); }
+
+    bool maybeFlush() {
+        if (m_buf.size() < kChunkBytes)
+            return m_ok;
+        return flush();
+    }
+    bool flush() {
+        if (m_ok && !m_buf.empty())
+            m_ok = m_sink(m_buf);
+        m_buf.clear();
+        return m_ok;
+    }
+    bool ok() const { return m_ok; }
+
+private:
+    const ChromeTraceWriter::Sink& m_sink;
+    std::string m_buf;
+    bool m_ok = true;
+};
+
+class Writer {
+public:
+    Writer(const model::Trace& trace, Out& out)
+        : m_trace(trace), m_out(out), m_layout(computeLayout(trace)) {
+        m_escaped.resize(trace.strings().size());
+    }
+
+    bool run() {
+        writeHeader();
+        m_out.put("\"traceEvents\":[");
+        writeMetadataEvents();
+        const auto tracks = m_trace.tracks();
+        for (std::size_t ti = 0; ti < tracks.size() && m_out.ok(); ++ti) {
+            writeTrackEvents(static_cast<model::TrackIndex>(ti));
+        }
+        writeCounters();
+        writeFlows();
+        m_out.put("\n]}\n");
+        return m_out.flush();
+    }
+
+private:
+    // Escaped JSON string of an interned name, computed once per name.
+    const std::string& escaped(model::StringId id) {
+        std::string& s = m_escaped[id];
+        if (s.empty())
+            appendJsonString(s, m_trace.str(id));
+        return s;
+    }
+
+    void beginEvent() {
+        m_out.put(m_first ? "\n{" : ",\n{");
+        m_first = false;
+    }
+
+    void writeHeader() {
+        std::string& b = m_out.buf();
+        JsonWriter w(b);
+        b.push_back('{');
+        b.append("\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\n");
+        b.append("\"baseTimeNanoseconds\":");
+        m_out.putInt(m_trace.originNs());
+        b.append(",\n\"deviceProperties\":");
+        writeDevices(b);
+        b.append(",\n\"distributedInfo\":{\"rank\":0,\"world_size\":1},\n\"");
+        b.append(format::kMetadata);
+        b.append("\":");
+        {
+            JsonWriter m(b);
+            m.beginObject();
+            for (const auto& [k, v] : m_trace.metadata())
+                m.field(k, v);
+            m.endObject();
+        }
+        b.append(",\n\"");
+        b.append(format::kWarpline);
+        b.append("\":");
+        writeWarplineBlock(b);
+        b.append(",\n");
+    }
+
+    void writeDevices(std::string& b) {
+        JsonWriter w(b);
+        w.beginArray();
+        for (const auto& d : m_trace.devices()) {
+            w.beginObject();
+            w.field("id", d.id).field("name", d.name);
+            w.field("totalGlobalMem", d.totalMemoryBytes);
+            w.field("computeMajor", d.computeMajor).field("computeMinor", d.computeMinor);
+            w.field("maxThreadsPerBlock", d.maxThreadsPerBlock);
+            w.field("maxThreadsPerMultiprocessor", d.maxThreadsPerSm);
+            w.field("regsPerBlock", d.registersPerBlock);
+            w.field("warpSize", d.warpSize);
+            w.field("sharedMemPerBlock", d.sharedMemoryPerBlockBytes);
+            w.field("numSms", d.smCount);
+            w.field("regsPerMultiprocessor", d.registersPerSm);
+            w.field("sharedMemPerBlockOptin", d.sharedMemoryPerBlockOptinBytes);
+            w.field("sharedMemPerMultiprocessor", d.sharedMemoryPerSmBytes);
+            w.field("maxBlocksPerMultiprocessor", d.maxBlocksPerSm);
+            w.field("maxWarpsPerMultiprocessor", d.maxWarpsPerSm);
+            w.field("l2CacheSize", d.l2CacheBytes);
+            w.field("clockRate", d.clockRateKHz);
+            w.field("memoryClockRate", d.memoryClockRateKHz);
+            w.field("memoryBusWidth", d.memoryBusWidthBits);
+            w.field("pcieGeneration", d.pcieGeneration);
+            w.field("pcieLinkWidth", d.pcieLinkWidth);
+            w.field("memoryBandwidthGBps", d.memoryBandwidthGBps);
+            w.endObject();
+        }
+        w.endArray();
+    }
+
+    void writeWarplineBlock(std::string& b) {
+        JsonWriter w(b);
+        w.beginObject();
+        w.field("version", format::kWarplineVersion);
+        w.key("processes").beginArray();
+        const auto processes = m_trace.processes();
+        for (std::size_t i = 0; i < processes.size(); ++i) {
+            const auto& p = processes[i];
+            w.beginObject();
+            w.field("pid", m_layout.pidOf[i]).field("processId", p.pid);
+            w.field("device", p.deviceId).field("name", m_trace.str(p.nameId));
+            w.endObject();
+        }
+        w.endArray();
+        w.key("tracks").beginArray();
+        const auto tracks = m_trace.tracks();
+        std::uint64_t spilledSlices = 0;
+        std::uint64_t spilledTracks = 0;
+        std::vector<std::string> spillWarnings;
+        for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
+            const Track& t = tracks[ti];
+            const TrackLayout& tl = m_layout.tracks[ti];
+            w.beginObject();
+            w.field("pid", tl.pid);
+            w.key("tids").beginArray();
+            for (auto tid : tl.tids)
+                w.value(tid);
+            w.endArray();
+            w.field("kind", trackKindName(t.kind));
+            w.field("thread", t.threadId).field("stream", t.streamId);
+            w.field("domain", m_trace.str(t.domainId)).field("name", m_trace.str(t.nameId));
+            w.field("sortIndex", t.sortIndex);
+            w.endObject();
+            std::uint64_t spilled = 0;
+            for (const auto& s : t.slices)
+                spilled += (s.flags & model::kSliceSpilled) ? 1 : 0;
+            if (spilled > 0) {
+                spilledSlices += spilled;
+                ++spilledTracks;
+                spillWarnings.push_back(
+                    std::to_string(spilled) + " overlapping slice(s) on track '" +
+                    std::string(m_trace.str(t.nameId)) + "' did not nest; moved to extra lanes");
+            }
+        }
+        w.endArray();
+        w.key("counters").beginArray();
+        for (const auto& c : m_trace.counters()) {
+            w.beginObject();
+            w.field("pid", m_layout.pidOf[c.process]).field("name", m_trace.str(c.nameId));
+            w.field("series", m_trace.str(c.seriesId)).field("unit", m_trace.str(c.unitId));
+            w.endObject();
+        }
+        w.endArray();
+        // Diagnostics of the original collection or import. What an import re-derives from the
+        // events themselves (spilled overlaps and their warnings) is left out, so reading this
+        // file back gives the same counts rather than twice the spills.
+        const auto& d = m_trace.diagnostics();
+        std::vector<std::string> warnings = d.warnings;
+        for (const auto& sw : spillWarnings) {
+            auto it = std::find(warnings.begin(), warnings.end(), sw);
+            if (it != warnings.end())
+                warnings.erase(it);
+        }
+        w.key("diagnostics").beginObject();
+        w.field("droppedRecords", d.droppedRecords);
+        w.field("invalidTimestamps", d.invalidTimestamps);
+        w.field("spilledOverlaps",
+                d.spilledOverlaps >= spilledSlices ? d.spilledOverlaps - spilledSlices : 0);
+        w.field("unknownPhases", d.unknownPhases);
+        w.field("unmatchedEnds", d.unmatchedEnds);
+        w.field("unknownRecords", d.unknownRecords);
+        w.field("truncatedStrings", d.truncatedStrings);
+        w.field("warningCount",
+                d.warningCount >= spilledTracks ? d.warningCount - spilledTracks : 0);
+        w.key("warnings").beginArray();
+        for (const auto& msg : warnings)
+            w.value(msg);
+        w.endArray();
+        w.endObject();
+        w.endObject();
+    }
+
+    void writeMeta(std::string_view name, std::int64_t pid, std::int64_t tid,
+                   std::string_view argKey, std::string_view text, std::int64_t number) {
+        beginEvent();
+        m_out.put("\"name\":\"");
+        m_out.put(name);
+        m_out.put("\",\"ph\":\"M\",\"ts\":0,\"pid\":");
+        m_out.putInt(pid);
+        m_out.put(",\"tid\":");
+        m_out.putInt(tid);
+        m_out.put(",\"args\":{\"");
+        m_out.put(argKey);
+        m_out.put("\":");
+        if (argKey == "name") {
+            m_out.putString(text);
+        } else {
+            m_out.putInt(number);
+        }
+        m_out.put("}}");
+    }
+
+    // Hosts first, then GPUs (the model's process order); streams in order within a GPU.
+    void writeMetadataEvents() {
+        const auto processes = m_trace.processes();
+        for (std::size_t i = 0; i < processes.size(); ++i) {
+            const std::int64_t pid = m_layout.pidOf[i];
+            writeMeta("process_name", pid, 0, "name", m_trace.str(processes[i].nameId), 0);
+            writeMeta("process_sort_index", pid, 0, "sort_index", {}, static_cast<std::int64_t>(i));
+        }
+        const auto tracks = m_trace.tracks();
+        std::vector<std::int64_t> nextSort(processes.size(), 0);
+        for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
+            const Track& t = tracks[ti];
+            const TrackLayout& tl = m_layout.tracks[ti];
+            const std::string name(m_trace.str(t.nameId));
+            for (std::size_t g = 0; g < tl.tids.size(); ++g) {
+                std::string label = name;
+                if (g > 0) {
+                    label += lanesOverlap(t.kind) ? " (lane " : " (overlap ";
+                    label += std::to_string(g) + ")";
+                }
+                writeMeta("thread_name", tl.pid, tl.tids[g], "name", label, 0);
+                writeMeta("thread_sort_index", tl.pid, tl.tids[g], "sort_index", {},
+                          nextSort[t.process]++);
+            }
+        }
+        m_out.maybeFlush();
+    }
+
+    void writeCommon(std::string_view ph, std::string_view cat, model::StringId name,
+                     std::int64_t pid, std::int64_t tid, TimeNs ts) {
+        beginEvent();
+        m_out.put("\"ph\":\"");
+        m_out.put(ph);
+        m_out.put("\",\"cat\":\"");
+        m_out.put(cat);
+        m_out.put("\",\"name\":");
+        m_out.put(escaped(name));
+        m_out.put(",\"pid\":");
+        m_out.putInt(pid);
+        m_out.put(",\"tid\":");
+        m_out.putInt(tid);
+        m_out.put(",\"ts\":");
+        m_out.putMicros(ts);
+    }
+
+    void putGpuArgs(const Track& t, const Slice& s) {
+        m_out.put(",\"args\":{\"device\":");
+        m_out.putInt(t.deviceId);
+        m_out.put(",\"stream\":");
+        m_out.putInt(t.streamId);
+        m_out.put(",\"correlation\":");
+        m_out.putInt(s.correlationId);
+    }
+
+    void putBandwidth(std::uint64_t bytes, TimeNs durationNs) {
+        if (durationNs <= 0)
+            return;
+        m_out.put(",\"memory bandwidth (GB/s)\":");
+        m_out.putDouble(static_cast<double>(bytes) / static_cast<double>(durationNs));
+    }
+
+    void writeSlice(const Track& t, const TrackLayout& tl, const Slice& s) {
+        const std::int64_t tid = tl.tids[tl.groupOfLane[s.depth]];
+        const bool gpuProcess = m_trace.processes()[t.process].deviceId >= 0;
+        std::string_view cat = format::kCatCpuOp;
+        std::string_view ph = "X";
+        switch (s.kind) {
+            case SliceKind::Kernel:
+                cat = format::kCatKernel;
+                break;
+            case SliceKind::Memcpy:
+                cat = format::kCatMemcpy;
+                break;
+            case SliceKind::Memset:
+                cat = format::kCatMemset;
+                break;
+            case SliceKind::Sync:
+                cat = format::kCatSync;
+                break;
+            case SliceKind::RuntimeApi:
+                cat = format::kCatRuntime;
+                break;
+            case SliceKind::DriverApi:
+                cat = format::kCatDriver;
+                break;
+            case SliceKind::Nvtx:
+                cat = gpuProcess ? format::kCatGpuUserAnnotation : format::kCatUserAnnotation;
+                break;
+            case SliceKind::Overhead:
+                cat = format::kCatOverhead;
+                break;
+            case SliceKind::Instant:
+                cat = format::kCatInstant;
+                ph = "i";
+                break;
+            case SliceKind::Other:
+                break;
+        }
+        writeCommon(ph, cat, s.nameId, tl.pid, tid, s.startNs);
+        if (s.kind == SliceKind::Instant) {
+            m_out.put(",\"s\":\"t\"");
+        } else {
+            m_out.put(",\"dur\":");
+            m_out.putMicros(s.durationNs);
+        }
+        switch (s.kind) {
+            case SliceKind::Kernel: {
+                putGpuArgs(t, s);
+                if (const auto* k = m_trace.kernel(s)) {
+                    m_out.put(",\"grid\":[");
+                    m_out.putInt(k->grid[0]);
+                    m_out.put(',');
+                    m_out.putInt(k->grid[1]);
+                    m_out.put(',');
+                    m_out.putInt(k->grid[2]);
+                    m_out.put("],\"block\":[");
+                    m_out.putInt(k->block[0]);
+                    m_out.put(',');
+                    m_out.putInt(k->block[1]);
+                    m_out.put(',');
+                    m_out.putInt(k->block[2]);
+                    m_out.put("],\"registers per thread\":");
+                    m_out.putInt(k->registersPerThread);
+                    m_out.put(",\"shared memory\":");
+                    m_out.putInt(std::int64_t{k->staticSharedBytes} + k->dynamicSharedBytes);
+                    m_out.put(",\"static shared memory\":");
+                    m_out.putInt(k->staticSharedBytes);
+                    m_out.put(",\"dynamic shared memory\":");
+                    m_out.putInt(k->dynamicSharedBytes);
+                    if (k->warpsPerSm >= 0.0f && std::isfinite(k->warpsPerSm)) {
+                        m_out.put(",\"warps per SM\":");
+                        m_out.putFloat(k->warpsPerSm);
+                    }
+                    if (k->estimatedOccupancyPct >= 0.0f &&
+                        std::isfinite(k->estimatedOccupancyPct)) {
+                        m_out.put(",\"est. achieved occupancy %\":");
+                        m_out.putFloat(k->estimatedOccupancyPct);
+                    }
+                }
+                m_out.put('}');
+                break;
+            }
+            case SliceKind::Memcpy: {
+                putGpuArgs(t, s);
+                if (const auto* m = m_trace.memcpy(s)) {
+                    m_out.put(",\"bytes\":");
+                    m_out.putInt(m->bytes);
+                    putBandwidth(m->bytes, s.durationNs);
+                    m_out.put(",\"copy kind\":\"");
+                    m_out.put(model::toString(m->copyKind));
+                    m_out.put("\",\"src kind\":\"");
+                    m_out.put(model::toString(m->srcKind));
+                    m_out.put("\",\"dst kind\":\"");
+                    m_out.put(model::toString(m->dstKind));
+                    m_out.put('"');
+                    if (m->srcDevice != -1) {
+                        m_out.put(",\"src device\":");
+                        m_out.putInt(m->srcDevice);
+                    }
+                    if (m->dstDevice != -1) {
+                        m_out.put(",\"dst device\":");
+                        m_out.putInt(m->dstDevice);
+                    }
+                }
+                m_out.put('}');
+                break;
+            }
+            case SliceKind::Memset: {
+                putGpuArgs(t, s);
+                if (const auto* m = m_trace.memset(s)) {
+                    m_out.put(",\"bytes\":");
+                    m_out.putInt(m->bytes);
+                    putBandwidth(m->bytes, s.durationNs);
+                    m_out.put(",\"value\":");
+                    m_out.putInt(m->value);
+                    m_out.put(",\"memory kind\":\"");
+                    m_out.put(model::toString(m->memoryKind));
+                    m_out.put('"');
+                }
+                m_out.put('}');
+                break;
+            }
+            case SliceKind::Sync: {
+                m_out.put(",\"args\":{\"device\":");
+                m_out.putInt(t.deviceId);
+                m_out.put(",\"correlation\":");
+                m_out.putInt(s.correlationId);
+                if (const auto* y = m_trace.sync(s)) {
+                    m_out.put(",\"cuda_sync_kind\":\"");
+                    m_out.put(model::toString(y->syncKind));
+                    m_out.put("\",\"stream\":");
+                    m_out.putInt(y->streamId);
+                    m_out.put(",\"wait_on_cuda_event_id\":");
+                    m_out.putInt(y->eventId);
+                }
+                m_out.put('}');
+                break;
+            }
+            case SliceKind::RuntimeApi:
+            case SliceKind::DriverApi: {
+                m_out.put(",\"args\":{\"correlation\":");
+                m_out.putInt(s.correlationId);
+                if (const auto* a = m_trace.api(s)) {
+                    m_out.put(",\"cbid\":");
+                    m_out.putInt(a->callbackId);
+                    if (a->returnCode != 0) {
+                        m_out.put(",\"return code\":");
+                        m_out.putInt(a->returnCode);
+                    }
+                }
+                m_out.put('}');
+                break;
+            }
+            case SliceKind::Nvtx: {
+                const auto* n = m_trace.nvtx(s);
+                const bool any =
+                    (n && (n->colorArgb != 0 || n->domainId != 0 || n->category != 0)) ||
+                    s.correlationId != 0;
+                if (any) {
+                    char sep = '{';
+                    m_out.put(",\"args\":");
+                    if (s.correlationId != 0) {
+                        m_out.put("{\"correlation\":");
+                        m_out.putInt(s.correlationId);
+                        sep = ',';
+                    }
+                    if (n && n->colorArgb != 0) {
+                        static constexpr char kHex[] = "0123456789abcdef";
+                        char color[12] = {'"', '#'};
+                        for (int i = 0; i < 8; ++i) {
+                            color[2 + i] = kHex[(n->colorArgb >> (28 - 4 * i)) & 15u];
+                        }
+                        color[10] = '"';
+                        m_out.put(sep);
+                        m_out.put("\"color\":");
+                        m_out.put(std::string_view(color, 11));
+                        sep = ',';
+                    }
+                    if (n && n->domainId != 0) {
+                        m_out.put(sep);
+                        m_out.put("\"domain\":");
+                        m_out.put(escaped(n->domainId));
+                        sep = ',';
+                    }
+                    if (n && n->category != 0) {
+                        m_out.put(sep);
+                        m_out.put("\"category\":");
+                        m_out.putInt(n->category);
+                    }
+                    m_out.put('}');
+                }
+                break;
+            }
+            default:
+                if (s.correlationId != 0) {
+                    m_out.put(",\"args\":{\"correlation\":");
+                    m_out.putInt(s.correlationId);
+                    m_out.put('}');
+                }
+                break;
+        }
+        m_out.put('}');
+    }
+
+    void writeTrackEvents(model::TrackIndex ti) {
+        const Track& t = m_trace.track(ti);
+        const TrackLayout& tl = m_layout.tracks[ti];
+        for (const Slice& s : t.slices) {
+            writeSlice(t, tl, s);
+            if (!m_out.maybeFlush())
+                return;
+        }
+    }
+
+    void writeCounters() {
+        for (const auto& c : m_trace.counters()) {
+            const std::int64_t pid = m_layout.pidOf[c.process];
+            const std::string& name = escaped(c.nameId);
+            const std::string& series = escaped(c.seriesId);
+            for (const auto& sample : c.samples) {
+                if (!std::isfinite(sample.value))
+                    continue;  // not representable in JSON
+                beginEvent();
+                m_out.put("\"ph\":\"C\",\"name\":");
+                m_out.put(name);
+                m_out.put(",\"pid\":");
+                m_out.putInt(pid);
+                m_out.put(",\"ts\":");
+                m_out.putMicros(sample.timestampNs);
+                m_out.put(",\"args\":{");
+                m_out.put(series);
+                m_out.put(':');
+                m_out.putDouble(sample.value);
+                m_out.put("}}");
+                if (!m_out.maybeFlush())
+                    return;
+            }
+        }
+    }
+
+    void writeFlowEnd(char ph, std::string_view cat, std::uint64_t id, model::SliceRef ref) {
+        const Track& t = m_trace.track(ref.track);
+        const TrackLayout& tl = m_layout.tracks[ref.track];
+        const Slice& s = t.slices[ref.index];
+        beginEvent();
+        m_out.put("\"ph\":\"");
+        m_out.put(ph);
+        m_out.put("\",\"id\":");
+        m_out.putInt(id);
+        m_out.put(",\"pid\":");
+        m_out.putInt(tl.pid);
+        m_out.put(",\"tid\":");
+        m_out.putInt(tl.tids[tl.groupOfLane[s.depth]]);
+        m_out.put(",\"ts\":");
+        m_out.putMicros(s.startNs);
+        m_out.put(",\"cat\":\"");
+        m_out.put(cat);
+        m_out.put("\",\"name\":\"");
+        m_out.put(cat);
+        m_out.put(ph == 'f' ? "\",\"bp\":\"e\"}" : "\"}");
+    }
+
+    // Launch flows (both ends carry the flow's correlation id) are "ac2g", as Kineto writes them;
+    // a reader rebuilds those from the correlation ids. Others are plain "flow" arrows. Ids are
+    // unique per file, as Perfetto needs.
+    void writeFlows() {
+        const auto flows = m_trace.flows();
+        std::uint64_t nextId = 1;
+        for (const auto& f : flows)
+            nextId = std::max(nextId, f.id + 1);
+        std::unordered_set<std::uint64_t> used;
+        used.reserve(flows.size());
+        for (const auto& f : flows) {
+            const Slice& from = m_trace.slice(f.from);
+            const Slice& to = m_trace.slice(f.to);
+            const bool launch = f.id != 0 && from.correlationId == f.id &&
+                                to.correlationId == f.id && isGpuWork(to.kind);
+            std::uint64_t id = f.id;
+            if (id == 0 || !used.insert(id).second) {
+                id = nextId++;
+                used.insert(id);
+            }
+            const std::string_view cat = launch ? format::kCatLaunchFlow : format::kCatFlow;
+            writeFlowEnd('s', cat, id, f.from);
+            writeFlowEnd('f', cat, id, f.to);
+            if (!m_out.maybeFlush())
+                return;
+        }
+    }
+
+    const model::Trace& m_trace;
+    Out& m_out;
+    Layout m_layout;
+    std::vector<std::string> m_escaped;
+    bool m_first = true;
+};
+
+}  // namespace
+
+model::Status ChromeTraceWriter::write(const Sink& sink) const {
+    Out out(sink);
+    Writer writer(m_trace, out);
+    if (!writer.run()) {
+        return model::Error{"writing the trace failed", {}, -1};
+    }
+    return {};
+}
+
+std::string ChromeTraceWriter::toString() const {
+    std::string result;
+    const Sink sink = [&result](std::string_view chunk) {
+        result.append(chunk);
+        return true;
+    };
+    (void)write(sink);
+    return result;
+}
+
+}  // namespace wl::io

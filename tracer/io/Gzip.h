@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "model/Result.h"
+
+namespace wl::io {
+
+// gzip (RFC 1952) helpers over zlib, for .json.gz traces.
+
+// True when the bytes start with the gzip magic number.
+bool isGzip(std::string_view bytes);
+
+// Decompresses every gzip member of `compressed` into `out`, leaving `padding` spare bytes of
+// capacity after the data (for the JSON parser). Errors carry the offset in the compressed bytes.
+model::Status gunzip(std::string_view compressed, std::string& out, std::size_t padding,
+                     std::size_t maxBytes = std::size_t{16} << 30);
+
+// Streaming compressor: feed chunks, then finish(); each output chunk goes to the sink.
+class GzipWriter {
+public:
+    using Sink = std::function<bool(std::string_view)>;
+    explicit GzipWriter(Sink sink, int level = 6);
+    ~GzipWriter();
+    GzipWriter(const GzipWriter&) = delete;
+    GzipWriter& operator=(const GzipWriter&) = delete;
+
+    bool write(std::string_view chunk);
+    bool finish();
+
+private:
+    bool pump(std::string_view input, int flush);
+
+    Sink m_sink;
+    void* m_stream;  // z_stream, kept opaque so zlib stays private to wl_io
+    bool m_ok = true;
+    std::string m_out;
+};
+
+}  // namespace wl::io

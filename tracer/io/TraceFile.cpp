@@ -1,0 +1,138 @@
+#include "io/TraceFile.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "io/ChromeTraceReader.h"
+#include "io/ChromeTraceWriter.h"
+#include "io/Gzip.h"
+
+namespace wl::io {
+
+namespace {
+
+model::Error fileError(const std::string& what, const std::string& path) {
+    return model::Error{what + ": " + std::strerror(errno), path, -1};
+}
+
+bool endsWith(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Parses bytes that may be gzip-compressed. `buffer` may be moved from; its spare capacity
+// lets the JSON parser work in place.
+model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t readable,
+                                           const std::string& name) {
+    const ChromeTraceReader reader;
+    if (!isGzip(bytes))
+        return reader.read(bytes, name, readable);
+    std::string json;
+    if (auto status = gunzip(bytes, json, ChromeTraceReader::kPadding); !status) {
+        model::Error e = status.error();
+        e.file = name;
+        return e;
+    }
+    auto result = reader.read(json, name, json.capacity());
+    if (!result) {
+        model::Error e = result.error();
+        e.message = "decompressed data: " + e.message;
+        return e;
+    }
+    return result;
+}
+
+}  // namespace
+
+model::Result<model::TracePtr> loadTrace(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fileError("cannot open", path);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const bool dir = S_ISDIR(st.st_mode);
+        ::close(fd);
+        if (dir)
+            return model::Error{"is a directory, not a trace file", path, -1};
+        return fileError("cannot read", path);
+    }
+    std::string bytes;
+    bytes.reserve(static_cast<std::size_t>(st.st_size) + ChromeTraceReader::kPadding);
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            ::close(fd);
+            return fileError("cannot read", path);
+        }
+        if (n == 0)
+            break;  // the file shrank while we read it
+        done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    bytes.resize(done);
+    return parseBuffer(bytes, bytes.capacity(), path);
+}
+
+model::Result<model::TracePtr> parseTrace(std::string_view bytes, const std::string& name) {
+    return parseBuffer(bytes, 0, name);
+}
+
+model::Status saveTrace(const model::Trace& trace, const std::string& path) {
+    std::string tmp = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(tmp.data());
+    if (fd < 0)
+        return fileError("cannot write", path);
+    std::FILE* file = ::fdopen(fd, "wb");
+    if (!file) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return fileError("cannot write", path);
+    }
+    int writeErrno = 0;
+    const auto rawSink = [&](std::string_view chunk) {
+        if (std::fwrite(chunk.data(), 1, chunk.size(), file) != chunk.size()) {
+            writeErrno = errno;
+            return false;
+        }
+        return true;
+    };
+    const ChromeTraceWriter writer(trace);
+    bool ok = false;
+    if (endsWith(path, ".gz")) {
+        GzipWriter gz(rawSink);
+        ok = writer.write([&](std::string_view chunk) { return gz.write(chunk); }).ok() &&
+             gz.finish();
+    } else {
+        ok = writer.write(rawSink).ok();
+    }
+    if (std::fflush(file) != 0 && writeErrno == 0)
+        writeErrno = errno;
+    ok = ok && writeErrno == 0;
+    if (std::fclose(file) != 0 && ok) {
+        writeErrno = errno;
+        ok = false;
+    }
+    // mkstemp creates 0600; a saved trace is an ordinary file.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::chmod(tmp.c_str(), 0666 & ~mask);
+    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        if (writeErrno == 0)
+            writeErrno = errno;
+        ::unlink(tmp.c_str());
+        errno = writeErrno;
+        return fileError("cannot write", path);
+    }
+    return {};
+}
+
+}  // namespace wl::io
