@@ -14,9 +14,9 @@
 namespace wl::cupti {
 namespace {
 
-// cuptiProfilerInitialize/DeInitialize are process-wide; samplers of several devices share one.
+// cuptiProfilerInitialize is process-wide; samplers of several devices and runs share it.
 std::mutex g_profilerMutex;
-int g_profilerUsers = 0;
+bool g_profilerInitialized = false;
 
 std::string runtimeErrorText(cudaError_t error) {
     return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
@@ -51,7 +51,6 @@ public:
     ~CuptiPmSamplingApi() override {
         disable();
         hostDeinitialize();
-        profilerDeinitialize();
         closeDevice();
     }
 
@@ -85,32 +84,24 @@ public:
 
     void closeDevice() override { m_deviceId = -1; }
 
+    // Initialised once per process and never deinitialised: CUPTI does not count
+    // initialisations, and a deinitialisation followed by another session (or a second
+    // deinitialisation) is where other PM sampling users have seen crashes. Staying initialised
+    // costs nothing measurable and keeps any number of start/stop cycles safe.
     CUptiResult profilerInitialize() override {
         std::lock_guard lock(g_profilerMutex);
-        if (g_profilerUsers == 0) {
+        if (!g_profilerInitialized) {
             CUpti_Profiler_Initialize_Params params{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
             const CUptiResult result = cuptiProfilerInitialize(&params);
             if (result != CUPTI_SUCCESS) {
                 return result;
             }
+            g_profilerInitialized = true;
         }
-        ++g_profilerUsers;
-        m_profilerUser = true;
         return CUPTI_SUCCESS;
     }
 
-    void profilerDeinitialize() override {
-        if (!m_profilerUser) {
-            return;
-        }
-        m_profilerUser = false;
-        std::lock_guard lock(g_profilerMutex);
-        if (--g_profilerUsers == 0) {
-            CUpti_Profiler_DeInitialize_Params params{
-                CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
-            cuptiProfilerDeInitialize(&params);
-        }
-    }
+    void profilerDeinitialize() override {}
 
     CUptiResult chipName(int deviceId, std::string& chip) override {
         CUpti_Device_GetChipName_Params params{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
@@ -228,15 +219,18 @@ public:
         cuptiPmSamplingDisable(&params);
         m_sampling = nullptr;
         m_counterData.clear();
+        m_config.clear();
     }
 
     CUptiResult setConfig(const std::vector<std::uint8_t>& configImage,
                           std::size_t hardwareBufferBytes, std::uint64_t intervalNs) override {
         ScopedDevice device(m_deviceId);
         CUpti_PmSampling_SetConfig_Params params{CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
+        // CUPTI keeps pConfig, not a copy: the image must outlive the PM sampling object.
+        m_config = configImage;
         params.pPmSamplingObject = m_sampling;
-        params.configSize = configImage.size();
-        params.pConfig = configImage.data();
+        params.configSize = m_config.size();
+        params.pConfig = m_config.data();
         params.hardwareBufferSize = hardwareBufferBytes;
         params.samplingInterval = intervalNs;
         // Nanoseconds of a fixed clock (not SYSCLK cycles, which vary with the clock).
@@ -344,13 +338,13 @@ public:
 
 private:
     int m_deviceId = -1;
-    bool m_profilerUser = false;
     std::string m_chip;
     std::vector<std::uint8_t> m_availability;
     CUpti_Profiler_Host_Object* m_host = nullptr;
     CUpti_PmSampling_Object* m_sampling = nullptr;
     std::vector<std::string> m_metricNames;
     std::vector<const char*> m_metricPointers;
+    std::vector<std::uint8_t> m_config;
     std::vector<std::uint8_t> m_counterData;
 };
 
