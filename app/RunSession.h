@@ -20,6 +20,7 @@ struct RunRequest {
     int repeat = 0;                   // 0 = the workload's default
     bool sharedStreamBug = false;     // reduce async: all chunks on one stream (the seed's bug)
     bool gpuMetrics = false;          // PM sampling rows
+    int steps = 0;                    // power: most steps (0 = the workload's default, 1000)
 };
 
 // What a finished run gives back: the trace, the check the user reads, and a short summary.
@@ -29,6 +30,7 @@ struct RunOutcome {
     std::string checkText;    // "normalized sum = 1.0000001 (ok)" / "eigenvalue = 1.0000 ..."
     std::string summaryText;  // one screen: wall time, GPU time, copies and GB/s
     double wallTimeMs = 0.0;
+    double timedPartMs = 0.0;  // copies + kernels (reduce) or the loop (power), host clock
 };
 
 // Progress in [0, 1] with a short label; called from the worker thread.

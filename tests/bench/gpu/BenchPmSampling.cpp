@@ -185,6 +185,7 @@ void BM_Power(benchmark::State& state) {
 
 // Start + stop of PM sampling alone around ~nothing: the fixed cost per run.
 void BM_SamplerStartStop(benchmark::State& state) {
+    std::vector<std::pair<std::string, double>> steps;
     for (auto _ : state) {
         PmSampler sampler;
         if (auto ok = sampler.start(0); !ok) {
@@ -196,7 +197,13 @@ void BM_SamplerStartStop(benchmark::State& state) {
             state.SkipWithError(series.error().message.c_str());
             return;
         }
+        steps = sampler.stats().stepMs;
     }
+    std::printf("PM start/stop steps (last iteration):");
+    for (const auto& [name, ms] : steps) {
+        std::printf(" %s %.1f ms;", name.c_str(), ms);
+    }
+    std::printf("\n");
 }
 
 BENCHMARK(BM_Reduce)

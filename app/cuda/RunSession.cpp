@@ -1,0 +1,295 @@
+// runTraced() and friends for builds with CUDA: validate, trace the workload with CUPTI, summarise.
+#include "app/RunSession.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cupti/CuptiTracer.h"
+#include "model/Trace.h"
+#include "workloads/Workload.h"
+
+namespace wl::app {
+namespace {
+
+model::Result<workloads::WorkloadParams> toParams(const RunRequest& request) {
+    auto mode = workloads::parseMode(request.mode);
+    if (!mode.ok()) {
+        return mode.error();
+    }
+    workloads::WorkloadParams p;
+    p.mode = *mode;
+    p.streams = request.streams;
+    p.pinned = request.pinned;
+    p.size = request.size;
+    p.repeat = request.repeat;
+    p.sharedStream = request.sharedStreamBug;
+    p.maxSteps = request.steps;
+    return p;
+}
+
+// Negative values would otherwise read as "default" further down.
+model::Status checkNotNegative(const RunRequest& request) {
+    if (request.size < 0) {
+        return model::Error{"size must be > 0 (got " + std::to_string(request.size) + ")"};
+    }
+    if (request.repeat < 0) {
+        return model::Error{"repeat must be > 0 (got " + std::to_string(request.repeat) + ")"};
+    }
+    if (request.steps < 0) {
+        return model::Error{"steps must be > 0 (got " + std::to_string(request.steps) + ")"};
+    }
+    return {};
+}
+
+// CUPTI allows one subscriber per process: one tracer, one run at a time.
+cupti::CuptiTracer& processTracer() {
+    static cupti::CuptiTracer tracer;
+    return tracer;
+}
+std::mutex& runMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
+std::map<std::string, std::string> runMetadata(const RunRequest& request,
+                                               const workloads::WorkloadParams& p) {
+    return {
+        {"producer", "warpline run"},
+        {"workload", request.workload},
+        {"mode", request.mode},
+        {"streams", std::to_string(p.streams)},
+        {"pinned", p.pinned ? "true" : "false"},
+        {"size", std::to_string(p.size)},
+        {"repeat", std::to_string(p.repeat)},
+        {"shared_stream", p.sharedStream ? "true" : "false"},
+    };
+}
+
+// What the summary says about the GPU side of a trace.
+struct GpuFigures {
+    model::TimeNs busyNs = 0;  // union of kernels, copies and memsets over all streams
+    model::TimeNs spanNs = 0;  // first GPU start to last GPU end
+    model::TimeNs kernelNs = 0;
+    std::uint64_t kernels = 0;
+    int streamsWithWork = 0;
+    struct Copies {
+        std::uint64_t count = 0;
+        std::uint64_t bytes = 0;
+        model::TimeNs durationNs = 0;
+        std::map<std::string, std::uint64_t> byHostMemory;  // "Pinned" -> count
+    };
+    std::map<std::string, Copies> copies;  // by direction ("HtoD", ...)
+    std::uint64_t nvtxRanges = 0;
+};
+
+GpuFigures gpuFigures(const model::Trace& trace) {
+    GpuFigures f;
+    std::vector<std::pair<model::TimeNs, model::TimeNs>> intervals;
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind == model::TrackKind::Nvtx || track.kind == model::TrackKind::NvtxAsync) {
+            f.nvtxRanges += track.slices.size();
+        }
+        if (track.kind != model::TrackKind::GpuStream) {
+            continue;
+        }
+        bool any = false;
+        for (const model::Slice& s : track.slices) {
+            if (s.kind == model::SliceKind::Kernel) {
+                ++f.kernels;
+                f.kernelNs += s.durationNs;
+            } else if (s.kind == model::SliceKind::Memcpy) {
+                const model::MemcpyDetail* d = trace.memcpy(s);
+                const std::string direction =
+                    d != nullptr ? model::toString(d->copyKind) : "Unknown";
+                GpuFigures::Copies& c = f.copies[direction];
+                ++c.count;
+                c.durationNs += s.durationNs;
+                if (d != nullptr) {
+                    c.bytes += d->bytes;
+                    const model::MemoryKind host =
+                        d->copyKind == model::CopyKind::DeviceToHost ? d->dstKind : d->srcKind;
+                    ++c.byHostMemory[model::toString(host)];
+                }
+            } else if (s.kind != model::SliceKind::Memset) {
+                continue;
+            }
+            any = true;
+            intervals.emplace_back(s.startNs, s.endNs());
+        }
+        f.streamsWithWork += any ? 1 : 0;
+    }
+    std::sort(intervals.begin(), intervals.end());
+    model::TimeNs coveredUntil = 0;
+    bool first = true;
+    for (const auto& [start, end] : intervals) {
+        if (first) {
+            f.spanNs = -start;
+            coveredUntil = start;
+            first = false;
+        }
+        if (end > coveredUntil) {
+            f.busyNs += end - std::max(start, coveredUntil);
+            coveredUntil = end;
+        }
+    }
+    if (!first) {
+        f.spanNs += coveredUntil;
+    }
+    return f;
+}
+
+std::string formatSummary(const RunRequest& request, const workloads::WorkloadParams& p,
+                          const workloads::WorkloadResult& result, const model::Trace& trace,
+                          double wallMs, const std::string& device) {
+    const GpuFigures f = gpuFigures(trace);
+    std::string out;
+    char line[512];
+    auto add = [&](const char* text) { out += text; };
+    std::snprintf(line, sizeof line, "%s %s on %s: %d stream%s, %s host memory, size %lld",
+                  request.workload.c_str(), request.mode.c_str(), device.c_str(), p.streams,
+                  p.streams == 1 ? "" : "s", p.pinned ? "pinned" : "pageable",
+                  static_cast<long long>(p.size));
+    add(line);
+    if (request.workload == "reduce") {
+        std::snprintf(line, sizeof line, ", repeat %d%s\n", p.repeat,
+                      p.sharedStream ? ", shared-stream bug" : "");
+    } else {
+        std::snprintf(line, sizeof line, ", %d steps run\n", result.stepsRun);
+    }
+    add(line);
+    std::snprintf(line, sizeof line, "  wall time    %10.2f ms (setup %.2f ms, %s %.2f ms)\n",
+                  wallMs, result.setupMs, request.workload == "reduce" ? "copies+kernels" : "loop",
+                  result.loopMs);
+    add(line);
+    const double busyMs = f.busyNs / 1e6;
+    const double spanMs = f.spanNs / 1e6;
+    std::snprintf(line, sizeof line,
+                  "  GPU time     %10.2f ms busy of %.2f ms from first to last GPU work (%.1f%%)\n",
+                  busyMs, spanMs, spanMs > 0 ? 100.0 * busyMs / spanMs : 0.0);
+    add(line);
+    std::snprintf(line, sizeof line, "  kernels      %10.2f ms in %llu launches on %d stream%s\n",
+                  f.kernelNs / 1e6, static_cast<unsigned long long>(f.kernels), f.streamsWithWork,
+                  f.streamsWithWork == 1 ? "" : "s");
+    add(line);
+    for (const auto& [direction, c] : f.copies) {
+        std::string memory;
+        for (const auto& [kind, count] : c.byHostMemory) {
+            if (direction == "DtoD" || direction == "PtoP") {
+                break;
+            }
+            memory += (memory.empty() ? "" : ", ") + std::to_string(count) + " " + kind;
+        }
+        const double ms = c.durationNs / 1e6;
+        std::snprintf(line, sizeof line,
+                      "  copies %-5s %10.2f ms, %llu cop%s, %.1f MB, %.1f GB/s%s%s%s\n",
+                      direction.c_str(), ms, static_cast<unsigned long long>(c.count),
+                      c.count == 1 ? "y" : "ies", c.bytes / 1e6,
+                      c.durationNs > 0 ? static_cast<double>(c.bytes) / c.durationNs : 0.0,
+                      memory.empty() ? "" : " (", memory.c_str(), memory.empty() ? "" : ")");
+        add(line);
+    }
+    if (result.gpuIdleFraction >= 0.0) {
+        std::snprintf(line, sizeof line, "  GPU idle     %10.1f%% of the loop (CUDA events)\n",
+                      100.0 * result.gpuIdleFraction);
+        add(line);
+    }
+    const model::Diagnostics& diag = trace.diagnostics();
+    std::snprintf(line, sizeof line,
+                  "  trace        %llu slices, %llu NVTX ranges, %llu dropped records%s\n",
+                  static_cast<unsigned long long>(trace.counts().slices),
+                  static_cast<unsigned long long>(f.nvtxRanges),
+                  static_cast<unsigned long long>(diag.droppedRecords),
+                  diag.lostData() ? " (the trace is incomplete)" : "");
+    add(line);
+    return out;
+}
+
+}  // namespace
+
+model::Status validateRun(const RunRequest& request) {
+    auto workload = workloads::makeWorkload(request.workload);
+    if (!workload.ok()) {
+        return workload.error();
+    }
+    auto params = toParams(request);
+    if (!params.ok()) {
+        return params.error();
+    }
+    if (model::Status s = checkNotNegative(request); !s.ok()) {
+        return s;
+    }
+    return workloads::validateOnDevice(**workload, *params);
+}
+
+model::Result<std::string> runDevice() {
+    int count = 0;
+    const cudaError_t code = cudaGetDeviceCount(&count);
+    if (code != cudaSuccess) {
+        static_cast<void>(cudaGetLastError());
+        return model::Error{std::string("no CUDA device can run: ") + cudaGetErrorString(code)};
+    }
+    if (count == 0) {
+        return model::Error{"no CUDA device found"};
+    }
+    int device = 0;
+    cudaDeviceProp prop{};
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        static_cast<void>(cudaGetLastError());
+        return model::Error{"cannot read the CUDA device's properties"};
+    }
+    return std::string(prop.name);
+}
+
+model::Result<RunOutcome> runTraced(const RunRequest& request, const ProgressFn& progress,
+                                    const std::atomic<bool>* cancel) {
+    std::lock_guard<std::mutex> lock(runMutex());
+    if (model::Status s = validateRun(request); !s.ok()) {
+        return s.error();
+    }
+    auto device = runDevice();
+    if (!device.ok()) {
+        return device.error();
+    }
+    auto workload = workloads::makeWorkload(request.workload);
+    auto params = toParams(request);
+    const workloads::WorkloadParams p = (*workload)->withDefaults(*params);
+
+    cupti::TracerOptions options;
+    options.gpuMetrics = request.gpuMetrics;
+    options.metadata = runMetadata(request, p);
+    cupti::CuptiTracer& tracer = processTracer();
+    if (model::Status s = tracer.start(options); !s.ok()) {
+        return s.error();
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto result = (*workload)->run(p, progress, cancel);
+    const double wallMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // Stop whatever happened: the tracer must be free for the next run.
+    auto trace = tracer.stop();
+    if (!result.ok()) {
+        return result.error();
+    }
+    if (!trace.ok()) {
+        return trace.error();
+    }
+    RunOutcome outcome;
+    outcome.trace = *trace;
+    outcome.checkPassed = result->passed;
+    outcome.checkText = result->checkText;
+    outcome.wallTimeMs = wallMs;
+    outcome.timedPartMs = result->loopMs;
+    outcome.summaryText = formatSummary(request, p, *result, **trace, wallMs, *device);
+    return outcome;
+}
+
+}  // namespace wl::app
