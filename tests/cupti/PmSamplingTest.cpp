@@ -223,6 +223,29 @@ TEST_F(PmSamplerTest, StartsInProbeOrderAndTearsDownInReverse) {
     EXPECT_FALSE(sampler->running());
 }
 
+TEST_F(PmSamplerTest, TimesEachStartAndStopStep) {
+    auto sampler = makeSampler();
+    ASSERT_TRUE(sampler->start(0).ok());
+    std::vector<std::string> names;
+    for (const auto& [name, ms] : sampler->stats().stepMs) {
+        names.push_back(name);
+        EXPECT_GE(ms, 0.0);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"openDevice", "profilerInitialize", "chipName",
+                                               "counterAvailability", "hostInitialize", "configure",
+                                               "enable", "setConfig", "createCounterData",
+                                               "startSampling"}));
+    ASSERT_TRUE(sampler->stop().ok());
+    names.clear();
+    for (const auto& step : sampler->stats().stepMs) {
+        names.push_back(step.first);
+    }
+    ASSERT_EQ(names.size(), 10u + 6u);
+    EXPECT_EQ(std::vector<std::string>(names.begin() + 10, names.end()),
+              (std::vector<std::string>{"joinDecodeThread", "stopSampling", "finalDrain", "disable",
+                                        "hostDeinitialize", "closeDevice"}));
+}
+
 TEST_F(PmSamplerTest, DefaultIntervalIsTheDocumentedOne) {
     auto sampler = makeSampler();
     ASSERT_TRUE(sampler->start(0).ok());

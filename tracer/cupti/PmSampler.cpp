@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "cupti/PmSamplingApi.h"
 #include "cupti/PmSamplingErrors.h"
@@ -81,6 +82,26 @@ struct PmSampler::Impl {
     std::optional<model::Error> decodeError;
     PmSamplingStats stats;
 
+    std::vector<std::pair<std::string, double>> steps;  // this start's or stop's, then stats
+
+    // Runs one setup or teardown step and keeps its duration (start and stop cost a few hundred
+    // ms in all; PERFORMANCE.md says where it goes).
+    template <class F>
+    auto timed(const char* step, F&& function) {
+        const auto begin = std::chrono::steady_clock::now();
+        struct Record {
+            Impl* self;
+            const char* step;
+            std::chrono::steady_clock::time_point begin;
+            ~Record() {
+                self->steps.emplace_back(step, std::chrono::duration<double, std::milli>(
+                                                   std::chrono::steady_clock::now() - begin)
+                                                   .count());
+            }
+        } record{this, step, begin};
+        return function();
+    }
+
     std::optional<model::Error> check(std::string_view step, CUptiResult result) {
         if (result == CUPTI_SUCCESS) {
             return std::nullopt;
@@ -89,31 +110,38 @@ struct PmSampler::Impl {
     }
 
     std::optional<model::Error> setUp() {
-        if (auto status = api->openDevice(deviceId); !status) {
+        if (auto status = timed("openDevice", [&] { return api->openDevice(deviceId); }); !status) {
             return status.error();
         }
         deviceOpen = true;
-        if (auto error = check("cuptiProfilerInitialize", api->profilerInitialize())) {
+        if (auto error = check("cuptiProfilerInitialize", timed("profilerInitialize", [&] {
+                                   return api->profilerInitialize();
+                               }))) {
             return error;
         }
         profilerInitialized = true;
-        if (auto error = check("cuptiDeviceGetChipName", api->chipName(deviceId, chip))) {
+        if (auto error = check("cuptiDeviceGetChipName",
+                               timed("chipName", [&] { return api->chipName(deviceId, chip); }))) {
             return error;
         }
         std::vector<std::uint8_t> availability;
-        if (auto error = check("cuptiPmSamplingGetCounterAvailability",
-                               api->counterAvailability(deviceId, availability))) {
+        if (auto error =
+                check("cuptiPmSamplingGetCounterAvailability", timed("counterAvailability", [&] {
+                          return api->counterAvailability(deviceId, availability);
+                      }))) {
             return error;
         }
-        if (auto error =
-                check("cuptiProfilerHostInitialize", api->hostInitialize(chip, availability))) {
+        if (auto error = check("cuptiProfilerHostInitialize", timed("hostInitialize", [&] {
+                                   return api->hostInitialize(chip, availability);
+                               }))) {
             return error;
         }
         hostInitialized = true;
         std::vector<std::uint8_t> config;
         std::size_t passes = 0;
-        if (auto error = check("cuptiProfilerHostConfigAddMetrics",
-                               api->configure(cuptiNames(), config, passes))) {
+        if (auto error = check("cuptiProfilerHostConfigAddMetrics", timed("configure", [&] {
+                                   return api->configure(cuptiNames(), config, passes);
+                               }))) {
             return error;
         }
         if (passes != 1) {
@@ -122,20 +150,25 @@ struct PmSampler::Impl {
                                 std::to_string(passes) +
                                 " passes needed, PM sampling allows one); run without GPU metrics"};
         }
-        if (auto error = check("cuptiPmSamplingEnable", api->enable(deviceId))) {
+        if (auto error = check("cuptiPmSamplingEnable",
+                               timed("enable", [&] { return api->enable(deviceId); }))) {
             return error;
         }
         enabled = true;
-        if (auto error = check("cuptiPmSamplingSetConfig",
-                               api->setConfig(config, kHardwareBufferBytes,
-                                              static_cast<std::uint64_t>(intervalNs)))) {
+        if (auto error = check("cuptiPmSamplingSetConfig", timed("setConfig", [&] {
+                                   return api->setConfig(config, kHardwareBufferBytes,
+                                                         static_cast<std::uint64_t>(intervalNs));
+                               }))) {
             return error;
         }
-        if (auto error = check("cuptiPmSamplingCounterDataImageInitialize",
-                               api->createCounterData(kMaxSamplesPerImage))) {
+        if (auto error =
+                check("cuptiPmSamplingCounterDataImageInitialize", timed("createCounterData", [&] {
+                          return api->createCounterData(kMaxSamplesPerImage);
+                      }))) {
             return error;
         }
-        if (auto error = check("cuptiPmSamplingStart", api->startSampling())) {
+        if (auto error = check("cuptiPmSamplingStart",
+                               timed("startSampling", [&] { return api->startSampling(); }))) {
             return error;
         }
         sampling = true;
@@ -144,15 +177,15 @@ struct PmSampler::Impl {
 
     void tearDown() {
         if (sampling) {
-            api->stopSampling();
+            timed("stopSampling", [&] { api->stopSampling(); });
             sampling = false;
         }
         if (enabled) {
-            api->disable();
+            timed("disable", [&] { api->disable(); });
             enabled = false;
         }
         if (hostInitialized) {
-            api->hostDeinitialize();
+            timed("hostDeinitialize", [&] { api->hostDeinitialize(); });
             hostInitialized = false;
         }
         if (profilerInitialized) {
@@ -160,7 +193,7 @@ struct PmSampler::Impl {
             profilerInitialized = false;
         }
         if (deviceOpen) {
-            api->closeDevice();
+            timed("closeDevice", [&] { api->closeDevice(); });
             deviceOpen = false;
         }
         if (claimed) {
@@ -270,10 +303,16 @@ model::Status PmSampler::start(int deviceId, std::int64_t intervalNs) {
         d.decodeError.reset();
         d.stopRequested = false;
     }
+    d.steps.clear();
     if (auto error = d.setUp()) {
         d.tearDown();
         return *error;
     }
+    {
+        std::lock_guard lock(d.mutex);
+        d.stats.stepMs = d.steps;
+    }
+    d.steps.clear();
     d.running = true;
     d.decoder = std::thread([&d] { d.decodeLoop(); });
     return model::Status::success();
@@ -289,7 +328,7 @@ model::Result<std::vector<MetricSeries>> PmSampler::stop() {
         d.stopRequested = true;
     }
     d.wake.notify_all();
-    d.decoder.join();
+    d.timed("joinDecodeThread", [&] { d.decoder.join(); });
 
     std::vector<std::string> warnings;
     std::optional<model::Error> error;
@@ -297,18 +336,21 @@ model::Result<std::vector<MetricSeries>> PmSampler::stop() {
         std::lock_guard lock(d.mutex);
         error = d.decodeError;
     }
-    if (auto stopError = d.check("cuptiPmSamplingStop", d.api->stopSampling())) {
+    if (auto stopError = d.check("cuptiPmSamplingStop",
+                                 d.timed("stopSampling", [&] { return d.api->stopSampling(); }))) {
         warnings.push_back(stopError->message);
     }
     d.sampling = false;
     if (!error) {
-        error = d.drain();  // what arrived since the last pass, up to the stop
+        error = d.timed("finalDrain", [&] { return d.drain(); });  // since the last pass
     }
     auto series = d.series.finish();
     d.tearDown();
     d.running = false;
 
     std::lock_guard lock(d.mutex);
+    d.stats.stepMs.insert(d.stats.stepMs.end(), d.steps.begin(), d.steps.end());
+    d.steps.clear();
     if (d.stats.overflows > 0) {
         warnings.push_back("GPU metrics: the PM sampling buffer of GPU " +
                            std::to_string(d.deviceId) + " overflowed " +

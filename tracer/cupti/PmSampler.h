@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/Result.h"
@@ -29,6 +30,8 @@ struct PmSamplingStats {
     std::uint64_t counterDataFull = 0;  // decode passes that filled the host image (not a loss)
     std::uint64_t decodePasses = 0;     // decode calls (the decode thread plus the final one)
     std::vector<std::string> warnings;  // for the trace's diagnostics (lost samples, late errors)
+    // Duration of each start() and stop() step, in order (ms), for performance notes.
+    std::vector<std::pair<std::string, double>> stepMs;
 };
 
 // A metric that PmSampler collects: its CUPTI name (GH100 and later) and its series name.
