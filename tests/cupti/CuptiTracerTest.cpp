@@ -96,6 +96,18 @@ TEST(CuptiTracerTest, StopFlushesTranslatesAndCountsDroppedRecords) {
     EXPECT_EQ(BufferPool::instance().outstanding(), 0u);
 }
 
+TEST(CuptiTracerTest, RunMetadataReachesTheTrace) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    TracerOptions options;
+    options.metadata = {{"producer", "warpline run"}, {"workload", "reduce"}};
+    ASSERT_TRUE(tracer.start(options).ok());
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_EQ(trace.value()->metadataValue("producer"), "warpline run");
+    EXPECT_EQ(trace.value()->metadataValue("workload"), "reduce");
+}
+
 TEST(CuptiTracerTest, StartStopRepeatsWithIndependentTraces) {
     auto api = std::make_shared<FakeCuptiApi>();
     CuptiTracer tracer(api);

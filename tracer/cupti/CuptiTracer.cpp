@@ -422,6 +422,9 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         translator.builder().diagnostics().warn(warning);
     }
     d.addMetrics(translator);
+    for (const auto& [key, value] : d.options.metadata) {
+        translator.builder().setMetadata(key, value);
+    }
     return translator.builder().finalize();
 }
 

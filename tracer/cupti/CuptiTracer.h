@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,9 @@ struct TracerOptions {
     bool synchronizeAtStop = true;
     bool queryDeviceProperties = true;
     std::string hostName;  // host process name in the trace (default: "Host")
+    // Facts about the run copied into the trace's metadata ("workload", "mode", ...); they
+    // override the tracer's own keys ("producer", "cupti records").
+    std::map<std::string, std::string> metadata;
 };
 
 class CuptiApi;

@@ -60,6 +60,22 @@ std::string commandName() {
     return name;
 }
 
+std::string commandLine() {
+    std::string text;
+    if (FILE* file = std::fopen("/proc/self/cmdline", "r")) {
+        char buffer[4096];
+        const std::size_t length = std::fread(buffer, 1, sizeof(buffer), file);
+        std::fclose(file);
+        for (std::size_t i = 0; i < length; ++i) {
+            text += buffer[i] == '\0' ? ' ' : buffer[i];
+        }
+    }
+    while (!text.empty() && text.back() == ' ') {
+        text.pop_back();
+    }
+    return text;
+}
+
 void writeTrace() {
     if (g_tracer == nullptr || g_written.exchange(true)) {
         return;
@@ -97,6 +113,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     options.synchronizeAtStop = false;
     options.queryDeviceProperties = false;
     options.hostName = commandName();
+    options.metadata["producer"] = "warpline record";
+    options.metadata["command"] = commandLine();
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {
