@@ -3,12 +3,16 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -39,7 +43,8 @@ constexpr std::uint64_t kStringFlowIdBit = std::uint64_t{1} << 63;
 // Thrown inside the importer, turned into an Error at the boundary.
 struct ParseFailure {
     std::string message;
-    const char* at = nullptr;  // where in the text; nullptr when unknown
+    const char* at = nullptr;                       // where in the text; nullptr when unknown
+    simdjson::error_code code = simdjson::SUCCESS;  // when the JSON parser reported it
 };
 
 // What an event's category says it is.
@@ -347,6 +352,32 @@ std::size_t unclosedStringStart(std::string_view s) {
     return inString ? start : s.size();
 }
 
+// Where the root value ends (one past its closing bracket), or npos when it never closes.
+std::size_t rootValueEnd(std::string_view s) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (inString) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                inString = false;
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ']' || c == '}') {
+            if (--depth <= 0)
+                return i + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
 // One import: owns the builder, reads the document, throws ParseFailure on bad input.
 class Importer {
 public:
@@ -357,6 +388,9 @@ public:
 private:
     [[noreturn]] void fail(std::string message, const char* at) {
         throw ParseFailure{std::move(message), at};
+    }
+    [[noreturn]] void failJson(simdjson::error_code code, const char* at) {
+        throw ParseFailure{describeSimdjsonError(code), at, code};
     }
 
     static const char* locate(od::value& v) {
@@ -369,7 +403,7 @@ private:
     od::json_type typeOf(od::value& v) {
         od::json_type t;
         if (const auto err = v.type().get(t))
-            fail(describeSimdjsonError(err), locate(v));
+            failJson(err, locate(v));
         return t;
     }
 
@@ -380,7 +414,7 @@ private:
         if (err == simdjson::INCORRECT_TYPE)
             fail(std::string(what) + " must be a string", at);
         if (err)
-            fail(describeSimdjsonError(err), at);
+            failJson(err, at);
         return s;
     }
 
@@ -491,11 +525,11 @@ private:
             case od::json_type::object: {
                 od::object obj;
                 if (const auto err = v.get_object().get(obj))
-                    fail(describeSimdjsonError(err), locate(v));
+                    failJson(err, locate(v));
                 for (auto field : obj) {
                     std::string_view key;
                     if (const auto err = field.unescaped_key().get(key)) {
-                        fail(describeSimdjsonError(err), nullptr);
+                        failJson(err, nullptr);
                     }
                     od::value inner = field.value();
                     skipValue(inner, depth + 1);
@@ -505,7 +539,7 @@ private:
             case od::json_type::array: {
                 od::array arr;
                 if (const auto err = v.get_array().get(arr))
-                    fail(describeSimdjsonError(err), locate(v));
+                    failJson(err, locate(v));
                 for (auto element : arr) {
                     od::value inner = element.value();
                     skipValue(inner, depth + 1);
@@ -521,7 +555,7 @@ private:
             case od::json_type::boolean: {
                 bool b = false;
                 if (const auto err = v.get_bool().get(b))
-                    fail(describeSimdjsonError(err), locate(v));
+                    failJson(err, locate(v));
                 break;
             }
             case od::json_type::null: {
@@ -605,8 +639,6 @@ private:
     std::unordered_map<TrackKey, TrackIndex, TrackKeyHash> m_tracks;
     TrackKey m_lastKey{Cat::Other, std::numeric_limits<std::int64_t>::min(), 0, 0};
     TrackIndex m_lastTrack = 0;
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_primaryTrack;
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_apiTrack;
     std::vector<std::pair<std::pair<std::int64_t, std::int64_t>, TrackIndex>> m_hostTracks;
     std::map<std::int64_t, std::string> m_processNames;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
@@ -626,6 +658,15 @@ private:
     std::map<std::tuple<std::int64_t, StringId, std::uint64_t>, std::vector<RawEvent>> m_openAsync;
     std::vector<FlowEvent> m_flows;
     std::vector<std::uint64_t> m_gpuCorrelations;
+    // Other producers' files: where each slice started, to bind flow ends (see resolveFlows).
+    struct SliceStart {
+        std::int64_t pid;
+        std::int64_t tid;
+        TimeNs startNs;
+        TrackIndex track;
+    };
+    std::vector<SliceStart> m_sliceStarts;
+    std::unordered_set<TrackIndex> m_apiTracks;
 };
 
 std::int32_t Importer::deviceForPid(std::int64_t pid) const {
@@ -711,7 +752,7 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
                 break;
             case Cat::Runtime:
                 track = m_builder.hostApiTrack(hostProcess(e.pid), e.tid);
-                m_apiTrack.try_emplace({e.pid, e.tid}, track);
+                m_apiTracks.insert(track);
                 break;
             case Cat::Annotation:
                 track = m_builder.nvtxTrack(hostProcess(e.pid), e.tid, e.args.domain);
@@ -722,7 +763,6 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
                 break;
         }
         it->second = track;
-        m_primaryTrack.try_emplace({e.pid, e.tid}, track);
     }
     m_lastKey = key;
     m_lastTrack = it->second;
@@ -738,7 +778,7 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
     for (auto field : obj) {
         std::string_view key;
         if (const auto err = field.unescaped_key().get(key))
-            fail(describeSimdjsonError(err), nullptr);
+            failJson(err, nullptr);
         od::value value = field.value();
         if (series) {
             const char* at = locate(value);
@@ -858,13 +898,13 @@ void Importer::parseEvent(od::value& v) {
         fail("an event must be a JSON object", e.at);
     od::object obj;
     if (const auto err = v.get_object().get(obj))
-        fail(describeSimdjsonError(err), e.at);
+        failJson(err, e.at);
     m_series.clear();
     bool hasPhase = false;
     for (auto field : obj) {
         std::string_view key;
         if (const auto err = field.unescaped_key().get(key))
-            fail(describeSimdjsonError(err), nullptr);
+            failJson(err, nullptr);
         od::value value = field.value();
         switch (keyHash(key)) {
             case keyHash("ph"):
@@ -1176,6 +1216,8 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             m_gpuCorrelations.push_back(correlation);
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
+    if (!m_warpline)
+        m_sliceStarts.push_back({e.pid, e.tid, start, track});
 }
 
 void Importer::addInstant(const RawEvent& e) {
@@ -1236,7 +1278,7 @@ void Importer::parseDevices(od::value& v) {
         for (auto field : obj) {
             std::string_view key;
             if (const auto err = field.unescaped_key().get(key))
-                fail(describeSimdjsonError(err), nullptr);
+                failJson(err, nullptr);
             od::value value = field.value();
             switch (keyHash(key)) {
 #define WL_DEV(text, member, type)                \
@@ -1306,7 +1348,7 @@ void Importer::parseMetadataObject(od::value& v) {
     for (auto field : obj) {
         std::string_view key;
         if (const auto err = field.unescaped_key().get(key))
-            fail(describeSimdjsonError(err), nullptr);
+            failJson(err, nullptr);
         od::value value = field.value();
         m_builder.setMetadata(std::string(key), std::string(getString(value, "metadata value")));
     }
@@ -1336,7 +1378,7 @@ void Importer::parseWarplineBlock(od::value& v) {
     for (auto field : obj) {
         std::string_view key;
         if (const auto err = field.unescaped_key().get(key))
-            fail(describeSimdjsonError(err), nullptr);
+            failJson(err, nullptr);
         od::value value = field.value();
         if (key == "processes") {
             forEachObject(value, "warpline.processes", [&](od::object& o) {
@@ -1498,49 +1540,96 @@ void Importer::resolveFlows() {
     if (m_flows.empty())
         return;
     std::sort(m_gpuCorrelations.begin(), m_gpuCorrelations.end());
-    std::map<std::pair<StringId, std::uint64_t>, std::pair<TrackIndex, TimeNs>> open;
+    // Producers write flow events in any order (Kineto often puts "f" first): group by (cat, id)
+    // and chain each group s -> t... -> f.
+    auto rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+    std::stable_sort(m_flows.begin(), m_flows.end(), [&](const FlowEvent& a, const FlowEvent& b) {
+        if (a.cat != b.cat)
+            return a.cat < b.cat;
+        if (a.id != b.id)
+            return a.id < b.id;
+        return rank(a.ph) < rank(b.ph);
+    });
+    // Several tracks can share a (pid, tid) (Kineto puts CPU ops and runtime calls on one thread,
+    // stream syncs on the stream's tid): bind each flow end to the track of the slice that starts
+    // last at or before its time on that thread.
+    std::sort(m_sliceStarts.begin(), m_sliceStarts.end(),
+              [](const SliceStart& a, const SliceStart& b) {
+                  return std::tie(a.pid, a.tid, a.startNs) < std::tie(b.pid, b.tid, b.startNs);
+              });
+    auto trackOf = [&](const FlowEvent& f, TrackIndex& track) {
+        if (m_warpline) {
+            if (auto it = m_tidTracks.find({f.pid, f.tid}); it != m_tidTracks.end()) {
+                track = it->second;
+                return true;
+            }
+        }
+        const SliceStart probe{f.pid, f.tid, f.ts, 0};
+        auto it = std::upper_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
+                                   [](const SliceStart& a, const SliceStart& b) {
+                                       return std::tie(a.pid, a.tid, a.startNs) <
+                                              std::tie(b.pid, b.tid, b.startNs);
+                                   });
+        if (it == m_sliceStarts.begin())
+            return false;
+        --it;
+        if (it->pid != f.pid || it->tid != f.tid)
+            return false;
+        track = it->track;
+        // Several slices start at that time: a launch arrow leaves from the API call.
+        if (f.launch && f.ph == 's') {
+            for (auto k = it;; --k) {
+                if (k->pid != f.pid || k->tid != f.tid || k->startNs != it->startNs)
+                    break;
+                if (m_apiTracks.count(k->track)) {
+                    track = k->track;
+                    break;
+                }
+                if (k == m_sliceStarts.begin())
+                    break;
+            }
+        }
+        return true;
+    };
     std::uint64_t loose = 0;
-    for (const FlowEvent& f : m_flows) {
-        if (f.launch &&
-            std::binary_search(m_gpuCorrelations.begin(), m_gpuCorrelations.end(), f.id)) {
-            continue;  // the model links launches by correlation id
+    for (std::size_t i = 0; i < m_flows.size();) {
+        std::size_t j = i;
+        while (j < m_flows.size() && m_flows[j].cat == m_flows[i].cat &&
+               m_flows[j].id == m_flows[i].id)
+            ++j;
+        const FlowEvent& first = m_flows[i];
+        if (first.launch &&
+            std::binary_search(m_gpuCorrelations.begin(), m_gpuCorrelations.end(), first.id)) {
+            i = j;  // the model links launches by correlation id
+            continue;
         }
-        TrackIndex track = 0;
-        bool found = false;
-        if (auto it = m_tidTracks.find({f.pid, f.tid}); m_warpline && it != m_tidTracks.end()) {
-            track = it->second;
-            found = true;
-        } else if (auto api = m_apiTrack.find({f.pid, f.tid});
-                   f.launch && f.ph == 's' && api != m_apiTrack.end()) {
-            track = api->second;
-            found = true;
-        } else if (auto p = m_primaryTrack.find({f.pid, f.tid}); p != m_primaryTrack.end()) {
-            track = p->second;
-            found = true;
+        const bool chain = j - i >= 2 && first.ph == 's' && m_flows[j - 1].ph == 'f' &&
+                           std::count_if(m_flows.begin() + static_cast<std::ptrdiff_t>(i),
+                                         m_flows.begin() + static_cast<std::ptrdiff_t>(j),
+                                         [](const FlowEvent& f) { return f.ph == 's'; }) == 1;
+        if (!chain) {
+            loose += j - i;
+            i = j;
+            continue;
         }
-        const auto key = std::make_pair(f.cat, f.id);
-        if (f.ph == 's') {
-            if (found) {
-                open[key] = {track, f.ts};
+        TrackIndex prevTrack = 0;
+        bool prevOk = trackOf(first, prevTrack);
+        TimeNs prevTs = first.ts;
+        for (std::size_t k = i + 1; k < j; ++k) {
+            TrackIndex track = 0;
+            const bool ok = trackOf(m_flows[k], track);
+            if (ok && prevOk) {
+                m_builder.addFlow(first.id & ~kStringFlowIdBit, prevTrack, prevTs, track,
+                                  m_flows[k].ts);
             } else {
                 ++loose;
             }
-            continue;
+            prevTrack = track;
+            prevOk = ok;
+            prevTs = m_flows[k].ts;
         }
-        auto it = open.find(key);
-        if (it == open.end() || !found) {
-            ++loose;
-            continue;
-        }
-        m_builder.addFlow(f.id & ~kStringFlowIdBit, it->second.first, it->second.second, track,
-                          f.ts);
-        if (f.ph == 't') {
-            it->second = {track, f.ts};
-        } else {
-            open.erase(it);
-        }
+        i = j;
     }
-    loose += open.size();
     if (loose > 0) {
         m_builder.diagnostics().warn(std::to_string(loose) +
                                      " flow event(s) without a matching start or end were ignored");
@@ -1592,7 +1681,7 @@ model::TracePtr Importer::run(od::document& doc) {
         const char* at = nullptr;
         if (doc.current_location().get(at) != simdjson::SUCCESS)
             at = m_base;
-        fail(describeSimdjsonError(err), at);
+        failJson(err, at);
     }
     if (rootType == od::json_type::array) {
         // An array document: iterate it as the event list.
@@ -1608,7 +1697,7 @@ model::TracePtr Importer::run(od::document& doc) {
         for (auto field : obj) {
             std::string_view key;
             if (const auto err = field.unescaped_key().get(key))
-                fail(describeSimdjsonError(err), nullptr);
+                failJson(err, nullptr);
             od::value value = field.value();
             switch (keyHash(key)) {
                 case keyHash(format::kTraceEvents):
@@ -1717,9 +1806,31 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
         padded = simdjson::padded_string_view(copy.data(), copy.size(), copy.capacity());
     }
     const char* base = padded.data();
+    // The parser reports an unclosed root and trailing text after the root alike; tell them
+    // apart, and point a truncation at the end of the text.
+    auto refineStructuralError = [&](simdjson::error_code code) -> std::optional<model::Error> {
+        if (code != simdjson::INCOMPLETE_ARRAY_OR_OBJECT && code != simdjson::TAPE_ERROR) {
+            return std::nullopt;
+        }
+        const std::size_t end = rootValueEnd(json);
+        if (end == std::string_view::npos) {
+            return errorAt("truncated JSON: an array or object is not closed",
+                           static_cast<std::int64_t>(json.size()));
+        }
+        std::size_t next = end;
+        while (next < json.size() && std::isspace(static_cast<unsigned char>(json[next])))
+            ++next;
+        if (next < json.size()) {
+            return errorAt("unexpected content after the JSON document",
+                           static_cast<std::int64_t>(next));
+        }
+        return std::nullopt;
+    };
     od::parser parser;
     od::document doc;
     if (const auto err = parser.iterate(padded).get(doc)) {
+        if (auto refined = refineStructuralError(err))
+            return *refined;
         std::int64_t offset = 0;
         if (err == simdjson::UTF8_ERROR)
             offset = static_cast<std::int64_t>(firstInvalidUtf8(json));
@@ -1731,6 +1842,8 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
     try {
         return importer.run(doc);
     } catch (const ParseFailure& f) {
+        if (auto refined = refineStructuralError(f.code))
+            return *refined;
         std::int64_t offset = -1;
         if (f.at)
             offset = f.at - base;
@@ -1742,6 +1855,8 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
         }
         return errorAt(f.message, offset);
     } catch (const simdjson::simdjson_error& e) {
+        if (auto refined = refineStructuralError(e.error()))
+            return *refined;
         const char* at = nullptr;
         const std::int64_t offset = doc.current_location().get(at) == simdjson::SUCCESS
                                         ? at - base

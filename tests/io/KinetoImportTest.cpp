@@ -1,0 +1,197 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "ImportTestHelpers.h"
+#include "io/ChromeTraceReader.h"
+#include "io/ChromeTraceWriter.h"
+
+namespace wl::io {
+namespace {
+
+using testing::findSlice;
+using testing::loadOk;
+using testing::tracksOfKind;
+
+TEST(KinetoImport, HandWrittenFixtureMapsKindsDevicesAndStreams) {
+    const auto trace = loadOk("kineto_small.json");
+    ASSERT_TRUE(trace);
+    const auto& c = trace->counts();
+    EXPECT_EQ(c.kernel, 2u);
+    EXPECT_EQ(c.memcpy, 1u);
+    EXPECT_EQ(c.memset, 1u);
+    EXPECT_EQ(c.sync, 2u);
+    EXPECT_EQ(c.api, 5u);
+    EXPECT_EQ(c.nvtx, 2u);  // user_annotation on the host, gpu_user_annotation on stream 7
+    EXPECT_EQ(trace->metadataValue("producer"), "PyTorch profiler (Kineto)");
+    EXPECT_EQ(trace->metadataValue("cuda_runtime_version"), "12040");
+
+    // Origin: baseTimeNanoseconds + the earliest event (900 µs).
+    EXPECT_EQ(trace->originNs(), 1'700'000'000'000'000'000 + 900'000);
+
+    // GPU work lands on device 0, streams 7 and 13.
+    const auto streams = tracksOfKind(*trace, model::TrackKind::GpuStream);
+    std::set<std::int64_t> streamIds;
+    for (const auto* s : streams) {
+        EXPECT_EQ(s->deviceId, 0);
+        streamIds.insert(s->streamId);
+    }
+    EXPECT_EQ(streamIds, (std::set<std::int64_t>{7, 13}));
+    ASSERT_EQ(trace->devices().size(), 1u);
+    EXPECT_EQ(trace->devices()[0].name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(trace->devices()[0].smCount, 132);
+    EXPECT_EQ(trace->devices()[0].maxWarpsPerSm, 64);  // derived: 2048 / 32
+
+    // Kernel details from Kineto's args.
+    const auto gemm = findSlice(*trace, "sm90_xmma_gemm_f32f32");
+    ASSERT_TRUE(gemm.valid());
+    const auto& gemmSlice = trace->slice(gemm);
+    EXPECT_EQ(gemmSlice.kind, model::SliceKind::Kernel);
+    EXPECT_EQ(gemmSlice.startNs, 1'020'250 - 900'000);
+    EXPECT_EQ(gemmSlice.durationNs, 12'125);
+    EXPECT_EQ(gemmSlice.correlationId, 31u);
+    const auto* k = trace->kernel(gemmSlice);
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->grid, (std::array<std::int32_t, 3>{66, 1, 1}));
+    EXPECT_EQ(k->block, (std::array<std::int32_t, 3>{128, 1, 1}));
+    EXPECT_EQ(k->registersPerThread, 168);
+    EXPECT_EQ(k->staticSharedBytes, 90112);
+    EXPECT_EQ(k->warpsPerSm, 2.0f);
+    EXPECT_EQ(k->estimatedOccupancyPct, 3.0f);
+
+    // Copy direction and memory kinds from the name.
+    const auto copy = findSlice(*trace, "Memcpy DtoH (Device -> Pinned)");
+    ASSERT_TRUE(copy.valid());
+    const auto* m = trace->memcpy(trace->slice(copy));
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->copyKind, model::CopyKind::DeviceToHost);
+    EXPECT_EQ(m->srcKind, model::MemoryKind::Device);
+    EXPECT_EQ(m->dstKind, model::MemoryKind::Pinned);
+    EXPECT_EQ(m->bytes, 16384u);
+    const auto memset = findSlice(*trace, "Memset (Device)");
+    ASSERT_TRUE(memset.valid());
+    EXPECT_EQ(trace->track(memset.track).streamId, 13);
+    ASSERT_NE(trace->memset(trace->slice(memset)), nullptr);
+    EXPECT_EQ(trace->memset(trace->slice(memset))->memoryKind, model::MemoryKind::Device);
+
+    // Syncs go to the device's synchronisation row, with Kineto's sync kind.
+    const auto ctxSync = findSlice(*trace, "Context Sync");
+    ASSERT_TRUE(ctxSync.valid());
+    EXPECT_EQ(trace->track(ctxSync.track).kind, model::TrackKind::Sync);
+    EXPECT_EQ(trace->sync(trace->slice(ctxSync))->syncKind, model::SyncKind::ContextSynchronize);
+    const auto streamSync = findSlice(*trace, "Stream Sync");
+    ASSERT_TRUE(streamSync.valid());
+    EXPECT_EQ(trace->sync(trace->slice(streamSync))->streamId, 7);
+
+    // Runtime and driver calls on the host thread's API row; CPU ops on a host row.
+    const auto launch = findSlice(*trace, "cudaLaunchKernel");
+    ASSERT_TRUE(launch.valid());
+    EXPECT_EQ(trace->track(launch.track).kind, model::TrackKind::HostApi);
+    EXPECT_EQ(trace->track(launch.track).threadId, 100);
+    EXPECT_EQ(trace->slice(findSlice(*trace, "cuLaunchKernel")).kind, model::SliceKind::DriverApi);
+    const auto mm = findSlice(*trace, "aten::mm");
+    ASSERT_TRUE(mm.valid());
+    EXPECT_EQ(trace->track(mm.track).kind, model::TrackKind::Host);
+    EXPECT_EQ(trace->slice(mm).kind, model::SliceKind::Other);
+    EXPECT_EQ(trace->str(trace->track(mm.track).nameId), "thread 100 (python3)");
+    EXPECT_EQ(trace->slice(findSlice(*trace, "Activity Buffer Request")).kind,
+              model::SliceKind::Overhead);
+
+    // Launch arrows: kernel, copy, memset and the driver-launched kernel are linked to their
+    // calls; the context sync gets its arrow from the explicit ac2g pair.
+    const auto* arrow = trace->flowTo(gemm);
+    ASSERT_NE(arrow, nullptr);
+    EXPECT_EQ(arrow->from, launch);
+    EXPECT_NE(trace->flowTo(copy), nullptr);
+    EXPECT_NE(trace->flowTo(memset), nullptr);
+    EXPECT_NE(trace->flowTo(findSlice(*trace, "triton_poi_fused_0")), nullptr);
+    const auto* syncArrow = trace->flowTo(ctxSync);
+    ASSERT_NE(syncArrow, nullptr);
+    EXPECT_EQ(syncArrow->from, findSlice(*trace, "cudaDeviceSynchronize"));
+    EXPECT_EQ(c.flows, 5u);
+}
+
+TEST(KinetoImport, RecordedPyTorchProfilerTrace) {
+    // Recorded on an H200 with tests/data/record_pytorch_trace.py (torch 2.11, CUDA 13):
+    // 2 steps of randn/matmuls on two streams, pageable and pinned H2D copies, a D2H copy, a
+    // CuPy cudaMemsetAsync and torch.cuda.synchronize, inside record_function ranges.
+    const auto trace = loadOk("pytorch_small.json.gz");
+    ASSERT_TRUE(trace);
+    const auto& c = trace->counts();
+    EXPECT_EQ(c.kernel, 28u);
+    EXPECT_EQ(c.memcpy, 6u);
+    EXPECT_EQ(c.memset, 10u);
+    EXPECT_EQ(c.sync, 9u);
+    EXPECT_EQ(c.api, 70u);
+    EXPECT_EQ(c.nvtx, 18u);  // 8 record_function ranges + 10 GPU-side annotation copies
+    EXPECT_EQ(trace->metadataValue("producer"), "PyTorch profiler (Kineto)");
+    ASSERT_EQ(trace->devices().size(), 1u);
+    EXPECT_EQ(trace->devices()[0].name, "NVIDIA H200");
+    EXPECT_EQ(trace->devices()[0].smCount, 132);
+
+    std::set<std::int64_t> streams;
+    for (const auto* s : tracksOfKind(*trace, model::TrackKind::GpuStream)) {
+        EXPECT_EQ(s->deviceId, 0);
+        streams.insert(s->streamId);
+    }
+    EXPECT_EQ(streams, (std::set<std::int64_t>{7, 17}));  // default stream + the side stream
+
+    // Copies: 2 pageable H2D, 2 pinned H2D, 2 D2H (4-byte results back to pageable memory).
+    int pageableH2D = 0, pinnedH2D = 0, d2h = 0;
+    std::uint64_t flowsToGpuWork = 0, gpuWork = 0;
+    for (std::uint32_t ti = 0; ti < trace->tracks().size(); ++ti) {
+        const auto& track = trace->tracks()[ti];
+        for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
+            const auto& s = track.slices[i];
+            if (const auto* m = trace->memcpy(s)) {
+                if (m->copyKind == model::CopyKind::HostToDevice &&
+                    m->srcKind == model::MemoryKind::Pageable)
+                    ++pageableH2D;
+                if (m->copyKind == model::CopyKind::HostToDevice &&
+                    m->srcKind == model::MemoryKind::Pinned)
+                    ++pinnedH2D;
+                if (m->copyKind == model::CopyKind::DeviceToHost)
+                    ++d2h;
+            }
+            if (s.kind == model::SliceKind::Kernel || s.kind == model::SliceKind::Memcpy ||
+                s.kind == model::SliceKind::Memset) {
+                ++gpuWork;
+                EXPECT_NE(s.correlationId, 0u);
+                if (const auto* f = trace->flowTo({ti, i})) {
+                    ++flowsToGpuWork;
+                    EXPECT_EQ(trace->slice(f->from).correlationId, s.correlationId);
+                    EXPECT_EQ(trace->track(f->from.track).kind, model::TrackKind::HostApi);
+                }
+            }
+            if (s.kind == model::SliceKind::Kernel) {
+                EXPECT_NE(trace->kernel(s), nullptr);
+            }
+        }
+    }
+    EXPECT_EQ(pageableH2D, 2);
+    EXPECT_EQ(pinnedH2D, 2);
+    EXPECT_EQ(d2h, 2);
+    // Every kernel, copy and memset is linked to the runtime call that launched it.
+    EXPECT_EQ(flowsToGpuWork, gpuWork);
+    EXPECT_EQ(gpuWork, 44u);
+    // Plus arrows from synchronising calls to their sync records.
+    EXPECT_EQ(c.flows, 52u);
+
+    // Annotations: record_function ranges are NVTX-like ranges on the host thread.
+    const auto step0 = findSlice(*trace, "step0");
+    ASSERT_TRUE(step0.valid());
+    EXPECT_EQ(trace->slice(step0).kind, model::SliceKind::Nvtx);
+}
+
+TEST(KinetoImport, ConvertedKinetoTraceRoundTripsExactly) {
+    const auto trace = loadOk("pytorch_small.json.gz");
+    ASSERT_TRUE(trace);
+    const std::string first = ChromeTraceWriter(*trace).toString();
+    const auto again = ChromeTraceReader().read(first, "converted.json");
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(first, ChromeTraceWriter(*again.value()).toString());
+    EXPECT_EQ(again.value()->counts().flows, trace->counts().flows);
+}
+
+}  // namespace
+}  // namespace wl::io
