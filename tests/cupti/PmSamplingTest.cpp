@@ -250,6 +250,20 @@ TEST_F(PmSamplerTest, DefaultIntervalIsTheDocumentedOne) {
     auto sampler = makeSampler();
     ASSERT_TRUE(sampler->start(0).ok());
     EXPECT_EQ(state->intervalNs, static_cast<std::uint64_t>(PmSampler::kDefaultIntervalNs));
+    EXPECT_EQ(state->hardwareBufferBytes, PmSampler::kDefaultHardwareBufferBytes);
+    ASSERT_TRUE(sampler->stop().ok());
+}
+
+TEST_F(PmSamplerTest, HardwareBufferSizeIsConfigurableWithAFloor) {
+    auto sampler = makeSampler();
+    sampler->setHardwareBufferBytes(PmSampler::kMinHardwareBufferBytes - 1);
+    const auto refused = sampler->start(0);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("below 1 MiB"), std::string::npos);
+    EXPECT_TRUE(state->callsCopy().empty());
+    sampler->setHardwareBufferBytes(std::size_t{32} << 20);
+    ASSERT_TRUE(sampler->start(0).ok());
+    EXPECT_EQ(state->hardwareBufferBytes, std::size_t{32} << 20);
     ASSERT_TRUE(sampler->stop().ok());
 }
 

@@ -20,9 +20,6 @@ namespace {
 constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
 // Host counter data image capacity; a fuller buffer is decoded in several passes (not a loss).
 constexpr std::uint32_t kMaxSamplesPerImage = 4096;
-// Hardware buffer: the probe sampled 15 metrics at 1 ms with 64 MiB. 128 MiB for two metrics
-// leaves room for a decode thread stalled for seconds at 20 µs before anything overflows.
-constexpr std::size_t kHardwareBufferBytes = 128u << 20;
 // A drain gives up after this many full images in a row (the rest waits for the next drain).
 constexpr int kMaxPassesPerDrain = 64;
 
@@ -63,6 +60,7 @@ struct PmSampler::Impl {
     std::unique_ptr<PmSamplingApi> api;
     int deviceId = -1;
     std::int64_t intervalNs = kDefaultIntervalNs;
+    std::size_t hardwareBufferBytes = kDefaultHardwareBufferBytes;
     std::string chip;
 
     // What is set up, so teardown undoes exactly that, in reverse order.
@@ -156,7 +154,7 @@ struct PmSampler::Impl {
         }
         enabled = true;
         if (auto error = check("cuptiPmSamplingSetConfig", timed("setConfig", [&] {
-                                   return api->setConfig(config, kHardwareBufferBytes,
+                                   return api->setConfig(config, hardwareBufferBytes,
                                                          static_cast<std::uint64_t>(intervalNs));
                                }))) {
             return error;
@@ -287,6 +285,10 @@ model::Status PmSampler::start(int deviceId, std::int64_t intervalNs) {
     if (deviceId < 0) {
         return model::Error{"GPU metrics: there is no CUDA device " + std::to_string(deviceId)};
     }
+    if (d.hardwareBufferBytes < kMinHardwareBufferBytes) {
+        return model::Error{"GPU metrics: a PM sampling buffer of " +
+                            std::to_string(d.hardwareBufferBytes) + " bytes is below 1 MiB"};
+    }
     if (!claimDevice(deviceId)) {
         return model::Error{"GPU metrics: GPU " + std::to_string(deviceId) +
                             " is already being sampled by another GPU metrics session of this "
@@ -371,6 +373,10 @@ model::Result<std::vector<MetricSeries>> PmSampler::stop() {
     }
     d.stats.warnings = std::move(warnings);
     return series;
+}
+
+void PmSampler::setHardwareBufferBytes(std::size_t bytes) {
+    m_impl->hardwareBufferBytes = bytes;
 }
 
 bool PmSampler::running() const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,6 +62,10 @@ public:
     // the series says nothing about kernels.
     static constexpr std::int64_t kMinIntervalNs = 5'000;
     static constexpr std::int64_t kMaxIntervalNs = 1'000'000'000;
+    // Hardware buffer the GPU writes samples into between two drains. 128 MiB never overflowed at
+    // 5 µs with a 10 ms drain period on an H200 (PERFORMANCE.md).
+    static constexpr std::size_t kDefaultHardwareBufferBytes = std::size_t{128} << 20;
+    static constexpr std::size_t kMinHardwareBufferBytes = std::size_t{1} << 20;
 
     PmSampler();                                             // uses CUPTI
     explicit PmSampler(std::unique_ptr<PmSamplingApi> api);  // tests pass a fake
@@ -74,6 +79,9 @@ public:
     // Series in kPmMetrics order. An error only when nothing usable was collected; lost samples
     // are counted in stats().
     model::Result<std::vector<MetricSeries>> stop();
+
+    // For tuning and benchmarks: the hardware buffer size of the next start() (bytes).
+    void setHardwareBufferBytes(std::size_t bytes);
 
     bool running() const;
     int deviceId() const;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -183,11 +184,13 @@ void BM_Power(benchmark::State& state) {
     runWorkload(state, "power");
 }
 
-// Start + stop of PM sampling alone around ~nothing: the fixed cost per run.
+// Start + stop of PM sampling alone around ~nothing: the fixed cost per run, by hardware buffer
+// size (MiB), with the steps of the last iteration.
 void BM_SamplerStartStop(benchmark::State& state) {
     std::vector<std::pair<std::string, double>> steps;
     for (auto _ : state) {
         PmSampler sampler;
+        sampler.setHardwareBufferBytes(static_cast<std::size_t>(state.range(0)) << 20);
         if (auto ok = sampler.start(0); !ok) {
             state.SkipWithError(ok.error().message.c_str());
             return;
@@ -199,11 +202,37 @@ void BM_SamplerStartStop(benchmark::State& state) {
         }
         steps = sampler.stats().stepMs;
     }
-    std::printf("PM start/stop steps (last iteration):");
+    std::printf("PM start/stop steps, %lld MiB buffer (last iteration):",
+                static_cast<long long>(state.range(0)));
     for (const auto& [name, ms] : steps) {
         std::printf(" %s %.1f ms;", name.c_str(), ms);
     }
     std::printf("\n");
+}
+
+// Small hardware buffers at the 5 µs minimum interval for 200 ms: no overflow with N MiB means
+// one sample takes at most N MiB / (10 ms drain / 5 µs) = N MiB / 2000 of the buffer.
+void BM_SamplerBufferHeadroom(benchmark::State& state) {
+    double overflows = 0.0;
+    double samples = 0.0;
+    for (auto _ : state) {
+        PmSampler sampler;
+        sampler.setHardwareBufferBytes(static_cast<std::size_t>(state.range(0)) << 20);
+        if (auto ok = sampler.start(0, PmSampler::kMinIntervalNs); !ok) {
+            state.SkipWithError(ok.error().message.c_str());
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        auto series = sampler.stop();
+        if (!series.ok()) {
+            state.SkipWithError(series.error().message.c_str());
+            return;
+        }
+        overflows += static_cast<double>(sampler.stats().overflows);
+        samples += static_cast<double>(series.value()[0].samples.size());
+    }
+    state.counters["overflows"] = overflows;
+    state.counters["samples"] = samples / static_cast<double>(state.iterations());
 }
 
 BENCHMARK(BM_Reduce)
@@ -220,7 +249,20 @@ BENCHMARK(BM_Power)
     ->ReportAggregatesOnly(true)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SamplerStartStop)->Iterations(5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SamplerBufferHeadroom)
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(16)
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SamplerStartStop)
+    ->Arg(16)
+    ->Arg(32)
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Iterations(4)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -6,10 +6,14 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -282,6 +286,54 @@ TEST(PmSamplingGpuTest, OneSessionPerDeviceAndRestartAfterStop) {
     auto result = second.stop();
     ASSERT_TRUE(result.ok()) << result.error().message;
     EXPECT_FALSE(result.value()[0].samples.empty());
+}
+
+// CUPTI allows one PM sampling session per device across processes: a second process must get
+// the "held by another profiler" message, not a crash or a silent empty series. The test runs
+// itself again as the second process (WL_PM_SECOND_PROCESS=1 selects that role).
+TEST(PmSamplingGpuTest, AnotherProcessIsToldTheCountersAreHeld) {
+    if (!hasDevice()) {
+        GTEST_SKIP() << "no CUDA device";
+    }
+    if (std::getenv("WL_PM_SECOND_PROCESS")) {
+        PmSampler sampler;
+        const auto status = sampler.start(0);
+        std::printf("PM second process: %s\n",
+                    status.ok() ? "started" : status.error().message.c_str());
+        std::fflush(stdout);
+        if (status.ok()) {
+            (void)sampler.stop();
+            std::_Exit(3);
+        }
+        std::_Exit(
+            status.error().message.find("held by another profiler") != std::string::npos ? 0 : 4);
+    }
+    PmSampler sampler;
+    std::string skip;
+    if (!startOrSkip(sampler, PmSampler::kDefaultIntervalNs, skip)) {
+        GTEST_SKIP() << skip;
+    }
+    std::string filter = "--gtest_filter=PmSamplingGpuTest.AnotherProcessIsToldTheCountersAreHeld";
+    std::string self = "/proc/self/exe";
+    char* argv[] = {self.data(), filter.data(), nullptr};
+    std::vector<std::string> environment = {"WL_PM_SECOND_PROCESS=1"};
+    for (char** e = environ; *e; ++e) {
+        environment.emplace_back(*e);
+    }
+    std::vector<char*> envp;
+    for (auto& entry : environment) {
+        envp.push_back(entry.data());
+    }
+    envp.push_back(nullptr);
+    pid_t child = 0;
+    ASSERT_EQ(posix_spawn(&child, "/proc/self/exe", nullptr, nullptr, argv, envp.data()), 0);
+    int wstatus = 0;
+    ASSERT_EQ(waitpid(child, &wstatus, 0), child);
+    ASSERT_TRUE(WIFEXITED(wstatus));
+    EXPECT_EQ(WEXITSTATUS(wstatus), 0)
+        << "3: the second process could sample too; 4: it failed with another message";
+    auto result = sampler.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
 }
 
 }  // namespace
