@@ -89,7 +89,11 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     probeDevice(deps.deviceProbe ? deps.deviceProbe : DeviceProbeFn(&runDevice));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Workers capture this window: let them finish before the members go.
+    m_analysisJobs.abandon();
+    m_analysisPool.waitForDone();
+}
 
 void MainWindow::createWidgets() {
     auto* central = new QWidget(this);
@@ -128,12 +132,14 @@ void MainWindow::createWidgets() {
 
     m_deviceStatus = new QLabel(this);
     m_runStatus = new QLabel(tr("No run yet"), this);
+    m_analysisStatus = new QLabel(this);
     m_progressLabel = new QLabel(this);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(260);
     m_progress->setTextVisible(false);
     m_progress->hide();
     statusBar()->addWidget(m_runStatus, 1);
+    statusBar()->addWidget(m_analysisStatus);
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_deviceStatus);
@@ -244,6 +250,7 @@ void MainWindow::probeDevice(const DeviceProbeFn& probe) {
     m_runAction->setEnabled(m_deviceAvailable);
     m_compareAction->setEnabled(m_deviceAvailable);
     m_deviceStatus->setText(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"));
+    if (!m_deviceAvailable) m_runStatus->setText(tr("Runs need a CUDA GPU; traces open as usual"));
     m_deviceStatus->setToolTip(text);
 }
 
@@ -264,6 +271,10 @@ void MainWindow::openBundledSample() {
     addDocument(TraceDocument::fromFile(syntheticSampleTrace(),
                                         QStringLiteral("synthetic-reduce-async"),
                                         TraceDocument::Origin::Sample));
+    if (!m_deviceAvailable) {
+        showInfo(tr("No GPU here, so this is a small hand-made sample shaped like a reduce run on "
+                    "4 streams. Open a real trace with Ctrl+O or drop one on the window."));
+    }
 }
 
 void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
@@ -402,7 +413,7 @@ void MainWindow::onBusyChanged() {
 }
 
 bool MainWindow::isBusy() const {
-    return m_runs->isRunning() || m_loader->isLoading();
+    return m_runs->isRunning() || m_loader->isLoading() || m_analysisJobs.isRunning();
 }
 
 QString MainWindow::lastRunText() const {
@@ -411,9 +422,11 @@ QString MainWindow::lastRunText() const {
 
 void MainWindow::addDocument(DocumentPtr document) {
     m_documents.push_back(std::move(document));
+    m_analyses.emplace_back();
     m_history->addItem(m_documents.back()->title);
     if (static_cast<int>(m_documents.size()) > kMaxDocuments) {
         m_documents.erase(m_documents.begin());
+        m_analyses.erase(m_analyses.begin());
         m_history->removeItem(0);
     }
     setCurrentDocument(static_cast<int>(m_documents.size()) - 1);
@@ -430,13 +443,51 @@ void MainWindow::setCurrentDocument(int index) {
     const DocumentPtr& doc = m_documents[index];
     m_history->setCurrentIndex(index);
     m_timeline->setTrace(doc->trace);
+    m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
     setWindowTitle(tr("%1 — Warpline").arg(doc->title));
     m_exportJsonAction->setEnabled(true);
     m_exportPngAction->setEnabled(true);
     if (doc->origin == TraceDocument::Origin::Run)
         m_runStatus->setText(lastRunSummary(*doc));
+    if (m_analyses[index]) {
+        m_analysisJobs.abandon();  // an older document's analysis must not land here
+        applyAnalysis(m_analyses[index]);
+    } else {
+        analyzeCurrent();
+    }
     emit documentChanged();
+}
+
+std::shared_ptr<const DocumentAnalysis> MainWindow::currentAnalysis() const {
+    return m_current >= 0 && m_current < documentCount() ? m_analyses[m_current] : nullptr;
+}
+
+void MainWindow::analyzeCurrent() {
+    const DocumentPtr doc = currentDocument();
+    if (!doc)
+        return;
+    m_analysisStatus->setText(tr("Analysing..."));
+    const analysis::AnalysisOptions options = m_analysisOptions;
+    m_analysisJobs.start(
+        m_analysisPool, [doc, options] { return analyzeDocument(*doc->trace, options); },
+        [this, doc](std::shared_ptr<const DocumentAnalysis> result) {
+            // The document may have moved in the history (or left it) meanwhile.
+            for (std::size_t i = 0; i < m_documents.size(); ++i) {
+                if (m_documents[i] == doc)
+                    m_analyses[i] = result;
+            }
+            if (currentDocument() == doc)
+                applyAnalysis(result);
+            onBusyChanged();
+        });
+    onBusyChanged();
+}
+
+void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis) {
+    m_timeline->setOverlays(analysis->overlays);
+    m_details->setAnalysis(analysis->result);
+    m_analysisStatus->setText(analysis->summary);
 }
 
 void MainWindow::setRunRequest(const RunRequest& request) {

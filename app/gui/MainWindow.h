@@ -2,10 +2,13 @@
 
 #include <QMainWindow>
 #include <QSettings>
+#include <QThreadPool>
 #include <functional>
 #include <memory>
 #include <vector>
 
+#include "app/gui/DocumentAnalysis.h"
+#include "app/gui/JobTracker.h"
 #include "app/gui/MessageBar.h"
 #include "app/gui/RecentFiles.h"
 #include "app/gui/RunController.h"
@@ -65,6 +68,8 @@ public:
     int documentCount() const { return static_cast<int>(m_documents.size()); }
     int currentDocumentIndex() const { return m_current; }
     DocumentPtr currentDocument() const;
+    // The analysis of the current document; null while it is being computed.
+    std::shared_ptr<const DocumentAnalysis> currentAnalysis() const;
     void setCurrentDocument(int index);
 
     bool deviceAvailable() const { return m_deviceAvailable; }
@@ -105,6 +110,8 @@ private:
     void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
+    void analyzeCurrent();
+    void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis);
     void saveSettings();
     void showError(const QString& text);
     void showInfo(const QString& text);
@@ -126,6 +133,7 @@ private:
     QDockWidget* m_detailsDock = nullptr;
     QLabel* m_deviceStatus = nullptr;
     QLabel* m_runStatus = nullptr;
+    QLabel* m_analysisStatus = nullptr;
     QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     QMenu* m_recentMenu = nullptr;
@@ -135,6 +143,10 @@ private:
     QAction* m_compareAction = nullptr;
 
     std::vector<DocumentPtr> m_documents;
+    std::vector<std::shared_ptr<const DocumentAnalysis>> m_analyses;  // parallel to m_documents
+    analysis::AnalysisOptions m_analysisOptions;
+    QThreadPool m_analysisPool;
+    JobTracker m_analysisJobs{this};
     int m_current = -1;
     int m_runNumber = 0;
     bool m_deviceAvailable = false;

@@ -82,7 +82,14 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
 
 void DetailsPanel::setTrace(model::TracePtr trace) {
     m_trace = std::move(trace);
+    m_analysis.reset();
     clear();
+}
+
+void DetailsPanel::setAnalysis(std::shared_ptr<const analysis::AnalysisResult> result) {
+    m_analysis = std::move(result);
+    if (m_ref.valid())
+        showSlice(m_ref);
 }
 
 void DetailsPanel::clear() {
@@ -172,6 +179,8 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
     if (const auto* k = t.kernel(s)) {
         addGroup(tr("Launch configuration"));
         fillKernel(*k);
+        if (m_analysis)
+            fillWarpUse();
     }
     if (const auto* m = t.memcpy(s)) {
         addGroup(tr("Copy"));
@@ -238,6 +247,30 @@ void DetailsPanel::fillKernel(const model::KernelDetail& k) {
         addRow(tr("Occupancy (producer's estimate)"),
                QStringLiteral("%1 %").arg(k.estimatedOccupancyPct, 0, 'f', 1));
     }
+}
+
+void DetailsPanel::fillWarpUse() {
+    const analysis::WarpUse w = analysis::warpUseOf(*m_trace, *m_analysis, m_ref);
+    if (!w.occupancy.valid)
+        return;
+    addGroup(tr("Warps"));
+    const std::int64_t warpsPerSm = w.maxWarps / std::max<std::int64_t>(1, w.smCount);
+    addRow(tr("Theoretical occupancy"),
+           tr("%1 % (%2 of %3 warps per SM, limited by %4)")
+               .arg(w.occupancy.theoreticalPct, 0, 'f', 1)
+               .arg(w.occupancy.activeWarpsPerSm())
+               .arg(warpsPerSm)
+               .arg(QString::fromUtf8(analysis::toString(w.occupancy.limiter))));
+    addRow(tr("Lane use"), tr("%1 of %2 lanes per block (%3 %)")
+                               .arg(w.lanesUsedPerBlock)
+                               .arg(w.lanesPerBlock)
+                               .arg(w.laneUsePct, 0, 'f', 1));
+    addRow(tr("GPU fill"), tr("%1 % (%2 of %3 warps, %4 of %5 SMs)")
+                               .arg(w.gpuFillPct, 0, 'f', w.gpuFillPct < 1.0 ? 3 : 1)
+                               .arg(units::grouped(w.activeWarps))
+                               .arg(units::grouped(w.maxWarps))
+                               .arg(w.smsUsed)
+                               .arg(w.smCount));
 }
 
 void DetailsPanel::fillMemcpy(const model::Slice& s, const model::MemcpyDetail& m) {

@@ -5,6 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
+#include "analysis/Analysis.h"
 #include "model/Slice.h"
 #include "model/Trace.h"
 
@@ -24,6 +27,9 @@ public:
     explicit DetailsPanel(QWidget* parent = nullptr);
 
     void setTrace(model::TracePtr trace);
+    // Analysis of the current trace (warp use of kernels); null until it is computed. Refreshes
+    // the shown slice.
+    void setAnalysis(std::shared_ptr<const analysis::AnalysisResult> result);
     // Shows `ref` of the current trace; an invalid ref clears the panel.
     void showSlice(model::SliceRef ref);
     void clear();
@@ -44,10 +50,12 @@ private:
     void addRow(const QString& field, const QString& value, model::SliceRef link = {});
     void fillSlice(const model::Slice& s);
     void fillKernel(const model::KernelDetail& k);
+    void fillWarpUse();
     void fillMemcpy(const model::Slice& s, const model::MemcpyDetail& m);
     void fillLaunch(const model::Slice& s);
 
     model::TracePtr m_trace;
+    std::shared_ptr<const analysis::AnalysisResult> m_analysis;
     model::SliceRef m_ref;
     QLabel* m_title = nullptr;
     QTreeWidget* m_tree = nullptr;

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+#include <memory>
+
+#include "analysis/Analysis.h"
+#include "model/Trace.h"
+#include "ui/timeline/Overlays.h"
+
+namespace wl::app {
+
+// What the window shows on top of a trace: the analysis result and the timeline overlays made
+// from it (idle gaps, warp badges). Computed off the UI thread by analyzeDocument(); immutable
+// and shared afterwards.
+struct DocumentAnalysis {
+    std::shared_ptr<const analysis::AnalysisResult> result;
+    ui::TimelineOverlays overlays;
+    QString summary;  // one line for the status bar
+};
+
+// Runs the analysis and builds the overlays. Pure; safe on a worker thread.
+std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trace,
+                                                        const analysis::AnalysisOptions& options);
+
+// Gap hatches with duration and cause, and a badge per kernel with its theoretical occupancy and
+// a low-fill mark. Tooltips are shared between kernels of the same launch configuration so a
+// million kernels do not cost a million strings.
+ui::TimelineOverlays buildTimelineOverlays(const model::Trace& trace,
+                                           const analysis::AnalysisResult& result);
+
+// "GPU busy 62.4 % · copy/compute overlap 35.0 % · 3 findings".
+QString analysisSummary(const analysis::AnalysisResult& result);
+
+}  // namespace wl::app
