@@ -1,0 +1,164 @@
+// The lessons of the seeds, found by the analysis on the bundled traces recorded on a real GPU
+// (resources/samples). A sample that is not there yet is skipped with a message.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <initializer_list>
+#include <string>
+
+#include "analysis/Analysis.h"
+#include "io/TraceFile.h"
+
+namespace wl::analysis {
+namespace {
+
+// The sample whose file name contains every word (and none of the excluded ones).
+std::string findSample(std::initializer_list<const char*> words,
+                       std::initializer_list<const char*> without = {}) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir(WARPLINE_SAMPLES_DIR);
+    if (!fs::is_directory(dir, ec)) {
+        return {};
+    }
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+        if (name.find(".json") == std::string::npos) {
+            continue;
+        }
+        bool match = true;
+        for (const char* w : words) {
+            match = match && name.find(w) != std::string::npos;
+        }
+        for (const char* w : without) {
+            match = match && name.find(w) == std::string::npos;
+        }
+        if (match) {
+            return (dir / name).string();
+        }
+    }
+    return {};
+}
+
+struct Loaded {
+    model::TracePtr trace;
+    AnalysisResult result;
+};
+
+Loaded load(const std::string& path) {
+    auto trace = io::loadTrace(path);
+    EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().describe());
+    if (!trace.ok()) {
+        return {};
+    }
+    Loaded l{trace.value(), {}};
+    l.result = analyzeTrace(*l.trace);
+    return l;
+}
+
+std::string describe(const AnalysisResult& r) {
+    std::string s;
+    for (const Diagnostic& d : r.diagnostics) {
+        s += std::string("  ") + toString(d.rule) + ": " + d.message + "\n";
+    }
+    return s;
+}
+
+#define REQUIRE_SAMPLE(var, ...)                                                 \
+    const std::string var = findSample(__VA_ARGS__);                             \
+    if (var.empty()) {                                                           \
+        GTEST_SKIP() << "sample trace not bundled yet in " WARPLINE_SAMPLES_DIR; \
+    }
+
+TEST(Samples, PageableBaselineHasPageableCopies) {
+    REQUIRE_SAMPLE(path, {"reduce", "baseline", "pageable"});
+    const Loaded l = load(path);
+    ASSERT_TRUE(l.trace);
+    EXPECT_TRUE(l.result.fired(RuleId::PageableMemcpy)) << describe(l.result);
+}
+
+TEST(Samples, PinnedBaselineHasNoPageableCopies) {
+    REQUIRE_SAMPLE(path, {"reduce", "baseline", "pinned"});
+    const Loaded l = load(path);
+    ASSERT_TRUE(l.trace);
+    EXPECT_FALSE(l.result.fired(RuleId::PageableMemcpy)) << describe(l.result);
+}
+
+TEST(Samples, SharedStreamBugIsSerialized) {
+    std::string path = findSample({"reduce", "bug"});
+    if (path.empty()) {
+        path = findSample({"reduce", "shared"});
+    }
+    if (path.empty()) {
+        GTEST_SKIP() << "shared-stream sample not bundled yet in " WARPLINE_SAMPLES_DIR;
+    }
+    const Loaded l = load(path);
+    ASSERT_TRUE(l.trace);
+    EXPECT_TRUE(l.result.fired(RuleId::StreamsSerialized)) << describe(l.result);
+}
+
+TEST(Samples, AsyncReduceIsNotSerialized) {
+    REQUIRE_SAMPLE(path, {"reduce", "async"}, {"bug", "shared"});
+    const Loaded l = load(path);
+    ASSERT_TRUE(l.trace);
+    EXPECT_FALSE(l.result.fired(RuleId::StreamsSerialized)) << describe(l.result);
+    EXPECT_GT(l.result.overlap.copyComputePct(), 0.0);
+}
+
+TEST(Samples, SingleThreadSumIsLowOccupancy) {
+    REQUIRE_SAMPLE(path, {"reduce", "baseline"});
+    const Loaded l = load(path);
+    ASSERT_TRUE(l.trace);
+    bool found = false;
+    for (const Diagnostic* d : l.result.findings(RuleId::LowOccupancyKernel)) {
+        if (d->message.find("single_thread_sum") != std::string::npos) {
+            found = true;
+            EXPECT_NE(d->message.find("1 warp using 1 of 32 lanes"), std::string::npos)
+                << d->message;
+        }
+    }
+    EXPECT_TRUE(found) << describe(l.result);
+}
+
+TEST(Samples, PowerBaselineSyncsInTheLoopAndAsyncDoesNot) {
+    REQUIRE_SAMPLE(basePath, {"power", "baseline"});
+    REQUIRE_SAMPLE(asyncPath, {"power", "async"});
+    const Loaded base = load(basePath);
+    const Loaded async = load(asyncPath);
+    ASSERT_TRUE(base.trace && async.trace);
+
+    const auto loops = base.result.findings(RuleId::SyncApiInLoop);
+    ASSERT_FALSE(loops.empty()) << describe(base.result);
+    EXPECT_GE(loops.front()->count, 3u);
+
+    // A gap at each check in the baseline; far less idle time in the async run.
+    const auto gapsOf = [](const AnalysisResult& r) {
+        std::uint64_t n = 0;
+        model::TimeNs ns = 0;
+        for (const IdleGap& g : r.utilization.gaps) {
+            if (g.streamId == -1) {
+                ++n;
+                ns += g.durationNs;
+            }
+        }
+        return std::make_pair(n, ns);
+    };
+    const auto [baseGaps, baseIdle] = gapsOf(base.result);
+    const auto [asyncGaps, asyncIdle] = gapsOf(async.result);
+    EXPECT_GE(baseGaps, loops.front()->count) << describe(base.result);
+    EXPECT_LT(asyncIdle * 2, baseIdle)
+        << "baseline " << baseGaps << " gaps, " << baseIdle << " ns; async " << asyncGaps
+        << " gaps, " << asyncIdle << " ns";
+    EXPECT_GT(async.result.gpuBusyPct(), base.result.gpuBusyPct());
+    const auto asyncLoops = async.result.findings(RuleId::SyncApiInLoop);
+    if (!asyncLoops.empty()) {
+        EXPECT_LT(asyncLoops.front()->costNs * 2, loops.front()->costNs);
+    }
+}
+
+}  // namespace
+}  // namespace wl::analysis

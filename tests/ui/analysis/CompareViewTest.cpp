@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+#include <QChart>
+
+#include "analysis/Analysis.h"
+#include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
+#include "ui/analysis/CompareView.h"
+#include "ui/analysis/RunMetrics.h"
+#include "ui/timeline/TimelineView.h"
+
+namespace wl::ui {
+namespace {
+
+using model::CopyKind;
+
+// Baseline: H2D 4 ms, kernel 2 ms, D2H 4 ms one after the other, with 1 ms gaps: 12 ms.
+model::TracePtr baselineRun() {
+    test::HandTrace t;
+    t.copy(1, 0, 4'000'000, CopyKind::HostToDevice, 40'000'000, 0, 4'000'000, "cudaMemcpy");
+    t.kernel(1, 5'000'000, 7'000'000, 4'900'000);
+    t.copy(1, 8'000'000, 12'000'000, CopyKind::DeviceToHost, 40'000'000, 7'900'000, 12'000'000,
+           "cudaMemcpy");
+    return t.finish();
+}
+
+// Async: two chunks on two streams, copies under kernels: 6 ms, no gaps.
+model::TracePtr asyncRun() {
+    test::HandTrace t;
+    t.copy(1, 0, 2'000'000, CopyKind::HostToDevice, 20'000'000, 0, 10);
+    t.kernel(1, 2'000'000, 3'000'000, 20);
+    t.copy(1, 3'000'000, 5'000'000, CopyKind::DeviceToHost, 20'000'000, 30, 40);
+    t.copy(2, 2'000'000, 4'000'000, CopyKind::HostToDevice, 20'000'000, 50, 60);
+    t.kernel(2, 4'000'000, 5'000'000, 70);
+    t.copy(2, 4'000'000, 6'000'000, CopyKind::DeviceToHost, 20'000'000, 80, 90);
+    return t.finish();
+}
+
+TEST(RunMetrics, FromAnalysis) {
+    const auto base = baselineRun();
+    const RunMetrics m = runMetrics(*base, analysis::analyzeTrace(*base));
+    EXPECT_DOUBLE_EQ(m.wallMs, 12.0);
+    EXPECT_DOUBLE_EQ(m.gpuBusyPct, 100.0 * 10 / 12);
+    EXPECT_DOUBLE_EQ(m.copyComputePct, 0.0);
+    EXPECT_DOUBLE_EQ(m.copyGbps, 80'000'000.0 / 8'000'000.0);
+}
+
+TEST(CompareView, MetricsChartsAndSpeedup) {
+    CompareView view;
+    view.resize(1200, 800);
+    view.setRuns(baselineRun(), asyncRun());
+    EXPECT_DOUBLE_EQ(view.baselineMetrics().wallMs, 12.0);
+    EXPECT_DOUBLE_EQ(view.asyncMetrics().wallMs, 6.0);
+    EXPECT_DOUBLE_EQ(view.speedup(), 2.0);
+    EXPECT_TRUE(view.headline().startsWith(QStringLiteral("Speedup 2.00x")))
+        << view.headline().toStdString();
+    // Async: copies [0,6) ms, kernels [2,3) and [4,5) ms all under copies: 2 of 6 ms.
+    EXPECT_DOUBLE_EQ(view.asyncMetrics().copyComputePct, 100.0 * 2 / 6);
+    EXPECT_DOUBLE_EQ(view.asyncMetrics().gpuBusyPct, 100.0);
+
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 0), 12.0);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 1), 6.0);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::GpuBusy, 0), 100.0 * 10 / 12);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::GpuBusy, 1), 100.0);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyOverlap, 1), 100.0 * 2 / 6);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyRate, 0), 10.0);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyRate, 1), 10.0);
+    for (int m = 0; m < CompareView::kMetricCount; ++m) {
+        EXPECT_EQ(view.chart(static_cast<CompareView::Metric>(m))->series().size(), 1);
+    }
+}
+
+TEST(CompareView, BothTimelinesShareOneTimeScale) {
+    CompareView view;
+    view.resize(1200, 800);
+    view.show();
+    view.setRuns(baselineRun(), asyncRun());
+    TimelineView* base = view.baselineView();
+    TimelineView* async = view.asyncView();
+    ASSERT_TRUE(base->trace() && async->trace());
+    // Both show the longer run whole.
+    EXPECT_EQ(base->visibleStartNs(), 0);
+    EXPECT_EQ(base->visibleEndNs(), 12'000'000);
+    EXPECT_EQ(async->visibleStartNs(), 0);
+    EXPECT_EQ(async->visibleEndNs(), 12'000'000);
+    // Zooming one moves the other.
+    async->setVisibleRange(1'000'000, 3'000'000);
+    EXPECT_EQ(base->visibleStartNs(), 1'000'000);
+    EXPECT_EQ(base->visibleEndNs(), 3'000'000);
+    // The gaps of the baseline are on its timeline.
+    EXPECT_FALSE(base->overlays().gaps.empty());
+    EXPECT_TRUE(async->overlays().gaps.empty() ||
+                async->overlays().gaps.size() < base->overlays().gaps.size());
+}
+
+TEST(CompareView, OneSideMissing) {
+    CompareView view;
+    view.setRuns(baselineRun(), nullptr);
+    EXPECT_DOUBLE_EQ(view.speedup(), 0.0);
+    EXPECT_FALSE(view.asyncView()->trace());
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 1), 0.0);
+}
+
+}  // namespace
+}  // namespace wl::ui

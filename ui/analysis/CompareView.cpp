@@ -1,0 +1,239 @@
+#include "ui/analysis/CompareView.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "analysis/Format.h"
+#include "ui/analysis/AnalysisOverlays.h"
+#include "ui/timeline/TimeScale.h"
+#include "ui/timeline/TimelineView.h"
+
+namespace wl::ui {
+
+namespace {
+
+const char* kMetricTitles[] = {"Wall time (ms)", "GPU busy (%)", "Copy/compute overlap (%)",
+                               "Copy rate (GB/s)"};
+
+double metricValue(const RunMetrics& m, CompareView::Metric metric) {
+    switch (metric) {
+        case CompareView::WallTime:
+            return m.wallMs;
+        case CompareView::GpuBusy:
+            return m.gpuBusyPct;
+        case CompareView::CopyOverlap:
+            return m.copyComputePct;
+        case CompareView::CopyRate:
+            return m.copyGbps;
+        case CompareView::kMetricCount:
+            break;
+    }
+    return 0.0;
+}
+
+QChartView* makeChartView(QWidget* parent, const QString& title) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing, false);
+    view->setMinimumSize(160, 160);
+    return view;
+}
+
+QString runLabel(const QString& name, const model::TracePtr& trace, const RunMetrics& m) {
+    if (!trace) {
+        return QObject::tr("%1: no run").arg(name);
+    }
+    return QObject::tr("%1 — wall %2 ms, GPU busy %3, overlap %4")
+        .arg(name)
+        .arg(m.wallMs, 0, 'f', 2)
+        .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
+        .arg(QString::fromStdString(analysis::formatPercent(m.copyComputePct)));
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    m_scale = std::make_shared<TimeScale>();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_headline = new QLabel(tr("Compare: run baseline then async"), this);
+    m_headline->setObjectName(QStringLiteral("compareHeadline"));
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    m_headline->setFont(big);
+    layout->addWidget(m_headline);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* timelines = new QWidget(splitter);
+    auto* tl = new QVBoxLayout(timelines);
+    tl->setContentsMargins(0, 0, 0, 0);
+    m_baseLabel = new QLabel(timelines);
+    m_baselineView = new TimelineView(timelines);
+    m_baselineView->setObjectName(QStringLiteral("baselineTimeline"));
+    m_asyncLabel = new QLabel(timelines);
+    m_asyncView = new TimelineView(timelines);
+    m_asyncView->setObjectName(QStringLiteral("asyncTimeline"));
+    m_baselineView->setTimeScale(m_scale);
+    m_asyncView->setTimeScale(m_scale);
+    tl->addWidget(m_baseLabel);
+    tl->addWidget(m_baselineView, 1);
+    tl->addWidget(m_asyncLabel);
+    tl->addWidget(m_asyncView, 1);
+    splitter->addWidget(timelines);
+
+    auto* charts = new QWidget(splitter);
+    auto* cl = new QHBoxLayout(charts);
+    cl->setContentsMargins(0, 0, 0, 0);
+    for (int i = 0; i < kMetricCount; ++i) {
+        m_charts[static_cast<std::size_t>(i)] = makeChartView(charts, tr(kMetricTitles[i]));
+        cl->addWidget(m_charts[static_cast<std::size_t>(i)]);
+    }
+    splitter->addWidget(charts);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+
+    connect(m_baselineView, &TimelineView::sliceSelected, this,
+            [this](model::SliceRef ref) { emit sliceSelected(m_baseline, ref); });
+    connect(m_asyncView, &TimelineView::sliceSelected, this,
+            [this](model::SliceRef ref) { emit sliceSelected(m_async, ref); });
+    updateCharts();
+}
+
+CompareView::~CompareView() = default;
+
+void CompareView::setRuns(model::TracePtr baseline, model::TracePtr async) {
+    std::shared_ptr<const analysis::AnalysisResult> b;
+    std::shared_ptr<const analysis::AnalysisResult> a;
+    if (baseline) {
+        b = std::make_shared<const analysis::AnalysisResult>(analysis::analyzeTrace(*baseline));
+    }
+    if (async) {
+        a = std::make_shared<const analysis::AnalysisResult>(analysis::analyzeTrace(*async));
+    }
+    setRuns(std::move(baseline), std::move(b), std::move(async), std::move(a));
+}
+
+void CompareView::setRuns(model::TracePtr baseline,
+                          std::shared_ptr<const analysis::AnalysisResult> baseResult,
+                          model::TracePtr async,
+                          std::shared_ptr<const analysis::AnalysisResult> asyncResult) {
+    m_baseline = std::move(baseline);
+    m_async = std::move(async);
+    m_baseResult = m_baseline ? std::move(baseResult) : nullptr;
+    m_asyncResult = m_async ? std::move(asyncResult) : nullptr;
+    if (m_baseline && !m_baseResult) {
+        m_baseResult =
+            std::make_shared<const analysis::AnalysisResult>(analysis::analyzeTrace(*m_baseline));
+    }
+    if (m_async && !m_asyncResult) {
+        m_asyncResult =
+            std::make_shared<const analysis::AnalysisResult>(analysis::analyzeTrace(*m_async));
+    }
+    m_baseMetrics = m_baseline ? runMetrics(*m_baseline, *m_baseResult) : RunMetrics{};
+    m_asyncMetrics = m_async ? runMetrics(*m_async, *m_asyncResult) : RunMetrics{};
+
+    m_baselineView->setTrace(m_baseline);
+    m_asyncView->setTrace(m_async);
+    m_baselineView->setOverlays(m_baseline ? makeOverlays(*m_baseline, *m_baseResult)
+                                           : TimelineOverlays{});
+    m_asyncView->setOverlays(m_async ? makeOverlays(*m_async, *m_asyncResult) : TimelineOverlays{});
+    // One scale for both: each trace starts at its own origin; show the longer one whole so the
+    // shorter run's length reads against it.
+    const model::TimeNs longest = std::max<model::TimeNs>(
+        {m_baseline ? m_baseline->spanNs() : 0, m_async ? m_async->spanNs() : 0, 1});
+    m_scale->setRange(0, longest);
+
+    m_baseLabel->setText(runLabel(tr("Baseline"), m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(tr("Async"), m_async, m_asyncMetrics));
+    m_headline->setText(headline());
+    updateCharts();
+}
+
+double CompareView::speedup() const {
+    return m_baseline && m_async ? ui::speedup(m_baseMetrics, m_asyncMetrics) : 0.0;
+}
+
+QString CompareView::headline() const {
+    if (!m_baseline || !m_async) {
+        return tr("Compare: run baseline then async");
+    }
+    return tr("Speedup %1x: wall %2 ms → %3 ms, GPU busy %4 → %5")
+        .arg(speedup(), 0, 'f', 2)
+        .arg(m_baseMetrics.wallMs, 0, 'f', 2)
+        .arg(m_asyncMetrics.wallMs, 0, 'f', 2)
+        .arg(QString::fromStdString(analysis::formatPercent(m_baseMetrics.gpuBusyPct)))
+        .arg(QString::fromStdString(analysis::formatPercent(m_asyncMetrics.gpuBusyPct)));
+}
+
+QChart* CompareView::chart(Metric metric) const {
+    return m_charts[static_cast<std::size_t>(metric)]->chart();
+}
+
+double CompareView::barValue(Metric metric, int run) const {
+    const auto series = chart(metric)->series();
+    if (series.isEmpty()) {
+        return 0.0;
+    }
+    const auto* bars = static_cast<const QBarSeries*>(series.front());
+    const auto sets = bars->barSets();
+    if (run < 0 || run >= sets.size() || sets[run]->count() == 0) {
+        return 0.0;
+    }
+    return sets[run]->at(0);
+}
+
+void CompareView::updateCharts() {
+    for (int i = 0; i < kMetricCount; ++i) {
+        const auto metric = static_cast<Metric>(i);
+        QChart* c = chart(metric);
+        c->removeAllSeries();
+        for (QAbstractAxis* axis : c->axes()) {
+            c->removeAxis(axis);
+            delete axis;
+        }
+        auto* series = new QBarSeries;
+        auto* base = new QBarSet(tr("Baseline"));
+        auto* async = new QBarSet(tr("Async"));
+        base->setColor(QColor(0x8c, 0x8c, 0x8c));
+        async->setColor(QColor(0x2e, 0x86, 0xde));
+        const double b = metricValue(m_baseMetrics, metric);
+        const double a = metricValue(m_asyncMetrics, metric);
+        *base << b;
+        *async << a;
+        series->append(base);
+        series->append(async);
+        series->setLabelsVisible(true);
+        series->setLabelsFormat(QStringLiteral("@value"));
+        series->setLabelsPrecision(3);
+        c->addSeries(series);
+        auto* x = new QBarCategoryAxis;
+        x->append(QString());
+        auto* y = new QValueAxis;
+        const bool percent = metric == GpuBusy || metric == CopyOverlap;
+        y->setRange(0.0, percent ? 100.0 : std::max({a, b, 1e-9}) * 1.15);
+        y->setLabelFormat(percent ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        c->legend()->setVisible(i == 0);
+    }
+}
+
+}  // namespace wl::ui

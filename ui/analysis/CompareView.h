@@ -1,0 +1,72 @@
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include <QWidget>
+
+#include "analysis/Analysis.h"
+#include "model/Trace.h"
+#include "ui/analysis/RunMetrics.h"
+
+class QLabel;
+class QChart;
+class QChartView;
+
+namespace wl::ui {
+
+class TimelineView;
+class TimeScale;
+
+// Baseline against async: both timelines on one shared time scale (zooming one moves the other;
+// both show the longer run's length so durations compare by eye), a headline with the speedup, and
+// Qt Charts bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s. Holds the two
+// traces (shared, read-only) and their analyses; GUI thread only.
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    enum Metric { WallTime, GpuBusy, CopyOverlap, CopyRate, kMetricCount };
+
+    explicit CompareView(QWidget* parent = nullptr);
+    ~CompareView() override;
+
+    // Analyses both runs with the default options and shows them; nullptr clears that side.
+    void setRuns(model::TracePtr baseline, model::TracePtr async);
+    // Same, with analyses already computed (e.g. on a worker thread).
+    void setRuns(model::TracePtr baseline,
+                 std::shared_ptr<const analysis::AnalysisResult> baseResult, model::TracePtr async,
+                 std::shared_ptr<const analysis::AnalysisResult> asyncResult);
+
+    TimelineView* baselineView() const { return m_baselineView; }
+    TimelineView* asyncView() const { return m_asyncView; }
+    const RunMetrics& baselineMetrics() const { return m_baseMetrics; }
+    const RunMetrics& asyncMetrics() const { return m_asyncMetrics; }
+    double speedup() const;
+    QString headline() const;
+    QChart* chart(Metric metric) const;
+    // The value a bar shows (0 = baseline, 1 = async), as plotted.
+    double barValue(Metric metric, int run) const;
+
+signals:
+    // Clicking a slice in either timeline (the window may show its details).
+    void sliceSelected(wl::model::TracePtr trace, wl::model::SliceRef ref);
+
+private:
+    void updateCharts();
+
+    model::TracePtr m_baseline;
+    model::TracePtr m_async;
+    std::shared_ptr<const analysis::AnalysisResult> m_baseResult;
+    std::shared_ptr<const analysis::AnalysisResult> m_asyncResult;
+    RunMetrics m_baseMetrics;
+    RunMetrics m_asyncMetrics;
+    std::shared_ptr<TimeScale> m_scale;
+    TimelineView* m_baselineView = nullptr;
+    TimelineView* m_asyncView = nullptr;
+    QLabel* m_headline = nullptr;
+    QLabel* m_baseLabel = nullptr;
+    QLabel* m_asyncLabel = nullptr;
+    std::array<QChartView*, kMetricCount> m_charts{};
+};
+
+}  // namespace wl::ui

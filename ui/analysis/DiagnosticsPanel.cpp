@@ -1,0 +1,138 @@
+#include "ui/analysis/DiagnosticsPanel.h"
+
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include "analysis/Format.h"
+
+namespace wl::ui {
+
+namespace {
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* top = new QHBoxLayout;
+    m_summary = new QLabel(tr("No trace"), this);
+    m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
+    top->addWidget(m_summary, 1);
+    top->addWidget(new QLabel(tr("Gap threshold:"), this));
+    m_threshold = new QDoubleSpinBox(this);
+    m_threshold->setObjectName(QStringLiteral("gapThreshold"));
+    m_threshold->setRange(0.1, 10'000'000.0);
+    m_threshold->setDecimals(1);
+    m_threshold->setSuffix(QStringLiteral(" µs"));
+    m_threshold->setValue(static_cast<double>(analysis::AnalysisOptions{}.gapThresholdNs) / 1e3);
+    m_threshold->setKeyboardTracking(false);
+    m_threshold->setToolTip(tr("Idle gaps shorter than this are not listed or diagnosed"));
+    top->addWidget(m_threshold);
+    layout->addLayout(top);
+
+    m_list = new QListWidget(this);
+    m_list->setObjectName(QStringLiteral("diagnosticsList"));
+    m_list->setWordWrap(true);
+    m_list->setAlternatingRowColors(true);
+    layout->addWidget(m_list, 1);
+
+    m_fix = new QLabel(this);
+    m_fix->setObjectName(QStringLiteral("diagnosticsFix"));
+    m_fix->setWordWrap(true);
+    m_fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_fix);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &DiagnosticsPanel::showFix);
+    connect(m_list, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { activate(m_list->row(item)); });
+    connect(m_list, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { activate(m_list->row(item)); });
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this](double us) {
+        if (!m_settingThreshold) {
+            emit gapThresholdChanged(static_cast<model::TimeNs>(us * 1e3 + 0.5));
+        }
+    });
+}
+
+DiagnosticsPanel::~DiagnosticsPanel() = default;
+
+void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
+                                   std::shared_ptr<const analysis::AnalysisResult> result) {
+    m_trace = std::move(trace);
+    m_result = m_trace ? std::move(result) : nullptr;
+    m_list->clear();
+    m_fix->clear();
+    if (!m_result) {
+        m_summary->setText(tr("No trace"));
+        return;
+    }
+    setGapThresholdUs(static_cast<double>(m_result->options.gapThresholdNs) / 1e3);
+    for (const analysis::Diagnostic& d : m_result->diagnostics) {
+        const QString rule = QString::fromLatin1(analysis::toString(d.rule));
+        auto* item = new QListWidgetItem(QStringLiteral("[%1] %2").arg(rule, qs(d.message)));
+        item->setToolTip(qs(d.fix));
+        item->setData(Qt::UserRole, rule);
+        item->setIcon(style()->standardIcon(d.severity == analysis::Severity::Warning
+                                                ? QStyle::SP_MessageBoxWarning
+                                                : QStyle::SP_MessageBoxInformation));
+        m_list->addItem(item);
+    }
+    m_summary->setText(m_result->diagnostics.empty()
+                           ? tr("GPU busy %1 — nothing to report")
+                                 .arg(qs(analysis::formatPercent(m_result->gpuBusyPct())))
+                           : tr("GPU busy %1 — %n finding(s)", nullptr,
+                                static_cast<int>(m_result->diagnostics.size()))
+                                 .arg(qs(analysis::formatPercent(m_result->gpuBusyPct()))));
+}
+
+int DiagnosticsPanel::entryCount() const {
+    return m_list->count();
+}
+
+void DiagnosticsPanel::activate(int row) {
+    if (!m_result || row < 0 || row >= static_cast<int>(m_result->diagnostics.size())) {
+        return;
+    }
+    if (m_list->currentRow() != row) {
+        m_list->setCurrentRow(row);
+    }
+    const analysis::Diagnostic& d = m_result->diagnostics[static_cast<std::size_t>(row)];
+    if (!d.evidence.empty()) {
+        emit evidenceActivated(d.evidence);
+    }
+    if (d.endNs > d.startNs) {
+        emit rangeActivated(d.startNs, d.endNs);
+    }
+}
+
+QString DiagnosticsPanel::fixText() const {
+    return m_fix->text();
+}
+
+double DiagnosticsPanel::gapThresholdUs() const {
+    return m_threshold->value();
+}
+
+void DiagnosticsPanel::setGapThresholdUs(double us) {
+    m_settingThreshold = true;
+    m_threshold->setValue(us);
+    m_settingThreshold = false;
+}
+
+void DiagnosticsPanel::showFix(int row) {
+    if (!m_result || row < 0 || row >= static_cast<int>(m_result->diagnostics.size())) {
+        m_fix->clear();
+        return;
+    }
+    const analysis::Diagnostic& d = m_result->diagnostics[static_cast<std::size_t>(row)];
+    m_fix->setText(tr("Fix: %1").arg(qs(d.fix)));
+}
+
+}  // namespace wl::ui

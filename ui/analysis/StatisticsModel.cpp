@@ -1,0 +1,131 @@
+#include "ui/analysis/StatisticsModel.h"
+
+#include "analysis/Format.h"
+
+namespace wl::ui {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+enum KernelColumn { kName, kCount, kTotal, kMean, kMin, kMax, kPct, kKernelColumns };
+enum CopyColumn { cKind, cCount, cBytes, cTime, cRate, cPageable, kCopyColumns };
+
+}  // namespace
+
+StatisticsModel::StatisticsModel(Table table, QObject* parent)
+    : QAbstractTableModel(parent), m_table(table) {}
+
+void StatisticsModel::setStatistics(const analysis::Statistics& statistics) {
+    beginResetModel();
+    m_stats = statistics;
+    endResetModel();
+}
+
+void StatisticsModel::clear() {
+    setStatistics({});
+}
+
+int StatisticsModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid()) {
+        return 0;
+    }
+    return static_cast<int>(m_table == Table::Kernels ? m_stats.kernels.size()
+                                                      : m_stats.copies.size());
+}
+
+int StatisticsModel::columnCount(const QModelIndex& parent) const {
+    if (parent.isValid()) {
+        return 0;
+    }
+    return m_table == Table::Kernels ? static_cast<int>(kKernelColumns)
+                                     : static_cast<int>(kCopyColumns);
+}
+
+QVariant StatisticsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) {
+        return {};
+    }
+    if (role == Qt::TextAlignmentRole) {
+        return index.column() == 0 ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role != Qt::DisplayRole && role != kSortRole && role != Qt::ToolTipRole) {
+        return {};
+    }
+    return m_table == Table::Kernels ? kernelData(index.row(), index.column(), role)
+                                     : copyData(index.row(), index.column(), role);
+}
+
+QVariant StatisticsModel::kernelData(int row, int column, int role) const {
+    const analysis::KernelStats& k = m_stats.kernels[static_cast<std::size_t>(row)];
+    const bool raw = role == kSortRole;
+    switch (column) {
+        case kName:
+            return qs(k.name);
+        case kCount:
+            return raw ? QVariant::fromValue<qulonglong>(k.count)
+                       : QVariant(QString::number(k.count));
+        case kTotal:
+            return raw ? QVariant::fromValue<qlonglong>(k.totalNs)
+                       : QVariant(qs(analysis::formatDuration(k.totalNs)));
+        case kMean:
+            return raw ? QVariant(k.meanNs)
+                       : QVariant(
+                             qs(analysis::formatDuration(static_cast<model::TimeNs>(k.meanNs))));
+        case kMin:
+            return raw ? QVariant::fromValue<qlonglong>(k.minNs)
+                       : QVariant(qs(analysis::formatDuration(k.minNs)));
+        case kMax:
+            return raw ? QVariant::fromValue<qlonglong>(k.maxNs)
+                       : QVariant(qs(analysis::formatDuration(k.maxNs)));
+        case kPct:
+            return raw ? QVariant(k.pctOfGpuTime)
+                       : QVariant(qs(analysis::formatPercent(k.pctOfGpuTime)));
+        default:
+            return {};
+    }
+}
+
+QVariant StatisticsModel::copyData(int row, int column, int role) const {
+    const analysis::CopyStats& c = m_stats.copies[static_cast<std::size_t>(row)];
+    const bool raw = role == kSortRole;
+    switch (column) {
+        case cKind:
+            return QString::fromLatin1(model::toString(c.kind));
+        case cCount:
+            return raw ? QVariant::fromValue<qulonglong>(c.count)
+                       : QVariant(QString::number(c.count));
+        case cBytes:
+            return raw ? QVariant::fromValue<qulonglong>(c.bytes)
+                       : QVariant(qs(analysis::formatBytes(c.bytes)));
+        case cTime:
+            return raw ? QVariant::fromValue<qlonglong>(c.totalNs)
+                       : QVariant(qs(analysis::formatDuration(c.totalNs)));
+        case cRate:
+            return raw ? QVariant(c.gbPerSecond())
+                       : QVariant(qs(analysis::formatRate(c.gbPerSecond())));
+        case cPageable:
+            return raw ? QVariant::fromValue<qulonglong>(c.pageableCount)
+                       : QVariant(QString::number(c.pageableCount));
+        default:
+            return {};
+    }
+}
+
+QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    if (m_table == Table::Kernels) {
+        static const char* kHeaders[] = {"Kernel", "Count", "Total",     "Mean",
+                                         "Min",    "Max",   "% GPU time"};
+        return section >= 0 && section < kKernelColumns ? tr(kHeaders[section]) : QVariant();
+    }
+    static const char* kHeaders[] = {"Copy", "Count", "Bytes", "Time", "GB/s", "Pageable"};
+    return section >= 0 && section < kCopyColumns ? tr(kHeaders[section]) : QVariant();
+}
+
+}  // namespace wl::ui

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QWidget>
+
+#include "analysis/Statistics.h"
+
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace wl::ui {
+
+class StatisticsModel;
+
+// Two sortable tables, kernels by name and copies by kind, over StatisticsModel through
+// QSortFilterProxyModel (click a header to sort). Owns its models; GUI thread only.
+class StatisticsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatisticsView(QWidget* parent = nullptr);
+
+    void setStatistics(const analysis::Statistics& statistics);
+    void clear();
+
+    StatisticsModel* kernelModel() const { return m_kernels; }
+    StatisticsModel* copyModel() const { return m_copies; }
+    QSortFilterProxyModel* kernelProxy() const { return m_kernelProxy; }
+    QTableView* kernelTable() const { return m_kernelTable; }
+    QTableView* copyTable() const { return m_copyTable; }
+
+private:
+    StatisticsModel* m_kernels = nullptr;
+    StatisticsModel* m_copies = nullptr;
+    QSortFilterProxyModel* m_kernelProxy = nullptr;
+    QSortFilterProxyModel* m_copyProxy = nullptr;
+    QTableView* m_kernelTable = nullptr;
+    QTableView* m_copyTable = nullptr;
+};
+
+}  // namespace wl::ui
