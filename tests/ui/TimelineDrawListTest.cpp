@@ -34,20 +34,26 @@ struct Frame {
     TimelineLayout layout;
     OverlayIndex overlays;
     CounterSummary counters;
+    LaneIndex lanes;
     DrawList list;
 };
 
 Frame buildFrame(const model::TracePtr& trace, model::TimeNs startNs, model::TimeNs endNs,
-                 int widthPx, int heightPx = 4000, const TimelineOverlays& overlays = {}) {
+                 int widthPx, int heightPx = 4000, const TimelineOverlays& overlays = {},
+                 bool laneIndex = true) {
     Frame f;
     f.overlays.build(trace.get(), overlays);
     f.counters.build(trace.get());
+    if (laneIndex) {
+        f.lanes.build(trace.get());
+    }
     f.layout.build(trace.get(), {}, f.overlays.devicesWithGaps());
     DrawListRequest r;
     r.trace = trace.get();
     r.layout = &f.layout;
     r.overlays = &f.overlays;
     r.counters = &f.counters;
+    r.lanes = laneIndex ? &f.lanes : nullptr;
     r.mapper = TimeMapper(startNs, endNs, widthPx);
     r.viewportHeightPx = heightPx;
     f.list = DrawListBuilder(QFont()).build(r);
@@ -78,6 +84,19 @@ TEST(DrawListBuilder, MillionSlicesInViewAreBoundedByPixelsAndCounted) {
     EXPECT_EQ(f.list.visibleSlices, sum);
     // Back-to-back slices coalesce: far fewer items than pixels.
     EXPECT_LT(f.list.sliceItemCount(), std::size_t(width) * 4);
+}
+
+TEST(DrawListBuilder, DenseLanesCountTheSameWithoutTheLaneIndex) {
+    const auto trace = test::makeDenseTrace(300'000, 2, 3, 7);
+    for (int width : {97, 640, 1913}) {
+        const Frame with = buildFrame(trace, 1'000, trace->spanNs() - 5'000, width);
+        const Frame without =
+            buildFrame(trace, 1'000, trace->spanNs() - 5'000, width, 4000, {}, false);
+        EXPECT_EQ(with.list.visibleSlices, without.list.visibleSlices);
+        EXPECT_EQ(with.list.visibleSlices,
+                  bruteForceVisible(*trace, 1'000, trace->spanNs() - 5'000));
+        EXPECT_LE(with.list.sliceItemCount(), std::size_t(width) * 2);
+    }
 }
 
 TEST(DrawListBuilder, ItemsPerLaneNeverOverlapAndStayUnderTheWidth) {
@@ -120,10 +139,14 @@ TEST(DrawListBuilder, CountsMatchBruteForceOnRandomRanges) {
         const model::TimeNs a = model::TimeNs(rng() % std::uint64_t(trace->spanNs()));
         const model::TimeNs len = 100 + model::TimeNs(rng() % std::uint64_t(trace->spanNs() / 3));
         const int width = 300 + int(rng() % 1700);
-        const Frame f = buildFrame(trace, a, a + len, width);
-        EXPECT_EQ(f.list.visibleSlices, bruteForceVisible(*trace, a, a + len))
-            << "range " << a << "+" << len << " width " << width;
-        EXPECT_LE(f.list.sliceItemCount(), std::size_t(width));
+        const std::uint64_t expected = bruteForceVisible(*trace, a, a + len);
+        // With and without the coarse lane index: the same counts, the same bound.
+        for (bool laneIndex : {true, false}) {
+            const Frame f = buildFrame(trace, a, a + len, width, 4000, {}, laneIndex);
+            EXPECT_EQ(f.list.visibleSlices, expected)
+                << "range " << a << "+" << len << " width " << width << " index " << laneIndex;
+            EXPECT_LE(f.list.sliceItemCount(), std::size_t(width));
+        }
     }
 }
 

@@ -46,7 +46,8 @@ QRgb Palette::sliceColor(const model::Trace& trace, const model::Slice& slice) {
 }
 
 QRgb Palette::mergedColor(QRgb base) {
-    return QColor::fromRgb(base).darker(125).rgb();
+    // 80% of each channel (QColor::darker goes through HSV: too slow for once per drawn block).
+    return qRgb(qRed(base) * 4 / 5, qGreen(base) * 4 / 5, qBlue(base) * 4 / 5);
 }
 
 QRgb Palette::gapColor(QStringView cause) {

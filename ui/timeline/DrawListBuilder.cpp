@@ -138,6 +138,9 @@ private:
             nextFreePx = x1;
         };
 
+        const std::span<const model::TimeNs> coarse =
+            m_r.lanes ? m_r.lanes->coarseStarts(trackIndex, depth)
+                      : std::span<const model::TimeNs>{};
         const std::size_t n = slices.size();
         while (i < n && slices[i].startNs < endNs) {
             const model::Slice& s = slices[i];
@@ -155,7 +158,7 @@ private:
                 continue;
             }
             // A thin slice: merge every slice that starts before the next pixel boundary.
-            std::size_t j = gallopToStart(slices, i + 1, m_map.pixelStartNs(px0 + 1));
+            std::size_t j = nextRunEnd(slices, coarse, i, px0);
             // The last of them may be wide; it is drawn (and labelled) on its own instead.
             if (j - 1 > i) {
                 const model::Slice& last = slices[j - 1];
@@ -187,6 +190,51 @@ private:
         if (m_r.overlays) {
             lowFillMarks(trackIndex, slices, base, firstVisible, lastVisible, y);
         }
+    }
+
+    // End of the merged run that starts with thin slice i in pixel px0: the first slice starting
+    // at or after the next pixel boundary. Where the lane is so dense that a whole group of the
+    // coarse index starts before the pixel after next, the run ends at that group boundary
+    // instead (counts stay exact; the block just reaches into the next pixel), which needs no
+    // probe of the slices themselves.
+    std::size_t nextRunEnd(std::span<const model::Slice> slices,
+                           std::span<const model::TimeNs> coarse, std::size_t i, int px0) const {
+        const double boundary = m_map.pixelStartNs(px0 + 1);
+        constexpr std::size_t K = LaneIndex::kGroup;
+        if (coarse.empty()) {
+            return gallopToStart(slices, i + 1, boundary);
+        }
+        const std::size_t n = slices.size();
+        const std::size_t gFrom = (i + 1 + K - 1) / K;
+        // First group at or after gFrom whose first slice starts at or after the boundary.
+        std::size_t g = gFrom;
+        std::size_t step = 1;
+        std::size_t lo = gFrom;
+        while (g < coarse.size() && double(coarse[g]) < boundary) {
+            lo = g + 1;
+            g = gFrom + step;
+            step *= 2;
+        }
+        g = std::size_t(
+            std::partition_point(coarse.begin() + std::ptrdiff_t(lo),
+                                 coarse.begin() + std::ptrdiff_t(std::min(g, coarse.size())),
+                                 [boundary](model::TimeNs t) { return double(t) < boundary; }) -
+            coarse.begin());
+        // (Only inside the range: a run may not take in slices that start after its end.)
+        if (g < coarse.size() && m_map.xForNs(coarse[g]) < px0 + 2 && coarse[g] <= m_map.endNs()) {
+            return g * K;  // dense: stop at the group boundary
+        }
+        // Exact: the boundary lies within group g-1 (or before gFrom's first slice).
+        const std::size_t first = std::max(i + 1, g > 0 ? (g - 1) * K : 0);
+        const std::size_t last = std::min(g * K, n);
+        if (first >= last) {
+            return first;
+        }
+        return std::size_t(
+            std::partition_point(
+                slices.begin() + std::ptrdiff_t(first), slices.begin() + std::ptrdiff_t(last),
+                [boundary](const model::Slice& s) { return double(s.startNs) < boundary; }) -
+            slices.begin());
     }
 
     // Name label and occupancy gauge of a slice drawn on its own.
@@ -311,11 +359,11 @@ private:
             // Samples [first, b): the one holding at t0 and every one starting inside the pixel.
             // Both searches gallop on from the previous pixel, so a row costs O(width log n).
             a = gallopSamples(samples, a, t0);
-            const std::size_t b = std::max(a + 1, gallopSamples(samples, a, t1));
+            const std::size_t b = gallopSamples(samples, a, t1);
             const std::size_t first =
                 (a > 0 && (a == samples.size() || double(samples[a].timestampNs) > t0)) ? a - 1 : a;
             const CounterSummary::Range r =
-                m_r.counters->range(row.counter, first, std::min(b, samples.size()));
+                m_r.counters->range(row.counter, first, std::max(b, first + 1));
             const int yMax = yOf(r.maxValue);
             const int yMin = yOf(r.minValue);
             if (runX >= 0 && yMax != runTop) {

@@ -8,6 +8,7 @@
 #include "model/Trace.h"
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DrawList.h"
+#include "ui/timeline/LaneIndex.h"
 #include "ui/timeline/OverlayIndex.h"
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimelineLayout.h"
@@ -20,6 +21,7 @@ struct DrawListRequest {
     const TimelineLayout* layout = nullptr;
     const OverlayIndex* overlays = nullptr;    // optional
     const CounterSummary* counters = nullptr;  // required when the trace has counters
+    const LaneIndex* lanes = nullptr;          // optional: speeds up very dense lanes
     TimeMapper mapper;
     int scrollYPx = 0;         // content y shown at the top of the time area
     int viewportHeightPx = 0;  // height of the time area
@@ -28,7 +30,8 @@ struct DrawListRequest {
 // Turns (trace, visible range, width, rows) into a DrawList with work bounded by the pixels: per
 // lane, the first visible slice by binary search on the sorted ends, then one step per pixel —
 // a slice at least a pixel wide becomes its own item, a run of thinner ones becomes one counted
-// block found by galloping search — so a frame never visits every event. Stateless apart from the
+// block found by galloping search (over the LaneIndex's coarse starts where thousands of slices
+// share a pixel) — so a frame never visits every event. Stateless apart from the
 // label font; a build may run on any thread (no widgets touched).
 class DrawListBuilder {
 public:

@@ -18,6 +18,7 @@
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DrawListBuilder.h"
 #include "ui/timeline/HitTester.h"
+#include "ui/timeline/LaneIndex.h"
 #include "ui/timeline/OverlayIndex.h"
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/SliceText.h"
@@ -58,6 +59,7 @@ struct TimelineView::State {
     model::TracePtr trace;
     OverlayIndex overlays;
     CounterSummary counters;
+    LaneIndex lanes;
     TimelineLayout layout;
     std::unordered_set<std::uint64_t> collapsed;
     std::uint64_t layoutVersion = 0;
@@ -133,6 +135,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     s.overlays.build(s.trace.get(), {});
     ++s.overlayVersion;
     s.counters.build(s.trace.get());
+    s.lanes.build(s.trace.get());
     s.cacheKey.reset();
     rebuildLayout();
     s.vbar->setValue(0);
@@ -539,6 +542,7 @@ const DrawList& TimelineView::drawList() const {
         request.layout = &s.layout;
         request.overlays = &s.overlays;
         request.counters = &s.counters;
+        request.lanes = &s.lanes;
         request.mapper = map;
         request.scrollYPx = s.vbar->value();
         request.viewportHeightPx = area.height();
