@@ -357,7 +357,8 @@ model::Result<std::vector<MetricSeries>> PmSampler::stop() {
         warnings.push_back("GPU metrics: the PM sampling buffer of GPU " +
                            std::to_string(d.deviceId) + " overflowed " +
                            std::to_string(d.stats.overflows) +
-                           " time(s); samples were lost (use a longer interval)");
+                           " time(s); samples were lost, possibly all after the first overflow "
+                           "(use a longer interval)");
     }
     if (d.stats.invalidSamples > 0) {
         warnings.push_back("GPU metrics: dropped " + std::to_string(d.stats.invalidSamples) +

@@ -62,8 +62,10 @@ public:
     // the series says nothing about kernels.
     static constexpr std::int64_t kMinIntervalNs = 5'000;
     static constexpr std::int64_t kMaxIntervalNs = 1'000'000'000;
-    // Hardware buffer the GPU writes samples into between two drains. 128 MiB never overflowed at
-    // 5 µs with a 10 ms drain period on an H200 (PERFORMANCE.md).
+    // Hardware buffer the GPU writes samples into between two drains. On an H200 a sample of these
+    // two metrics takes ~8 KiB of it, and once it overflows nothing more arrives (PERFORMANCE.md):
+    // 128 MiB holds ~16k samples, 330 ms at 20 µs, so a stalled decode thread has room. Larger
+    // buffers make start() slower (setConfig: 70 ms at 16 MiB, 124 ms at 128 MiB).
     static constexpr std::size_t kDefaultHardwareBufferBytes = std::size_t{128} << 20;
     static constexpr std::size_t kMinHardwareBufferBytes = std::size_t{1} << 20;
 
