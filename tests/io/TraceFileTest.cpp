@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "io/ChromeTraceWriter.h"
+#include "io/Gzip.h"
+#include "io/TraceFile.h"
+#include "support/TestData.h"
+#include "support/TraceFactory.h"
+
+namespace wl::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+model::TracePtr smallTrace() {
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 200;
+    spec.memcpys = 40;
+    spec.memsets = 10;
+    spec.syncs = 5;
+    spec.nvtxRanges = 20;
+    spec.counterSamples = 30;
+    return test::makeSyntheticTrace(spec);
+}
+
+TEST(TraceFile, SavesAndLoadsPlainJson) {
+    const auto dir = test::makeTempDir("wl-io-plain");
+    const std::string path = dir + "/trace.json";
+    const auto trace = smallTrace();
+    ASSERT_TRUE(saveTrace(*trace, path).ok());
+    EXPECT_EQ(test::readFile(path), ChromeTraceWriter(*trace).toString());
+    const auto loaded = loadTrace(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    EXPECT_EQ(ChromeTraceWriter(*loaded.value()).toString(), ChromeTraceWriter(*trace).toString());
+    // Only the trace is left behind: no temporary files.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+TEST(TraceFile, SavesAndLoadsGzip) {
+    const auto dir = test::makeTempDir("wl-io-gz");
+    const std::string path = dir + "/trace.json.gz";
+    const auto trace = smallTrace();
+    ASSERT_TRUE(saveTrace(*trace, path).ok());
+    const std::string compressed = test::readFile(path);
+    ASSERT_TRUE(isGzip(compressed));
+    const std::string plain = ChromeTraceWriter(*trace).toString();
+    EXPECT_LT(compressed.size(), plain.size() / 3);
+    std::string unpacked;
+    ASSERT_TRUE(gunzip(compressed, unpacked, 0).ok());
+    EXPECT_EQ(unpacked, plain);
+    const auto loaded = loadTrace(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    EXPECT_EQ(ChromeTraceWriter(*loaded.value()).toString(), plain);
+}
+
+TEST(TraceFile, ConcatenatedGzipMembersAreOneStream) {
+    std::string a, b;
+    GzipWriter first([&](std::string_view c) {
+        a.append(c);
+        return true;
+    });
+    first.write(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},)");
+    first.finish();
+    GzipWriter second([&](std::string_view c) {
+        b.append(c);
+        return true;
+    });
+    second.write(R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":1}])");
+    second.finish();
+    const auto trace = parseTrace(a + b, "cat.json.gz");
+    ASSERT_TRUE(trace.ok()) << trace.error().describe();
+    EXPECT_EQ(trace.value()->counts().slices, 2u);
+}
+
+TEST(TraceFile, UnwritablePathIsAClearErrorAndLeavesNothing) {
+    const auto trace = smallTrace();
+    const auto status = saveTrace(*trace, "/nonexistent-dir/sub/trace.json");
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.error().file, "/nonexistent-dir/sub/trace.json");
+    EXPECT_NE(status.error().message.find("cannot write"), std::string::npos);
+
+    const auto dir = test::makeTempDir("wl-io-ro");
+    if (::geteuid() != 0) {  // root ignores permissions
+        ::chmod(dir.c_str(), 0500);
+        const auto denied = saveTrace(*trace, dir + "/trace.json");
+        EXPECT_FALSE(denied.ok());
+        ::chmod(dir.c_str(), 0700);
+    }
+    // A directory where the file should go: the rename fails, the temporary file is removed.
+    fs::create_directory(dir + "/taken.json");
+    fs::create_directory(dir + "/taken.json/inner");
+    const auto clash = saveTrace(*trace, dir + "/taken.json");
+    EXPECT_FALSE(clash.ok());
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+TEST(TraceFile, FailedExportKeepsThePreviousFile) {
+    const auto dir = test::makeTempDir("wl-io-keep");
+    const std::string path = dir + "/trace.json";
+    const auto trace = smallTrace();
+    ASSERT_TRUE(saveTrace(*trace, path).ok());
+    const std::string before = test::readFile(path);
+    // An aborting sink: the writer reports failure.
+    int chunks = 0;
+    const auto status =
+        ChromeTraceWriter(*trace).write([&](std::string_view) { return ++chunks < 1; });
+    EXPECT_FALSE(status.ok());
+    EXPECT_EQ(test::readFile(path), before);
+}
+
+}  // namespace
+}  // namespace wl::io
