@@ -168,8 +168,12 @@ int recordCommand(const std::vector<std::string>& args) {
                                                                std::to_string(getpid()) + ".json.gz"
                                                          : parsed.output;
         setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
-        if (!cupti.empty()) {
-            setenv("NVTX_INJECTION64_PATH", cupti.c_str(), 0);  // a user's own NVTX tool wins
+        const char* userNvtx = std::getenv("NVTX_INJECTION64_PATH");
+        if (!cupti.empty() && (userNvtx == nullptr || userNvtx[0] == '\0')) {
+            // A user's own NVTX tool wins; ours may be moved to the process's own libcupti by the
+            // injection library.
+            setenv("NVTX_INJECTION64_PATH", cupti.c_str(), 1);
+            setenv("WARPLINE_RECORD_NVTX_SET", "1", 1);
         }
         setenv("WARPLINE_RECORD_OUTPUT", output.c_str(), 1);
         setenv("WARPLINE_RECORD_STATUS", statusPath.c_str(), 1);

@@ -97,7 +97,8 @@ void writeTrace() {
     const auto& diagnostics = trace.value()->diagnostics();
     reportStatus("ok " + path + " slices=" + std::to_string(trace.value()->counts().slices) +
                  " kernels=" + std::to_string(trace.value()->counts().kernel) +
-                 " dropped=" + std::to_string(diagnostics.droppedRecords));
+                 " dropped=" + std::to_string(diagnostics.droppedRecords) +
+                 " cupti=" + wl::cupti::CuptiTracer::loadedCuptiPath());
 }
 
 }  // namespace
@@ -115,6 +116,15 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     options.hostName = commandName();
     options.metadata["producer"] = "warpline record";
     options.metadata["command"] = commandLine();
+    // The recorder pointed NVTX at the libcupti it loaded itself; this process may have loaded
+    // another copy (PyTorch ships its own), and NVTX must reach the one that traces.
+    const char* nvtxSetByRecorder = std::getenv("WARPLINE_RECORD_NVTX_SET");
+    if (nvtxSetByRecorder != nullptr && nvtxSetByRecorder[0] == '1') {
+        const std::string cupti = wl::cupti::CuptiTracer::loadedCuptiPath();
+        if (!cupti.empty()) {
+            setenv("NVTX_INJECTION64_PATH", cupti.c_str(), 1);
+        }
+    }
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {
