@@ -94,7 +94,10 @@ TEST(WarpUse, SingleThreadSumIsOneWarpOneLaneOneSm) {
     EXPECT_EQ(w.smsUsed, 1);
     EXPECT_EQ(w.smCount, 132);
     EXPECT_EQ(w.maxWarps, 132 * 64);
-    EXPECT_DOUBLE_EQ(w.gpuFillPct, 100.0 / (132 * 64));
+    EXPECT_DOUBLE_EQ(w.warpFillPct, 100.0 / (132 * 64));
+    EXPECT_EQ(w.occupancy.blocksPerSm, 32);
+    EXPECT_EQ(w.residentBlocks, 1);
+    EXPECT_DOUBLE_EQ(w.gpuFillPct, 100.0 / (132 * 32));  // 1 block of 132 x 32 resident
 }
 
 TEST(WarpUse, PartialReduceFillsTheGpu) {
@@ -104,6 +107,7 @@ TEST(WarpUse, PartialReduceFillsTheGpu) {
     EXPECT_EQ(w.residentBlocks, 132 * 8);   // 1056 of 1280 in the first wave
     EXPECT_EQ(w.smsUsed, 132);
     EXPECT_DOUBLE_EQ(w.gpuFillPct, 100.0);
+    EXPECT_DOUBLE_EQ(w.warpFillPct, 100.0);
     EXPECT_DOUBLE_EQ(w.laneUsePct, 100.0);
 }
 

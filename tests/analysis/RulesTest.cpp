@@ -178,6 +178,18 @@ TEST(LowOccupancyKernel, SingleThreadSumFiresPartialReduceDoesNot) {
     EXPECT_NE(d.fix.find("parallel reduction"), std::string::npos) << d.fix;
 }
 
+TEST(LowOccupancyKernel, NotForKernelsThatTakeAlmostNoTime) {
+    test::HandTrace t;
+    t.addH100();
+    t.kernel(1, 0, 1'000'000, -1, "partial_reduce", test::launchConfig(1280, 256, 32, 1024));
+    t.kernel(1, 1'000'000, 1'004'000, -1, "tiny", test::launchConfig(1, 1, 16));  // 0.4%
+    const auto trace = t.finish();
+    EXPECT_FALSE(analyzeTrace(*trace).fired(RuleId::LowOccupancyKernel));
+    AnalysisOptions all;
+    all.minKernelSharePct = 0.0;
+    EXPECT_TRUE(analyzeTrace(*trace, all).fired(RuleId::LowOccupancyKernel));
+}
+
 TEST(LowOccupancyKernel, NotWhenTheDeviceIsUnknown) {
     test::HandTrace t;
     t.kernel(1, 1000, 5000, -1, "single_thread_sum", test::launchConfig(1, 1, 16));

@@ -84,7 +84,11 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         rules::addEvidence(g.d, op.ref, ctx.options.maxEvidence);
         rules::cover(g.d, ctx.trace, op.ref);
     }
+    const double kernelTotal = static_cast<double>(ctx.result.statistics.kernelTotalNs);
     for (auto& [key, g] : groups) {
+        if (kernelTotal > 0 && 100.0 * g.d.costNs / kernelTotal < ctx.options.minKernelSharePct) {
+            continue;
+        }
         const std::string name(ctx.trace.str(key.second));
         g.d.message = name + " (" + std::to_string(g.d.count) + " launch" +
                       (g.d.count == 1 ? "" : "es") + ", " + formatDuration(g.d.costNs) +

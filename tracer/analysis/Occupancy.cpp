@@ -150,8 +150,10 @@ WarpUse computeWarpUse(const DeviceLimits& l, const model::KernelDetail& k) {
         w.smsUsed = std::min<std::int64_t>(w.blocks, l.smCount);
         w.activeWarps = w.residentBlocks * w.warpsPerBlock;
         w.maxWarps = std::int64_t{l.smCount} * l.maxWarpsPerSm();
-        w.gpuFillPct =
+        w.warpFillPct =
             w.maxWarps > 0 ? 100.0 * static_cast<double>(w.activeWarps) / w.maxWarps : 0.0;
+        w.gpuFillPct =
+            capacity > 0 ? 100.0 * static_cast<double>(w.residentBlocks) / capacity : 0.0;
     }
     return w;
 }

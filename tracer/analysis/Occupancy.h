@@ -46,7 +46,8 @@ struct WarpUse {
     std::int64_t residentBlocks = 0;  // blocks running at once: min(blocks, SMs * blocks/SM)
     std::int64_t activeWarps = 0;     // warps running at once on the whole GPU
     std::int64_t maxWarps = 0;        // SMs * warps per SM
-    double gpuFillPct = 0.0;          // activeWarps / maxWarps
+    double warpFillPct = 0.0;         // activeWarps / maxWarps
+    double gpuFillPct = 0.0;          // residentBlocks / (SMs * resident blocks per SM)
 };
 
 WarpUse computeWarpUse(const DeviceLimits& limits, const model::KernelDetail& kernel);

@@ -24,6 +24,9 @@ struct AnalysisOptions {
     double lowOccupancyPct = 25.0;
     double lowFillPct = 10.0;
     double lowLaneUsePct = 50.0;
+    // ... and only kernels (by name) that take at least this share of all kernel time: many tiny
+    // launches of a library are not worth a warning.
+    double minKernelSharePct = 0.5;
 
     // sync-memcpy: host-to-device copies up to this size return early from the driver anyway.
     std::uint64_t smallCopyBytes = 64 * 1024;

@@ -34,8 +34,11 @@ QString kernelTooltip(const analysis::WarpUse& w) {
              .arg(w.threadsPerBlock)
              .arg(w.lanesUsedPerBlock)
              .arg(w.lanesPerBlock);
-    t += QStringLiteral("\nGPU fill %1: %2 of %3 warps on %4 of %5 SMs")
+    t += QStringLiteral("\nGPU fill %1 (%2 of %3 resident blocks)")
              .arg(qs(analysis::formatPercent(w.gpuFillPct)))
+             .arg(w.residentBlocks)
+             .arg(std::int64_t{w.smCount} * w.occupancy.blocksPerSm);
+    t += QStringLiteral("\n%1 of %2 warps on %3 of %4 SMs")
              .arg(w.activeWarps)
              .arg(w.maxWarps)
              .arg(w.smsUsed)
