@@ -28,8 +28,9 @@ public:
     static constexpr QRgb kRuntimeApi = 0xff7d8c99;  // grey-blue
     static constexpr QRgb kDriverApi = 0xff93a1a1;   // lighter grey
     static constexpr QRgb kHostOther = 0xffa99e8f;   // warm grey (CPU ops, overhead, instants)
-    static constexpr std::array<QRgb, 8> kNvtx = {0xff17a589, 0xffc0508a, 0xff8fae3b, 0xffd4883a,
-                                                  0xff5e7fd0, 0xffb5a02b, 0xff48a0b8, 0xffa066c8};
+    // NVTX ranges without a colour of their own: hues away from the sync orange and memset amber.
+    static constexpr std::array<QRgb, 8> kNvtx = {0xff17a589, 0xffc0508a, 0xff8fae3b, 0xff7a6fb0,
+                                                  0xff5e7fd0, 0xff2f8f9d, 0xff48a0b8, 0xffa066c8};
 
     static constexpr QRgb kGapHostSync = 0xffc0392b;    // hatch: host blocked in a sync
     static constexpr QRgb kGapHostLaunch = 0xffd68910;  // hatch: host launched late

@@ -364,7 +364,8 @@ private:
                 (a > 0 && (a == samples.size() || double(samples[a].timestampNs) > t0)) ? a - 1 : a;
             const CounterSummary::Range r =
                 m_r.counters->range(row.counter, first, std::max(b, first + 1));
-            const int yMax = yOf(r.maxValue);
+            // At least a one-pixel baseline wherever there is data, so zero reads as zero.
+            const int yMax = std::min(yOf(r.maxValue), bottom - 1);
             const int yMin = yOf(r.minValue);
             if (runX >= 0 && yMax != runTop) {
                 flushRun(px);

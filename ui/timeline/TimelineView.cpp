@@ -660,6 +660,21 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
         p.setPen(QColor::fromRgb(Palette::kHeaderText));
         p.drawText(QRect(x, y, kHeaderWidthPx - x - 6, lineH), Qt::AlignVCenter | Qt::AlignLeft,
                    fm.elidedText(title, Qt::ElideRight, kHeaderWidthPx - x - 6));
+        if (row.kind == RowKind::Counter) {
+            // The row's scale, top right of its header: what a full-height column means.
+            const model::CounterTrack& c = s.trace->counters()[row.counter];
+            const std::string_view unit = s.trace->str(c.unitId);
+            QFont small = font();
+            small.setPointSizeF(7.5);
+            p.setFont(small);
+            p.setPen(QColor(0x6a, 0x75, 0x80));
+            p.drawText(QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
+                       Qt::AlignTop | Qt::AlignLeft,
+                       tr("scale %1 – %2 %3")
+                           .arg(s.counters.minValue(row.counter), 0, 'g', 3)
+                           .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
+                           .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
+        }
         // Separator under each row.
         p.setPen(QColor::fromRgb(Palette::kGridLine));
         p.drawLine(0, y + row.heightPx - 1, kHeaderWidthPx, y + row.heightPx - 1);

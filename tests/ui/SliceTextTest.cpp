@@ -1,0 +1,51 @@
+// Tooltip text: the facts a person needs about a slice or a gap.
+#include <gtest/gtest.h>
+
+#include "TimelineTestTraces.h"
+#include "ui/timeline/SliceText.h"
+
+namespace wl::ui {
+namespace {
+
+TEST(SliceText, KernelTooltipNamesLaunchAndWarps) {
+    const test::SmallTrace small = test::makeSmallTrace();
+    const model::SliceRef kernel{small.stream7, 0};
+    KernelBadge badge{kernel, 1.5625f, true, "1 warp of 64 per SM"};
+    const QString html = sliceTooltip(*small.trace, kernel, &badge);
+    EXPECT_TRUE(html.contains("single_thread_sum"));
+    EXPECT_TRUE(html.contains("Kernel"));
+    EXPECT_TRUE(html.contains("4.000 µs"));  // 2,000..6,000 ns
+    EXPECT_TRUE(html.contains("(1, 1, 1)"));
+    EXPECT_TRUE(html.contains("cudaLaunchKernel"));
+    EXPECT_TRUE(html.contains("Launch latency"));
+    EXPECT_TRUE(html.contains("1.000 µs"));  // API call at 1,000 ns, kernel at 2,000 ns
+    EXPECT_TRUE(html.contains("1.6 %"));
+    EXPECT_TRUE(html.contains("low GPU fill"));
+}
+
+TEST(SliceText, CopyTooltipHasBytesAndThroughput) {
+    const test::SmallTrace small = test::makeSmallTrace();
+    const QString html = sliceTooltip(*small.trace, {small.stream13, 0}, nullptr);
+    EXPECT_TRUE(html.contains("Memcpy HtoD"));
+    EXPECT_TRUE(html.contains("1.05 MB"));
+    // 1,048,576 bytes in 1,300 ns.
+    EXPECT_TRUE(html.contains("806.60 GB/s"));
+}
+
+TEST(SliceText, ApiTooltipNamesWhatItLaunches) {
+    const test::SmallTrace small = test::makeSmallTrace();
+    const QString html = sliceTooltip(*small.trace, {small.api, 0}, nullptr);
+    EXPECT_TRUE(html.contains("Launches"));
+    EXPECT_TRUE(html.contains("single_thread_sum"));
+}
+
+TEST(SliceText, GapTooltipHasDurationAndCause) {
+    const QString html =
+        gapTooltip(GapOverlay{0, -1, 0, 2'500'000, "host_sync", "after cudaMemcpy"});
+    EXPECT_TRUE(html.contains("2.500 ms"));
+    EXPECT_TRUE(html.contains("synchronising"));
+    EXPECT_TRUE(html.contains("after cudaMemcpy"));
+}
+
+}  // namespace
+}  // namespace wl::ui
