@@ -54,9 +54,10 @@ inline constexpr PmMetric kPmMetrics[] = {
 // caller makes it opt-in.
 class PmSampler {
 public:
-    // Default interval: 20 µs resolves the workloads' kernels (the per-chunk reductions and the
-    // matrix-vector products last ~50-500 µs, single_thread_sum tens of µs) at ~50k samples/s,
-    // ~1.6 MB/s of host memory for two series, and decoding that keeps up easily.
+    // Default interval: 20 µs puts several samples under a 100 µs kernel and at least one under
+    // any kernel of 20 µs or more, enough to see the workloads' single_thread_sum dips, at 50k
+    // samples/s (~1.6 MB/s of host memory for the two series). Measured on an H200: the decode
+    // thread keeps up, and the workloads' loops do not slow down (PERFORMANCE.md).
     static constexpr std::int64_t kDefaultIntervalNs = 20'000;
     // Bounds of start()'s interval: Nsight Systems samples at most at 200 kHz (5 µs); above 1 s
     // the series says nothing about kernels.
