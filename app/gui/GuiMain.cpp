@@ -66,10 +66,12 @@ private:
                 }
                 break;
             case Step::Run:
-                if (!m_options.run)
-                    break;
-                m_window
-                    .startRun();  // without a device: an error in the window, runFinished(false)
+                // Without a device either is an error in the window and runFinished(false).
+                if (m_options.compare) {
+                    m_window.startCompare();
+                } else if (m_options.run) {
+                    m_window.startRun();
+                }
                 break;
             case Step::Screenshot:
                 if (m_options.screenshotPath.empty())

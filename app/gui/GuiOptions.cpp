@@ -41,6 +41,7 @@ const char* guiUsage() {
   --shared-stream      reduce async: put every chunk on one stream (the classic bug)
   --gpu-metrics        sample SM activity and warp occupancy during the run
   --run                press Run at start
+  --compare            press Compare at start: baseline, then async, side by side
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
 )";
@@ -86,6 +87,8 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
                 return *e;
         } else if (arg == "--run") {
             options.run = true;
+        } else if (arg == "--compare") {
+            options.compare = true;
         } else if (arg == "--help" || arg == "-h") {
             options.help = true;
         } else if (arg == "--workload") {
@@ -156,8 +159,9 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             return usageError("unexpected argument '" + arg +
                               "' (use --open FILE to open a trace)");
         }
-        if (hasInlineValue && (arg == "--run" || arg == "--pinned" || arg == "--pageable" ||
-                               arg == "--shared-stream" || arg == "--gpu-metrics")) {
+        if (hasInlineValue &&
+            (arg == "--run" || arg == "--compare" || arg == "--pinned" || arg == "--pageable" ||
+             arg == "--shared-stream" || arg == "--gpu-metrics")) {
             return usageError("option " + arg + " takes no value");
         }
     }

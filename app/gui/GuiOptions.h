@@ -16,6 +16,7 @@ struct GuiOptions {
     RunRequest request;          // run panel parameters given on the command line
     bool requestGiven = false;   // at least one run option was given (overrides saved settings)
     bool run = false;            // press Run at start
+    bool compare = false;        // press Compare at start (baseline then async)
     std::string screenshotPath;  // save the window there once loading/running is done, then exit
     bool help = false;
 };

@@ -19,6 +19,7 @@
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -26,6 +27,9 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
 #include "io/TraceFile.h"
+#include "ui/analysis/CompareView.h"
+#include "ui/analysis/DiagnosticsPanel.h"
+#include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -92,6 +96,7 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
 MainWindow::~MainWindow() {
     // Workers capture this window: let them finish before the members go.
     m_analysisJobs.abandon();
+    m_compareJobs.abandon();
     m_analysisPool.waitForDone();
 }
 
@@ -101,10 +106,14 @@ void MainWindow::createWidgets() {
     layout->setContentsMargins(4, 4, 4, 0);
     layout->setSpacing(4);
     m_message = new MessageBar(central);
-    m_timeline = new ui::TimelineView(central);
+    m_tabs = new QTabWidget(central);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabBarAutoHide(true);  // the Compare tab appears after the first comparison
+    m_timeline = new ui::TimelineView(m_tabs);
     m_timeline->setFocusPolicy(Qt::StrongFocus);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
     layout->addWidget(m_message);
-    layout->addWidget(m_timeline, 1);
+    layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
     m_runPanel = new RunPanel(this);
@@ -118,12 +127,54 @@ void MainWindow::createWidgets() {
     m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
     m_detailsDock->setWidget(m_details);
     addDockWidget(Qt::LeftDockWidgetArea, m_detailsDock);
-    resizeDocks({m_runDock, m_detailsDock}, {330, 330}, Qt::Horizontal);
-    resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
+    m_diagnostics = new ui::DiagnosticsPanel(this);
+    m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
+    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
+    m_diagnosticsDock->setWidget(m_diagnostics);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
 
-    connect(m_timeline, &ui::TimelineView::sliceSelected, m_details, &ui::DetailsPanel::showSlice);
+    m_statistics = new ui::StatisticsView(this);
+    m_statisticsDock = new QDockWidget(tr("Statistics"), this);
+    m_statisticsDock->setObjectName(QStringLiteral("statisticsDock"));
+    m_statisticsDock->setWidget(m_statistics);
+    addDockWidget(Qt::BottomDockWidgetArea, m_statisticsDock);
+    splitDockWidget(m_diagnosticsDock, m_statisticsDock, Qt::Horizontal);
+    // The left column holds the narrow forms; the bottom row the lists that like width.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+
+    resizeDocks({m_runDock, m_detailsDock}, {340, 340}, Qt::Horizontal);
+    resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
+    resizeDocks({m_diagnosticsDock, m_statisticsDock}, {640, 620}, Qt::Horizontal);
+    resizeDocks({m_diagnosticsDock}, {280}, Qt::Vertical);
+
+    connect(m_diagnostics, &ui::DiagnosticsPanel::evidenceActivated, this,
+            [this](const std::vector<model::SliceRef>& refs) {
+                m_tabs->setCurrentWidget(m_timeline);
+                if (refs.empty())
+                    return;
+                m_timeline->zoomToSlices(refs);
+                showSliceDetails(m_timeline->trace(), refs.front());
+            });
+    connect(m_diagnostics, &ui::DiagnosticsPanel::rangeActivated, this,
+            [this](model::TimeNs startNs, model::TimeNs endNs) {
+                m_tabs->setCurrentWidget(m_timeline);
+                const model::TimeNs margin = std::max<model::TimeNs>((endNs - startNs) / 10, 1);
+                m_timeline->setVisibleRange(startNs - margin, endNs + margin);
+            });
+    connect(m_diagnostics, &ui::DiagnosticsPanel::gapThresholdChanged, this,
+            [this](model::TimeNs thresholdNs) {
+                m_analysisOptions.gapThresholdNs = thresholdNs;
+                // Every cached analysis used the old threshold.
+                for (auto& a : m_analyses)
+                    a.reset();
+                analyzeCurrent();
+            });
+
+    connect(m_timeline, &ui::TimelineView::sliceSelected, this,
+            [this](model::SliceRef ref) { showSliceDetails(m_timeline->trace(), ref); });
     connect(m_details, &ui::DetailsPanel::relatedSliceActivated, this, [this](model::SliceRef ref) {
-        m_timeline->selectSlice(ref);
+        if (m_details->trace() == m_timeline->trace())
+            m_timeline->selectSlice(ref);
         m_details->showSlice(ref);
     });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
@@ -191,6 +242,8 @@ void MainWindow::createActions() {
     view->addSeparator();
     view->addAction(m_runDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
+    view->addAction(m_diagnosticsDock->toggleViewAction());
+    view->addAction(m_statisticsDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
@@ -250,7 +303,8 @@ void MainWindow::probeDevice(const DeviceProbeFn& probe) {
     m_runAction->setEnabled(m_deviceAvailable);
     m_compareAction->setEnabled(m_deviceAvailable);
     m_deviceStatus->setText(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"));
-    if (!m_deviceAvailable) m_runStatus->setText(tr("Runs need a CUDA GPU; traces open as usual"));
+    if (!m_deviceAvailable)
+        m_runStatus->setText(tr("Runs need a CUDA GPU; traces open as usual"));
     m_deviceStatus->setToolTip(text);
 }
 
@@ -272,8 +326,9 @@ void MainWindow::openBundledSample() {
                                         QStringLiteral("synthetic-reduce-async"),
                                         TraceDocument::Origin::Sample));
     if (!m_deviceAvailable) {
-        showInfo(tr("No GPU here, so this is a small hand-made sample shaped like a reduce run on "
-                    "4 streams. Open a real trace with Ctrl+O or drop one on the window."));
+        showInfo(
+            tr("No GPU here, so this is a small hand-made sample shaped like a reduce run on "
+               "4 streams. Open a real trace with Ctrl+O or drop one on the window."));
     }
 }
 
@@ -331,7 +386,12 @@ void MainWindow::startRun() {
 }
 
 void MainWindow::startCompare() {
-    if (!m_deviceAvailable || m_runs->isRunning())
+    if (!m_deviceAvailable) {
+        showError(tr("Compare is unavailable: %1").arg(m_deviceText));
+        emit runFinished(false);
+        return;
+    }
+    if (m_runs->isRunning())
         return;
     RunRequest baseline = m_runPanel->request();
     saveRunRequest(m_settings, baseline);
@@ -355,6 +415,9 @@ void MainWindow::cancelRun() {
 void MainWindow::onRunFinished(const RunBatchResult& result) {
     for (std::size_t i = 0; i < result.outcomes.size(); ++i) {
         addDocument(TraceDocument::fromRun(result.requests[i], result.outcomes[i], ++m_runNumber));
+    }
+    if (result.outcomes.size() == 2 && result.requests.size() == 2) {
+        showComparison(m_documents[m_documents.size() - 2], m_documents.back());
     }
     const bool ok = !result.error && !result.cancelled;
     if (result.error) {
@@ -413,7 +476,8 @@ void MainWindow::onBusyChanged() {
 }
 
 bool MainWindow::isBusy() const {
-    return m_runs->isRunning() || m_loader->isLoading() || m_analysisJobs.isRunning();
+    return m_runs->isRunning() || m_loader->isLoading() || m_analysisJobs.isRunning() ||
+           m_compareJobs.isRunning();
 }
 
 QString MainWindow::lastRunText() const {
@@ -445,6 +509,9 @@ void MainWindow::setCurrentDocument(int index) {
     m_timeline->setTrace(doc->trace);
     m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
+    m_diagnostics->setAnalysis(doc->trace, nullptr);
+    m_statistics->clear();
+    m_tabs->setCurrentWidget(m_timeline);
     setWindowTitle(tr("%1 — Warpline").arg(doc->title));
     m_exportJsonAction->setEnabled(true);
     m_exportPngAction->setEnabled(true);
@@ -484,9 +551,57 @@ void MainWindow::analyzeCurrent() {
     onBusyChanged();
 }
 
+void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async) {
+    const analysis::AnalysisOptions options = m_analysisOptions;
+    m_compareJobs.start(
+        m_analysisPool,
+        [baseline, async, options] {
+            return std::pair{analyzeDocument(*baseline->trace, options),
+                             analyzeDocument(*async->trace, options)};
+        },
+        [this, baseline, async](auto results) {
+            for (std::size_t i = 0; i < m_documents.size(); ++i) {
+                if (m_documents[i] == baseline && !m_analyses[i])
+                    m_analyses[i] = results.first;
+                if (m_documents[i] == async && !m_analyses[i])
+                    m_analyses[i] = results.second;
+            }
+            if (!m_compare) {
+                m_compare = new ui::CompareView(m_tabs);
+                m_tabs->addTab(m_compare, tr("Compare"));
+                connect(m_compare, &ui::CompareView::sliceSelected, this,
+                        [this](model::TracePtr trace, model::SliceRef ref) {
+                            showSliceDetails(std::move(trace), ref);
+                        });
+            }
+            m_compare->setRuns(baseline->trace, results.first->result, async->trace,
+                               results.second->result);
+            m_tabs->setCurrentWidget(m_compare);
+            onBusyChanged();
+        });
+    onBusyChanged();
+}
+
+void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {
+    if (m_details->trace() != trace) {
+        m_details->setTrace(trace);
+        for (std::size_t i = 0; i < m_documents.size(); ++i) {
+            if (m_documents[i]->trace == trace && m_analyses[i]) {
+                m_details->setAnalysis(m_analyses[i]->result);
+            }
+        }
+    }
+    m_details->showSlice(ref);
+}
+
 void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis) {
     m_timeline->setOverlays(analysis->overlays);
-    m_details->setAnalysis(analysis->result);
+    if (m_details->trace() == currentDocument()->trace)
+        m_details->setAnalysis(analysis->result);
+    m_diagnostics->setAnalysis(currentDocument()->trace, analysis->result);
+    m_diagnostics->setGapThresholdUs(static_cast<double>(m_analysisOptions.gapThresholdNs) /
+                                     static_cast<double>(model::kNsPerUs));
+    m_statistics->setStatistics(analysis->result->statistics);
     m_analysisStatus->setText(analysis->summary);
 }
 

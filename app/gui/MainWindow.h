@@ -21,9 +21,13 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QTabWidget;
 
 namespace wl::ui {
+class CompareView;
 class DetailsPanel;
+class DiagnosticsPanel;
+class StatisticsView;
 class TimelineView;
 }  // namespace wl::ui
 
@@ -86,6 +90,10 @@ public:
 
     ui::TimelineView* timeline() const { return m_timeline; }
     ui::DetailsPanel* details() const { return m_details; }
+    ui::DiagnosticsPanel* diagnostics() const { return m_diagnostics; }
+    ui::StatisticsView* statistics() const { return m_statistics; }
+    ui::CompareView* compareView() const { return m_compare; }
+    QTabWidget* tabs() const { return m_tabs; }
     RunPanel* runPanel() const { return m_runPanel; }
     QComboBox* historyBox() const { return m_history; }
 
@@ -111,6 +119,9 @@ private:
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
     void analyzeCurrent();
+    void showComparison(DocumentPtr baseline, DocumentPtr async);
+    // Shows a slice of `trace` (the current document's, or one of Compare's) in the details.
+    void showSliceDetails(model::TracePtr trace, model::SliceRef ref);
     void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis);
     void saveSettings();
     void showError(const QString& text);
@@ -126,6 +137,12 @@ private:
 
     ui::TimelineView* m_timeline = nullptr;
     ui::DetailsPanel* m_details = nullptr;
+    ui::DiagnosticsPanel* m_diagnostics = nullptr;
+    ui::StatisticsView* m_statistics = nullptr;
+    ui::CompareView* m_compare = nullptr;  // created by the first comparison
+    QTabWidget* m_tabs = nullptr;
+    QDockWidget* m_diagnosticsDock = nullptr;
+    QDockWidget* m_statisticsDock = nullptr;
     RunPanel* m_runPanel = nullptr;
     MessageBar* m_message = nullptr;
     QComboBox* m_history = nullptr;
@@ -147,6 +164,7 @@ private:
     analysis::AnalysisOptions m_analysisOptions;
     QThreadPool m_analysisPool;
     JobTracker m_analysisJobs{this};
+    JobTracker m_compareJobs{this};
     int m_current = -1;
     int m_runNumber = 0;
     bool m_deviceAvailable = false;

@@ -41,9 +41,10 @@ TEST(GuiOptions, PageableAfterPinnedWins) {
 }
 
 TEST(GuiOptions, QtOptionsPassThrough) {
-    auto options = parseGuiOptions({"-platform", "offscreen", "-reverse", "--run"});
+    auto options = parseGuiOptions({"-platform", "offscreen", "-reverse", "--run", "--compare"});
     ASSERT_TRUE(options.ok()) << options.error().describe();
     EXPECT_TRUE(options->run);
+    EXPECT_TRUE(options->compare);
 }
 
 TEST(GuiOptions, BadValuesAreErrorsNamingTheOption) {

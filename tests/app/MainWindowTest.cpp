@@ -10,12 +10,17 @@
 #include <chrono>
 #include <thread>
 
+#include <QTabWidget>
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 #include "support/TraceFactory.h"
+#include "ui/analysis/CompareView.h"
+#include "ui/analysis/DiagnosticsPanel.h"
+#include "ui/analysis/StatisticsModel.h"
+#include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -109,6 +114,26 @@ TEST_F(MainWindowTest, OpensATraceAndShowsItsRows) {
     }
     EXPECT_EQ(streams, 3);
     EXPECT_EQ(doc->trace->counts().kernel, trace->counts().kernel);
+    // Rows top to bottom: the host's CUDA API row before the GPU's one row per stream.
+    int hostApiRow = -1;
+    int firstStreamRow = -1;
+    int streamRows = 0;
+    const auto& rows = window.timeline()->layout().rows();
+    for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+        if (rows[i].kind != ui::RowKind::Track)
+            continue;
+        const model::Track& track = doc->trace->track(rows[i].track);
+        if (track.kind == model::TrackKind::HostApi && hostApiRow < 0)
+            hostApiRow = i;
+        if (track.kind == model::TrackKind::GpuStream) {
+            if (firstStreamRow < 0)
+                firstStreamRow = i;
+            ++streamRows;
+        }
+    }
+    EXPECT_EQ(streamRows, 3);
+    ASSERT_GE(hostApiRow, 0);
+    EXPECT_LT(hostApiRow, firstStreamRow);
     EXPECT_TRUE(window.windowTitle().contains("three-streams.json"));
     EXPECT_EQ(window.historyBox()->count(), 1);
     // The whole trace is in view after opening.
@@ -317,6 +342,77 @@ TEST_F(MainWindowTest, CompareRunsBaselineThenAsyncWithTheSameParameters) {
     window.setCurrentDocument(0);
     EXPECT_EQ(window.currentDocument()->request->mode, "baseline");
     EXPECT_EQ(window.timeline()->trace(), window.currentDocument()->trace);
+}
+
+TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openBundledSample();
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    const auto analysis = window.currentAnalysis();
+    ASSERT_TRUE(analysis);
+    EXPECT_EQ(window.diagnostics()->entryCount(),
+              static_cast<int>(analysis->result->diagnostics.size()));
+    EXPECT_EQ(window.statistics()->kernelModel()->rowCount(),
+              static_cast<int>(analysis->result->statistics.kernels.size()));
+    EXPECT_EQ(window.timeline()->overlays().gaps.size(), analysis->result->utilization.gaps.size());
+    EXPECT_FALSE(window.timeline()->overlays().kernelBadges.empty());
+
+    // Clicking a finding with evidence selects it and zooms the timeline to it.
+    int row = -1;
+    for (int i = 0; i < static_cast<int>(analysis->result->diagnostics.size()); ++i) {
+        if (!analysis->result->diagnostics[i].evidence.empty()) {
+            row = i;
+            break;
+        }
+    }
+    ASSERT_GE(row, 0) << "the sample should have a finding with evidence";
+    window.timeline()->fitAll();
+    const model::TimeNs fullWidth =
+        window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs();
+    window.diagnostics()->activate(row);
+    const model::SliceRef first =
+        window.diagnostics()->analysis()->diagnostics[row].evidence.front();
+    EXPECT_EQ(window.details()->slice(), first);
+    EXPECT_LE(window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs(), fullWidth);
+    const model::Slice& s = window.currentDocument()->trace->slice(first);
+    EXPECT_LE(window.timeline()->visibleStartNs(), s.startNs);
+    EXPECT_GE(window.timeline()->visibleEndNs(), s.endNs());
+
+    // A new gap threshold re-runs the analysis with it.
+    emit window.diagnostics()->gapThresholdChanged(5 * model::kNsPerMs);
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ASSERT_TRUE(window.currentAnalysis());
+    EXPECT_EQ(window.currentAnalysis()->result->options.gapThresholdNs, 5 * model::kNsPerMs);
+}
+
+TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startCompare();
+    ASSERT_TRUE(finished.wait(10000));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ASSERT_TRUE(window.compareView());
+    ASSERT_EQ(window.documentCount(), 2);
+    EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
+    // Baseline is the first document of the pair, async the second.
+    auto docAt = [&](int i) {
+        window.setCurrentDocument(i);
+        return window.currentDocument();
+    };
+    const DocumentPtr async = docAt(1);
+    const DocumentPtr baseline = docAt(0);
+    EXPECT_EQ(window.compareView()->baselineView()->trace(), baseline->trace);
+    EXPECT_EQ(window.compareView()->asyncView()->trace(), async->trace);
+    // Switching documents brings the single timeline back.
+    EXPECT_EQ(window.tabs()->currentWidget(), window.timeline());
 }
 
 TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {

@@ -34,6 +34,7 @@ public:
     void showSlice(model::SliceRef ref);
     void clear();
 
+    model::TracePtr trace() const { return m_trace; }
     model::SliceRef slice() const { return m_ref; }
     QString title() const;
     // The value shown for a field ("Duration", "Grid", "Launch latency", ...); empty if absent.
