@@ -152,8 +152,12 @@ void BM_TraceMemory(benchmark::State& state) {
         bytes = trace->memoryBytes();
         benchmark::DoNotOptimize(bytes);
     }
+    wl::ui::LaneIndex lanes;
+    lanes.build(trace.get());
     state.counters["MiB"] = double(bytes) / (1024.0 * 1024.0);
     state.counters["bytes_per_slice"] = double(bytes) / double(trace->counts().slices);
+    // What the view adds per trace for drawing: the coarse lane index.
+    state.counters["lane_index_MiB"] = double(lanes.memoryBytes()) / (1024.0 * 1024.0);
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
