@@ -64,7 +64,10 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     m_tree->setHeaderLabels({tr("Field"), tr("Value")});
     m_tree->setRootIsDecorated(false);
     m_tree->setAlternatingRowColors(true);
-    m_tree->setUniformRowHeights(true);
+    // Long values (occupancy explanations, device names) wrap instead of being cut off.
+    m_tree->setWordWrap(true);
+    m_tree->setUniformRowHeights(false);
+    m_tree->setTextElideMode(Qt::ElideNone);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(true);
     layout->addWidget(m_title);
