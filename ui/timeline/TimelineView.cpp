@@ -108,7 +108,7 @@ TimelineView::~TimelineView() = default;
 namespace {
 
 QRect timeAreaOf(const QWidget* w, const QScrollBar* bar) {
-    const int barW = bar->isVisible() ? bar->width() : 0;
+    const int barW = bar->isHidden() ? 0 : bar->width();
     return QRect(kHeaderWidthPx, kRulerHeightPx, std::max(1, w->width() - kHeaderWidthPx - barW),
                  std::max(1, w->height() - kRulerHeightPx - kLegendHeightPx));
 }
