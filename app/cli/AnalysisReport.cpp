@@ -1,0 +1,299 @@
+#include "app/cli/AnalysisReport.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "analysis/Analysis.h"
+#include "analysis/Format.h"
+
+namespace wl::app {
+
+namespace {
+
+analysis::AnalysisResult analyze(const model::Trace& trace, double gapThresholdUs) {
+    analysis::AnalysisOptions options;
+    options.gapThresholdNs = static_cast<model::TimeNs>(std::llround(gapThresholdUs * 1e3));
+    return analysis::analyzeTrace(trace, options);
+}
+
+// One warp summary per kernel name (its first launch configuration), as the report lists them.
+struct KernelWarps {
+    std::string name;
+    model::KernelDetail config;
+    analysis::WarpUse use;
+};
+
+std::vector<KernelWarps> warpsByName(const model::Trace& trace,
+                                     const analysis::AnalysisResult& result) {
+    std::map<std::string, KernelWarps> byName;
+    const auto tracks = trace.tracks();
+    for (std::uint32_t t = 0; t < tracks.size(); ++t) {
+        if (tracks[t].kind != model::TrackKind::GpuStream) {
+            continue;
+        }
+        for (std::uint32_t i = 0; i < tracks[t].slices.size(); ++i) {
+            const model::Slice& s = tracks[t].slices[i];
+            const model::KernelDetail* k = trace.kernel(s);
+            if (k == nullptr) {
+                continue;
+            }
+            const std::string name(trace.str(s.nameId));
+            if (byName.count(name) == 0) {
+                byName.emplace(name,
+                               KernelWarps{name, *k, analysis::warpUseOf(trace, result, {t, i})});
+            }
+        }
+    }
+    std::vector<KernelWarps> out;
+    for (const auto& k : result.statistics.kernels) {  // longest total first
+        if (auto it = byName.find(k.name); it != byName.end()) {
+            out.push_back(it->second);
+        }
+    }
+    return out;
+}
+
+double finite(double v) {
+    return std::isfinite(v) ? v : 0.0;
+}
+
+std::string dims(const std::array<std::int32_t, 3>& d) {
+    return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+}  // namespace
+
+void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace, double gapThresholdUs) {
+    const analysis::AnalysisResult r = analyze(trace, gapThresholdUs);
+    out.field("gap_threshold_ns", static_cast<std::int64_t>(r.options.gapThresholdNs));
+    out.field("gpu_busy_pct", finite(r.gpuBusyPct()));
+
+    out.key("utilization").beginArray();
+    for (const auto& d : r.utilization.devices) {
+        out.beginObject();
+        out.field("device", d.deviceId);
+        out.field("first_ns", static_cast<std::int64_t>(d.firstNs));
+        out.field("span_ns", static_cast<std::int64_t>(d.spanNs()));
+        out.field("busy_ns", static_cast<std::int64_t>(d.busyNs));
+        out.field("busy_pct", finite(d.busyPct()));
+        out.field("gaps", static_cast<std::uint64_t>(d.gapCount));
+        out.key("streams").beginArray();
+        for (const auto& s : d.streams) {
+            out.beginObject();
+            out.field("stream", s.streamId);
+            out.field("ops", static_cast<std::uint64_t>(s.opCount));
+            out.field("span_ns", static_cast<std::int64_t>(s.spanNs()));
+            out.field("busy_ns", static_cast<std::int64_t>(s.busyNs));
+            out.field("busy_pct", finite(s.busyPct()));
+            out.endObject();
+        }
+        out.endArray();
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("idle_gaps").beginArray();
+    for (const auto& g : r.utilization.gaps) {
+        out.beginObject();
+        out.field("device", g.deviceId);
+        out.key("stream");
+        if (g.streamId < 0) {
+            out.null();
+        } else {
+            out.value(g.streamId);
+        }
+        out.field("start_ns", static_cast<std::int64_t>(g.startNs));
+        out.field("dur_ns", static_cast<std::int64_t>(g.durationNs));
+        out.field("cause", analysis::toString(g.cause));
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("overlap").beginObject();
+    out.field("copy_compute_pct", finite(r.overlap.copyComputePct()));
+    out.field("copy_ns", static_cast<std::int64_t>(r.overlap.copyNs));
+    out.field("kernel_ns", static_cast<std::int64_t>(r.overlap.kernelNs));
+    out.field("copy_under_compute_ns", static_cast<std::int64_t>(r.overlap.copyUnderComputeNs));
+    out.field("h2d_d2h_pct", finite(r.overlap.h2dD2hPct()));
+    out.field("max_concurrent_kernels", r.overlap.maxConcurrentKernels);
+    out.field("mean_concurrent_kernels", finite(r.overlap.meanConcurrentKernels));
+    out.endObject();
+
+    out.key("kernels").beginArray();
+    for (const auto& k : r.statistics.kernels) {
+        out.beginObject();
+        out.field("name", k.name);
+        out.field("count", static_cast<std::uint64_t>(k.count));
+        out.field("total_ns", static_cast<std::int64_t>(k.totalNs));
+        out.field("mean_ns", finite(k.meanNs));
+        out.field("min_ns", static_cast<std::int64_t>(k.minNs));
+        out.field("max_ns", static_cast<std::int64_t>(k.maxNs));
+        out.field("pct", finite(k.pctOfGpuTime));
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("copies").beginArray();
+    for (const auto& c : r.statistics.copies) {
+        out.beginObject();
+        out.field("kind", model::toString(c.kind));
+        out.field("count", static_cast<std::uint64_t>(c.count));
+        out.field("bytes", static_cast<std::uint64_t>(c.bytes));
+        out.field("total_ns", static_cast<std::int64_t>(c.totalNs));
+        out.field("gb_per_s", finite(c.gbPerSecond()));
+        out.field("pageable", static_cast<std::uint64_t>(c.pageableCount));
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("warps").beginArray();
+    for (const auto& k : warpsByName(trace, r)) {
+        out.beginObject();
+        out.field("name", k.name);
+        out.field("grid", dims(k.config.grid));
+        out.field("block", dims(k.config.block));
+        out.field("registers", k.config.registersPerThread);
+        out.field("shared_bytes", k.config.sharedBytesPerBlock());
+        out.key("theoretical_occupancy_pct");
+        if (k.use.occupancy.valid) {
+            out.value(finite(k.use.occupancy.theoreticalPct));
+        } else {
+            out.null();
+        }
+        out.field("blocks_per_sm", k.use.occupancy.blocksPerSm);
+        out.field("limiter", analysis::toString(k.use.occupancy.limiter));
+        out.field("lane_use_pct", finite(k.use.laneUsePct));
+        out.field("gpu_fill_pct", finite(k.use.gpuFillPct));
+        out.field("sms_used", static_cast<std::int64_t>(k.use.smsUsed));
+        out.field("sm_count", k.use.smCount);
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("diagnostics").beginArray();
+    for (const auto& d : r.diagnostics) {
+        out.beginObject();
+        out.field("rule", analysis::toString(d.rule));
+        out.field("severity", d.severity == analysis::Severity::Warning ? "warning" : "info");
+        out.field("count", static_cast<std::uint64_t>(d.count));
+        out.field("message", d.message);
+        out.field("fix", d.fix);
+        out.field("cost_ns", static_cast<std::int64_t>(d.costNs));
+        out.field("start_ns", static_cast<std::int64_t>(d.startNs));
+        out.field("end_ns", static_cast<std::int64_t>(d.endNs));
+        out.field("evidence", static_cast<std::uint64_t>(d.evidence.size()));
+        out.endObject();
+    }
+    out.endArray();
+}
+
+void printAnalysisText(std::ostream& out, const model::Trace& trace, double gapThresholdUs) {
+    using analysis::formatBytes;
+    using analysis::formatDuration;
+    using analysis::formatPercent;
+    const analysis::AnalysisResult r = analyze(trace, gapThresholdUs);
+
+    out << "\nGPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
+    for (const auto& d : r.utilization.devices) {
+        out << "  GPU " << d.deviceId << ": busy " << formatDuration(d.busyNs) << " of "
+            << formatDuration(d.spanNs()) << " (" << formatPercent(d.busyPct()) << "), "
+            << d.gapCount << " idle gaps\n";
+        for (const auto& s : d.streams) {
+            out << "    stream " << s.streamId << ": " << s.opCount << " ops, busy "
+                << formatDuration(s.busyNs) << " (" << formatPercent(s.busyPct()) << ")\n";
+        }
+    }
+    std::map<std::string, std::pair<std::uint64_t, model::TimeNs>> byCause;
+    std::uint64_t deviceGaps = 0;
+    for (const auto& g : r.utilization.gaps) {
+        if (g.streamId < 0) {
+            ++deviceGaps;
+            auto& c = byCause[analysis::toString(g.cause)];
+            ++c.first;
+            c.second += g.durationNs;
+        }
+    }
+    out << "Idle gaps >= " << formatDuration(r.options.gapThresholdNs) << ": " << deviceGaps
+        << " on devices";
+    for (const auto& [cause, c] : byCause) {
+        out << ", " << c.first << " " << cause << " (" << formatDuration(c.second) << ")";
+    }
+    out << "\n";
+    std::size_t shown = 0;
+    for (const auto& g : r.utilization.gaps) {
+        if (g.streamId >= 0 || shown == 10) {
+            continue;
+        }
+        ++shown;
+        out << "    at " << formatDuration(g.startNs) << ": " << formatDuration(g.durationNs)
+            << " idle, " << analysis::toString(g.cause) << "\n";
+    }
+    if (deviceGaps > shown) {
+        out << "    (" << deviceGaps - shown << " more)\n";
+    }
+
+    out << "Overlap: " << formatPercent(r.overlap.copyComputePct())
+        << " of copy time under kernels, H2D/D2H together " << formatPercent(r.overlap.h2dD2hPct())
+        << ", kernels at once max " << r.overlap.maxConcurrentKernels << " mean ";
+    char mean[32];
+    std::snprintf(mean, sizeof mean, "%.2f", r.overlap.meanConcurrentKernels);
+    out << mean << "\n";
+
+    if (!r.statistics.kernels.empty()) {
+        out << "\nKernels (by total time):\n";
+        char line[512];
+        std::snprintf(line, sizeof line, "  %7s %12s %12s %12s %12s %7s  %s\n", "count", "total",
+                      "mean", "min", "max", "%", "name");
+        out << line;
+        for (const auto& k : r.statistics.kernels) {
+            std::snprintf(line, sizeof line, "  %7llu %12s %12s %12s %12s %6.1f%%  %s\n",
+                          static_cast<unsigned long long>(k.count),
+                          formatDuration(k.totalNs).c_str(),
+                          formatDuration(static_cast<model::TimeNs>(k.meanNs)).c_str(),
+                          formatDuration(k.minNs).c_str(), formatDuration(k.maxNs).c_str(),
+                          k.pctOfGpuTime, k.name.substr(0, 120).c_str());
+            out << line;
+        }
+    }
+    if (!r.statistics.copies.empty()) {
+        out << "\nCopies:\n";
+        for (const auto& c : r.statistics.copies) {
+            out << "  " << model::toString(c.kind) << ": " << c.count << " copies, "
+                << formatBytes(c.bytes) << " in " << formatDuration(c.totalNs) << " = "
+                << analysis::formatRate(c.gbPerSecond());
+            if (c.pageableCount > 0) {
+                out << " (" << c.pageableCount << " pageable)";
+            }
+            out << "\n";
+        }
+    }
+    const auto warps = warpsByName(trace, r);
+    if (!warps.empty()) {
+        out << "\nWarps (first launch of each kernel):\n";
+        for (const auto& k : warps) {
+            out << "  " << k.name.substr(0, 80) << ": grid " << dims(k.config.grid) << ", block "
+                << dims(k.config.block);
+            if (!k.use.occupancy.valid) {
+                out << ", occupancy unknown (no device properties)\n";
+                continue;
+            }
+            out << ", " << k.config.registersPerThread << " regs, "
+                << formatBytes(static_cast<std::uint64_t>(k.config.sharedBytesPerBlock()))
+                << " shared: occupancy " << formatPercent(k.use.occupancy.theoreticalPct) << " ("
+                << analysis::toString(k.use.occupancy.limiter) << "), lanes "
+                << formatPercent(k.use.laneUsePct) << ", " << k.use.smsUsed << " of "
+                << k.use.smCount << " SMs, fill " << formatPercent(k.use.gpuFillPct) << "\n";
+        }
+    }
+
+    out << "\nDiagnostics:" << (r.diagnostics.empty() ? " none" : "") << "\n";
+    for (const auto& d : r.diagnostics) {
+        out << "  [" << analysis::toString(d.rule) << "] " << d.message << "\n";
+        out << "      fix: " << d.fix << "\n";
+    }
+}
+
+}  // namespace wl::app
