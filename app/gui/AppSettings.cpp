@@ -12,6 +12,7 @@ RunRequest loadRunRequest(const QSettings& s) {
     r.pinned = s.value("run/pinned", false).toBool();
     r.size = std::max<qlonglong>(0, s.value("run/size", 0).toLongLong());
     r.repeat = std::max(0, s.value("run/repeat", 0).toInt());
+    r.steps = std::max(0, s.value("run/steps", 0).toInt());
     r.sharedStreamBug = s.value("run/sharedStreamBug", false).toBool();
     r.gpuMetrics = s.value("run/gpuMetrics", false).toBool();
     return r;
@@ -24,6 +25,7 @@ void saveRunRequest(QSettings& s, const RunRequest& r) {
     s.setValue("run/pinned", r.pinned);
     s.setValue("run/size", static_cast<qlonglong>(r.size));
     s.setValue("run/repeat", r.repeat);
+    s.setValue("run/steps", r.steps);
     s.setValue("run/sharedStreamBug", r.sharedStreamBug);
     s.setValue("run/gpuMetrics", r.gpuMetrics);
 }

@@ -37,7 +37,8 @@ const char* guiUsage() {
   --streams N          1..64
   --pinned|--pageable  host memory of the copies
   --size N             elements (reduce) or matrix dimension (power)
-  --repeat N           repetitions (reduce) / steps (power)
+  --repeat N           reduce: reductions per chunk (the seed uses 50)
+  --steps N            power: most steps (default 1000)
   --shared-stream      reduce async: put every chunk on one stream (the classic bug)
   --gpu-metrics        sample SM activity and warp occupancy during the run
   --run                press Run at start
@@ -138,6 +139,16 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
                 return usageError("--repeat must be a positive integer, got '" + v + "'");
             }
             options.request.repeat = n;
+            options.requestGiven = true;
+        } else if (arg == "--steps") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            int n = 0;
+            if (!parseInteger(v, n) || n <= 0) {
+                return usageError("--steps must be a positive integer, got '" + v + "'");
+            }
+            options.request.steps = n;
             options.requestGiven = true;
         } else if (arg == "--pinned" || arg == "--pageable") {
             options.request.pinned = arg == "--pinned";

@@ -5,9 +5,7 @@ namespace wl::app {
 RunnerFn defaultRunner() {
     return [](const RunRequest& request, const ProgressFn& progress,
               const std::atomic<bool>* cancel) -> model::Result<RunOutcome> {
-        if (model::Status valid = validateRun(request); !valid)
-            return valid.error();
-        return runTraced(request, progress, cancel);
+        return runTraced(request, progress, cancel);  // validates the request first
     };
 }
 

@@ -71,11 +71,20 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 
     m_repeat = new QSpinBox(this);
     m_repeat->setRange(0, 100'000);
-    m_repeat->setSpecialValueText(tr("default"));
+    m_repeat->setSpecialValueText(tr("default (1)"));
     m_repeat->setToolTip(
-        tr("Repetitions of the reduction, or power-iteration steps; 0 = the "
-           "default"));
+        tr("Reductions per chunk (the seed uses 50 to make compute visible); "
+           "0 = the default"));
     form->addRow(tr("&Repeat"), m_repeat);
+
+    m_steps = new QSpinBox(this);
+    m_steps->setRange(0, 1'000'000);
+    m_steps->setSpecialValueText(tr("default (1000)"));
+    m_steps->setToolTip(
+        tr("Most power-iteration steps (the loop stops earlier once the residual "
+           "is small enough); 0 = the default"));
+    form->addRow(tr("S&teps"), m_steps);
+    m_form = form;
     layout->addLayout(form);
 
     m_pinned = new QCheckBox(tr("&Pinned host memory"), this);
@@ -125,7 +134,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     };
     connect(m_workload, &QComboBox::currentIndexChanged, this, changed);
     connect(m_modeGroup, &QButtonGroup::buttonToggled, this, changed);
-    for (QSpinBox* spin : {m_streams, m_size, m_repeat}) {
+    for (QSpinBox* spin : {m_streams, m_size, m_repeat, m_steps}) {
         connect(spin, &QSpinBox::valueChanged, this, changed);
     }
     for (QCheckBox* box : {m_pinned, m_sharedStream, m_gpuMetrics}) {
@@ -142,6 +151,7 @@ RunRequest RunPanel::request() const {
     r.pinned = m_pinned->isChecked();
     r.size = m_size->value();
     r.repeat = m_repeat->value();
+    r.steps = m_steps->value();
     r.sharedStreamBug = m_sharedStream->isChecked();
     r.gpuMetrics = m_gpuMetrics->isChecked();
     return r;
@@ -156,6 +166,7 @@ void RunPanel::setRequest(const RunRequest& r) {
     m_size->setValue(
         static_cast<int>(std::clamp<std::int64_t>(r.size, 0, std::numeric_limits<int>::max())));
     m_repeat->setValue(r.repeat);
+    m_steps->setValue(r.steps);
     m_sharedStream->setChecked(r.sharedStreamBug);
     m_gpuMetrics->setChecked(r.gpuMetrics);
     updateState();
@@ -177,6 +188,9 @@ void RunPanel::updateState() {
     const bool async = m_async->isChecked();
     m_size->setSpecialValueText(reduce ? tr("default (100,000,000)") : tr("default (8192)"));
     m_sharedStream->setEnabled(reduce && async);
+    // Repeat belongs to reduce, steps to power iteration.
+    m_form->setRowVisible(m_repeat, reduce);
+    m_form->setRowVisible(m_steps, !reduce);
     m_streams->setEnabled(async);
     m_hint->setText(hintFor(m_workload->currentData().toString(), async));
 

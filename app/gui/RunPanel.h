@@ -8,6 +8,7 @@
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QRadioButton;
@@ -53,6 +54,8 @@ private:
     QCheckBox* m_pinned = nullptr;
     QSpinBox* m_size = nullptr;
     QSpinBox* m_repeat = nullptr;
+    QSpinBox* m_steps = nullptr;
+    QFormLayout* m_form = nullptr;
     QCheckBox* m_sharedStream = nullptr;
     QCheckBox* m_gpuMetrics = nullptr;
     QPushButton* m_run = nullptr;

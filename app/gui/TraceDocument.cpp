@@ -13,8 +13,10 @@ QString describeRequest(const RunRequest& r) {
     text += r.pinned ? QStringLiteral(", pinned") : QStringLiteral(", pageable");
     if (r.size > 0)
         text += QStringLiteral(", size %1").arg(r.size);
-    if (r.repeat > 0)
+    if (r.repeat > 0 && r.workload == "reduce")
         text += QStringLiteral(", repeat %1").arg(r.repeat);
+    if (r.steps > 0 && r.workload == "power")
+        text += QStringLiteral(", %1 steps").arg(r.steps);
     if (r.sharedStreamBug)
         text += QStringLiteral(", shared-stream bug");
     if (r.gpuMetrics)

@@ -15,9 +15,10 @@ TEST(GuiOptions, NoArgumentsOpenAnEmptyWindow) {
 }
 
 TEST(GuiOptions, ParsesOpenRunOptionsAndScreenshot) {
-    auto options = parseGuiOptions({"--open", "t.json", "--workload", "power", "--mode=async",
-                                    "--streams", "8", "--pinned", "--size", "4096", "--repeat",
-                                    "30", "--gpu-metrics", "--run", "--screenshot", "x.png"});
+    auto options =
+        parseGuiOptions({"--open", "t.json", "--workload", "power", "--mode=async", "--streams",
+                         "8", "--pinned", "--size", "4096", "--repeat", "30", "--steps", "90",
+                         "--gpu-metrics", "--run", "--screenshot", "x.png"});
     ASSERT_TRUE(options.ok()) << options.error().describe();
     EXPECT_EQ(options->openPath, "t.json");
     EXPECT_EQ(options->screenshotPath, "x.png");
@@ -29,6 +30,7 @@ TEST(GuiOptions, ParsesOpenRunOptionsAndScreenshot) {
     EXPECT_TRUE(options->request.pinned);
     EXPECT_EQ(options->request.size, 4096);
     EXPECT_EQ(options->request.repeat, 30);
+    EXPECT_EQ(options->request.steps, 90);
     EXPECT_TRUE(options->request.gpuMetrics);
     EXPECT_FALSE(options->request.sharedStreamBug);
 }

@@ -37,6 +37,7 @@ TEST(AppSettings, RunRequestRoundTripsAndBadValuesFallBack) {
     r.pinned = true;
     r.size = 4096;
     r.repeat = 15;
+    r.steps = 300;
     r.gpuMetrics = true;
     saveRunRequest(settings, r);
     const RunRequest back = loadRunRequest(settings);
@@ -46,6 +47,7 @@ TEST(AppSettings, RunRequestRoundTripsAndBadValuesFallBack) {
     EXPECT_TRUE(back.pinned);
     EXPECT_EQ(back.size, 4096);
     EXPECT_EQ(back.repeat, 15);
+    EXPECT_EQ(back.steps, 300);
     EXPECT_TRUE(back.gpuMetrics);
 
     settings.setValue("run/streams", 500);
