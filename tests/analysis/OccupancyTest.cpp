@@ -147,6 +147,13 @@ TEST(DeviceLimits, FallsBackToTheNameThenToUnknown) {
     EXPECT_EQ(deviceLimits(a100).smCount, 108);
     EXPECT_EQ(deviceLimits(a100).sharedPerSmBytes, 164 * 1024);
 
+    model::TraceBuilder b;
+    b.gpuProcess(0, "GPU 0: NVIDIA H100 PCIe");
+    b.addKernel(b.gpuStreamTrack(b.gpuProcess(0), 7), 0, 10, "k", 0, test::launchConfig(1, 1));
+    const DeviceLimits byRowName = deviceLimits(*b.finalize(), 0);
+    EXPECT_TRUE(byRowName.known);
+    EXPECT_EQ(byRowName.smCount, 114);
+
     test::HandTrace t;
     t.kernel(1, 0, 10, -1, "k", test::launchConfig(1, 1));
     const auto trace = t.finish();

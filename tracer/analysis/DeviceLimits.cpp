@@ -189,6 +189,12 @@ DeviceLimits deviceLimits(const model::Trace& trace, std::int32_t deviceId) {
     if (guess.name.empty() && trace.devices().size() == 1) {
         guess = trace.devices().front();
     }
+    // Else the GPU's row name ("GPU 0: NVIDIA H100 80GB HBM3") may name it.
+    for (const model::Process& p : trace.processes()) {
+        if (guess.name.empty() && p.deviceId == deviceId && findKnown(trace.str(p.nameId))) {
+            guess.name = std::string(trace.str(p.nameId));
+        }
+    }
     if (guess.name.empty() && guess.computeMajor == 0) {
         DeviceLimits unknown;
         unknown.source = "unknown";

@@ -6,8 +6,11 @@ namespace wl::analysis {
 
 IntervalSet::IntervalSet(std::vector<Interval> intervals) {
     std::erase_if(intervals, [](const Interval& i) { return i.endNs <= i.startNs; });
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
+    const auto byStart = [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; };
+    // GPU ops come sorted already; checking is much cheaper than sorting again.
+    if (!std::is_sorted(intervals.begin(), intervals.end(), byStart)) {
+        std::sort(intervals.begin(), intervals.end(), byStart);
+    }
     m_intervals.reserve(intervals.size());
     for (const Interval& i : intervals) {
         if (!m_intervals.empty() && i.startNs <= m_intervals.back().endNs) {
