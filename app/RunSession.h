@@ -16,11 +16,11 @@ struct RunRequest {
     std::string mode = "baseline";    // "baseline" | "async"
     int streams = 1;                  // 1..64
     bool pinned = false;
-    std::int64_t size = 0;            // 0 = the workload's default (elements, or matrix dim)
-    int repeat = 0;                   // 0 = the workload's default
-    bool sharedStreamBug = false;     // reduce async: all chunks on one stream (the seed's bug)
-    bool gpuMetrics = false;          // PM sampling rows
-    int steps = 0;                    // power: most steps (0 = the workload's default, 1000)
+    std::int64_t size = 0;         // 0 = the workload's default (elements, or matrix dim)
+    int repeat = 0;                // 0 = the workload's default
+    bool sharedStreamBug = false;  // reduce async: all chunks on one stream (the seed's bug)
+    bool gpuMetrics = false;       // PM sampling rows
+    int steps = 0;                 // power: most steps (0 = the workload's default, 1000)
 };
 
 // What a finished run gives back: the trace, the check the user reads, and a short summary.
@@ -39,6 +39,10 @@ using ProgressFn = std::function<void(double fraction, const std::string& label)
 // Validates the request without touching the GPU beyond querying it (streams 1..64, sizes > 0 and
 // within free device memory): an Error with a clear message, or success.
 model::Status validateRun(const RunRequest& request);
+
+// The checks of validateRun() that need no GPU (names, ranges, combinations): a bad request is
+// told apart from a machine that cannot run. Success in builds without CUDA.
+model::Status checkRequest(const RunRequest& request);
 
 // Name of the CUDA device runs go to, or an Error saying why none can run (built without CUDA,
 // no driver, no GPU).

@@ -158,6 +158,10 @@ int runCommand(const std::vector<std::string>& args) {
         std::fputs(kRunUsage, stdout);
         return kExitOk;
     }
+    if (const model::Status request = checkRequest(parsed.request); !request.ok()) {
+        printError(request.error().describe());
+        return kExitBadInput;
+    }
     if (const auto device = runDevice(); !device.ok()) {
         printError(device.error().describe());
         return kExitFailure;

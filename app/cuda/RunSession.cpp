@@ -214,6 +214,21 @@ std::string formatSummary(const RunRequest& request, const workloads::WorkloadPa
 
 }  // namespace
 
+model::Status checkRequest(const RunRequest& request) {
+    auto workload = workloads::makeWorkload(request.workload);
+    if (!workload.ok()) {
+        return workload.error();
+    }
+    auto params = toParams(request);
+    if (!params.ok()) {
+        return params.error();
+    }
+    if (model::Status s = checkNotNegative(request); !s.ok()) {
+        return s;
+    }
+    return (*workload)->validate(*params);
+}
+
 model::Status validateRun(const RunRequest& request) {
     auto workload = workloads::makeWorkload(request.workload);
     if (!workload.ok()) {

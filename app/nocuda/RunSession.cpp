@@ -12,6 +12,10 @@ model::Error noCuda() {
 
 }  // namespace
 
+model::Status checkRequest(const RunRequest&) {
+    return {};
+}
+
 model::Status validateRun(const RunRequest&) {
     return noCuda();
 }
