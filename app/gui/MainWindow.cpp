@@ -512,6 +512,7 @@ void MainWindow::setCurrentDocument(int index) {
     m_diagnostics->setAnalysis(doc->trace, nullptr);
     m_statistics->clear();
     m_tabs->setCurrentWidget(m_timeline);
+    m_timeline->setFocus();  // W/S/A/D work at once
     setWindowTitle(tr("%1 — Warpline").arg(doc->title));
     m_exportJsonAction->setEnabled(true);
     m_exportPngAction->setEnabled(true);

@@ -63,7 +63,12 @@ bool RunController::start(std::vector<RunRequest> requests) {
             progress(0.0, "starting");
             model::Result<RunOutcome> outcome = runner(requests[i], progress, cancel.get());
             if (!outcome) {
-                batch.error = outcome.error();
+                // A run stopped by Cancel is not a failure to report.
+                if (cancel->load()) {
+                    batch.cancelled = true;
+                } else {
+                    batch.error = outcome.error();
+                }
                 break;
             }
             batch.outcomes.push_back(std::move(outcome.value()));

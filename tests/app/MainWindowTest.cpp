@@ -1,12 +1,15 @@
 #include <gtest/gtest.h>
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
+#include <QUrl>
 #include <chrono>
 #include <thread>
 
@@ -277,6 +280,43 @@ TEST_F(MainWindowTest, ALongRunKeepsTheEventLoopTurning) {
     // 1.5 s of run at 10 ms a tick: the loop must have turned many times during it.
     EXPECT_GT(ticks, 30);
     EXPECT_EQ(window.documentCount(), 1);
+}
+
+TEST_F(MainWindowTest, CancelStopsALongRunAndLeavesTheAppReady) {
+    MainWindow window(deps(withDevice, fakeRunner(std::chrono::milliseconds(5000))));
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    QTest::qWait(100);
+    const auto before = std::chrono::steady_clock::now();
+    QTest::mouseClick(window.runPanel()->cancelButton(), Qt::LeftButton);
+    ASSERT_TRUE(finished.wait(5000));
+    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(2000));
+    EXPECT_FALSE(finished.front().front().toBool());
+    EXPECT_EQ(window.documentCount(), 0);
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Info);
+    EXPECT_TRUE(window.messageText().contains("cancelled"));
+    EXPECT_TRUE(window.runPanel()->runButton()->isEnabled());
+}
+
+TEST_F(MainWindowTest, DroppingAFileOpensIt) {
+    test::SyntheticTraceSpec spec;
+    spec.streams = 2;
+    const std::string path = writeTrace(test::makeSyntheticTrace(spec), "dropped.json.gz");
+    MainWindow window(deps(withDevice));
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    ASSERT_TRUE(opened.wait(20000));
+    EXPECT_TRUE(opened.front().front().toBool()) << window.messageText().toStdString();
+    ASSERT_TRUE(window.currentDocument());
+    EXPECT_EQ(window.currentDocument()->title, "dropped.json.gz");
 }
 
 TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {
