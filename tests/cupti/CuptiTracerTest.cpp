@@ -30,11 +30,30 @@ TEST(CuptiTracerTest, NoGpuIsAClearErrorAndNothingStays) {
 TEST(CuptiTracerTest, AnotherProfilerIsReportedAsSuch) {
     auto api = std::make_shared<FakeCuptiApi>();
     api->subscribeResult = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    api->enableResults[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] =
+        CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
     CuptiTracer tracer(api);
     const model::Status status = tracer.start();
     ASSERT_FALSE(status.ok());
     EXPECT_NE(status.error().message.find("another profiler"), std::string::npos);
+    EXPECT_NE(status.error().message.find("concurrent kernels"), std::string::npos);
     EXPECT_FALSE(tracer.running());
+}
+
+TEST(CuptiTracerTest, CallbackApiHeldElsewhereStillTracesActivity) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->subscribeResult = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start().ok());
+    api->queue(kernelRecord("k", 200, 400, 5));
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_EQ(trace.value()->counts().kernel, 1u);
+    bool warned = false;
+    for (const auto& w : trace.value()->diagnostics().warnings) {
+        warned |= w.find("callback API") != std::string::npos;
+    }
+    EXPECT_TRUE(warned);
 }
 
 TEST(CuptiTracerTest, RefusalWhileEnablingRollsBack) {
@@ -92,6 +111,12 @@ TEST(CuptiTracerTest, StopFlushesTranslatesAndCountsDroppedRecords) {
     EXPECT_EQ(t.diagnostics().droppedRecords, 3u);
     ASSERT_NE(t.device(0), nullptr);  // runtime properties of the device that ran work
     EXPECT_EQ(t.device(0)->name, "Fake GPU");
+    ASSERT_EQ(t.tracks().empty(), false);
+    for (const auto& track : t.tracks()) {
+        if (track.kind == model::TrackKind::GpuStream) {
+            EXPECT_EQ(t.str(track.nameId), "Default stream (legacy, 7)");  // told by CUPTI at stop
+        }
+    }
     EXPECT_EQ(api->subscriptions, 0);
     EXPECT_EQ(BufferPool::instance().outstanding(), 0u);
 }

@@ -63,7 +63,7 @@ protected:
 TEST_F(RecordTranslatorTest, KernelLaunchBecomesGpuSliceWithDetailAndFlow) {
     feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, kLaunchCbid, 1000, 1500, 11));
     feed(apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, 307, 1100, 1400, 12));
-    feed(kernelRecord("partial_reduce", 2000, 5000, 11));
+    feed(kernelRecord("_Z14partial_reducePKfPfm", 2000, 5000, 11));
     auto trace = finish();
 
     const auto streams = tracksOf(*trace, TrackKind::GpuStream);
@@ -73,7 +73,7 @@ TEST_F(RecordTranslatorTest, KernelLaunchBecomesGpuSliceWithDetailAndFlow) {
     ASSERT_EQ(streams[0]->slices.size(), 1u);
     const model::Slice& kernel = streams[0]->slices[0];
     EXPECT_EQ(kernel.kind, SliceKind::Kernel);
-    EXPECT_EQ(trace->str(kernel.nameId), "partial_reduce");
+    EXPECT_EQ(trace->str(kernel.nameId), "partial_reduce(float const*, float*, unsigned long)");
     EXPECT_EQ(kernel.durationNs, 3000);
     EXPECT_EQ(kernel.correlationId, 11u);
     const model::KernelDetail* detail = trace->kernel(kernel);

@@ -66,6 +66,26 @@ public:
         return p;
     }
 
+    std::optional<DefaultStreams> defaultStreams(int device) override {
+        int current = -1;
+        const bool haveCurrent = cudaGetDevice(&current) == cudaSuccess;
+        if (cudaSetDevice(device) != cudaSuccess) {
+            cudaGetLastError();
+            return std::nullopt;
+        }
+        DefaultStreams ids;
+        // A null context means the current one, which cudaSetDevice just made the device's.
+        const bool ok = cuptiGetStreamIdEx(nullptr, nullptr, 0, &ids.legacy) == CUPTI_SUCCESS &&
+                        cuptiGetStreamIdEx(nullptr, nullptr, 1, &ids.perThread) == CUPTI_SUCCESS;
+        if (haveCurrent) {
+            cudaSetDevice(current);
+        }
+        if (!ok) {
+            return std::nullopt;
+        }
+        return ids;
+    }
+
     void synchronizeDevices(const std::vector<int>& devices) override {
         int current = -1;
         const bool haveCurrent = cudaGetDevice(&current) == cudaSuccess;

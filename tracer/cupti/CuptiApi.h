@@ -25,6 +25,14 @@ public:
     virtual model::Result<int> deviceCount() = 0;
     // Properties of one device from the CUDA runtime; nullopt when the query fails.
     virtual std::optional<model::DeviceProperties> deviceProperties(int device) = 0;
+    // CUPTI stream ids of a device's legacy default stream and of the calling thread's per-thread
+    // default stream (they may have been created before tracing began, so no STREAM record names
+    // them). Only for devices that already ran work; nullopt when CUPTI cannot tell.
+    struct DefaultStreams {
+        std::uint32_t legacy = 0;
+        std::uint32_t perThread = 0;
+    };
+    virtual std::optional<DefaultStreams> defaultStreams(int device) = 0;
     // Waits for all work on the given devices to finish (before the final flush).
     virtual void synchronizeDevices(const std::vector<int>& devices) = 0;
 

@@ -50,10 +50,12 @@ bool isRefusal(CUptiResult result) {
     return result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
 }
 
-std::string refusalMessage() {
+std::string refusalMessage(const std::string& step) {
     return "CUPTI refused to trace this process: another profiler is already attached (Nsight "
            "Systems, Nsight Compute, the PyTorch profiler or another CUPTI client). Only one CUPTI "
-           "client may trace a process; run without the other profiler";
+           "client may trace a process; run without the other profiler (CUPTI said so when asked "
+           "to " +
+           step + ")";
 }
 
 class ActiveRun;
@@ -173,7 +175,7 @@ struct CuptiTracer::Impl {
 
     model::Status cuptiFailure(const char* what, CUptiResult result) {
         if (isRefusal(result)) {
-            return fail(refusalMessage());
+            return fail(refusalMessage(what));
         }
         return fail(std::string("CUPTI could not ") + what + ": " + api->resultString(result));
     }
@@ -220,7 +222,7 @@ struct CuptiTracer::Impl {
                 continue;
             }
             if (isRefusal(result)) {
-                return fail(refusalMessage());
+                return fail(refusalMessage(std::string("record ") + spec->name));
             }
             if (spec->essential) {
                 return fail(std::string("CUPTI could not enable ") + spec->name +
@@ -325,12 +327,21 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
     }
 
     // Subscribing is how CUPTI tells us another profiler already owns the process.
+    // The callback API only serves to tell NVTX start/end ranges from push/pop ones. Another
+    // CUPTI client may hold it (a framework's profiler that subscribed at load time) while the
+    // activity API stays free: then trace without it; enabling the activity kinds below is what
+    // decides whether CUPTI refuses this process.
     CUptiResult result = d.api->subscribe(&d.subscriber, &nvtxCallback, nullptr);
     if (result != CUPTI_SUCCESS) {
         d.subscriber = nullptr;
-        return d.cuptiFailure("start", result);
+        if (!isRefusal(result)) {
+            return d.cuptiFailure("start", result);
+        }
+        d.warnings.push_back(
+            "another CUPTI client holds the callback API: NVTX start/end ranges "
+            "are told from push/pop ranges by their threads only");
     }
-    if (options.traceNvtx) {
+    if (options.traceNvtx && d.subscriber != nullptr) {
         result = d.api->enableDomain(true, d.subscriber, CUPTI_CB_DOMAIN_NVTX);
         if (result != CUPTI_SUCCESS) {
             d.warnings.push_back("NVTX start/end ranges cannot be told from push/pop ranges: " +
@@ -414,6 +425,9 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         for (int device : translator.devices()) {
             if (auto properties = d.api->deviceProperties(device)) {
                 translator.addRuntimeDeviceProperties(*properties);
+            }
+            if (auto streams = d.api->defaultStreams(device)) {
+                translator.noteDefaultStreams(device, streams->legacy, streams->perThread);
             }
         }
     }

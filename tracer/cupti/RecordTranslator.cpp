@@ -1,5 +1,8 @@
 #include "cupti/RecordTranslator.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
 #include <cstring>
 
 namespace wl::cupti {
@@ -201,6 +204,28 @@ std::string RecordTranslator::copyString(const char* text) {
     return std::string(text, length);
 }
 
+const std::string& RecordTranslator::kernelName(const char* mangled) {
+    // CUPTI gives mangled C++ names; demangle once per distinct name (a launch-heavy trace has
+    // millions of kernels and a handful of names).
+    std::string raw = copyString(mangled);
+    auto it = m_demangled.find(raw);
+    if (it != m_demangled.end()) {
+        return it->second;
+    }
+    std::string readable = raw;
+    if (raw.empty()) {
+        readable = "(unnamed kernel)";
+    } else if (raw.rfind("_Z", 0) == 0) {
+        int status = 0;
+        char* demangled = abi::__cxa_demangle(raw.c_str(), nullptr, nullptr, &status);
+        if (status == 0 && demangled != nullptr) {
+            readable = demangled;
+        }
+        std::free(demangled);
+    }
+    return m_demangled.emplace(std::move(raw), std::move(readable)).first->second;
+}
+
 const std::string& RecordTranslator::apiName(model::ApiKind kind, std::uint32_t cbid) {
     const auto key = std::make_pair(static_cast<int>(kind), cbid);
     auto it = m_apiNames.find(key);
@@ -273,10 +298,7 @@ void RecordTranslator::translateKernel(const CUpti_Activity& record) {
     detail.registersPerThread = k.registersPerThread;
     detail.staticSharedBytes = k.staticSharedMemory;
     detail.dynamicSharedBytes = k.dynamicSharedMemory;
-    std::string name = copyString(k.name);
-    if (name.empty()) {
-        name = "(unnamed kernel)";
-    }
+    const std::string& name = kernelName(k.name);
     m_builder->addKernel(streamTrack(static_cast<int>(k.deviceId), k.contextId, k.streamId),
                          static_cast<model::TimeNs>(k.start), static_cast<model::TimeNs>(end), name,
                          k.correlationId, detail);
@@ -542,6 +564,16 @@ void RecordTranslator::noteStartEndRange(std::uint64_t rangeId) {
     m_startEndRanges.insert(rangeId);
 }
 
+void RecordTranslator::noteDefaultStreams(int deviceId, std::uint32_t legacyStreamId,
+                                          std::uint32_t perThreadStreamId) {
+    m_defaultStreamNames[{deviceId, legacyStreamId}] =
+        "Default stream (legacy, " + std::to_string(legacyStreamId) + ")";
+    if (perThreadStreamId != legacyStreamId) {
+        m_defaultStreamNames[{deviceId, perThreadStreamId}] =
+            "Default stream (per-thread, " + std::to_string(perThreadStreamId) + ")";
+    }
+}
+
 void RecordTranslator::addRuntimeDeviceProperties(const model::DeviceProperties& properties) {
     m_runtimeDevices[properties.id] = properties;
 }
@@ -648,6 +680,9 @@ void RecordTranslator::nameStreams() {
         std::string name;
         if (auto named = m_streamNames.find(streamId); named != m_streamNames.end()) {
             name = named->second + " (stream " + std::to_string(streamId) + ")";
+        } else if (auto known = m_defaultStreamNames.find(key);
+                   known != m_defaultStreamNames.end()) {
+            name = known->second;
         } else if (auto it = m_streams.find(streamId); it != m_streams.end()) {
             const StreamInfo& info = it->second;
             if (info.flag == CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL) {

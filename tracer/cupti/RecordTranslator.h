@@ -51,6 +51,9 @@ public:
     // Device properties from the CUDA runtime; merged with CUPTI's DEVICE record (CUPTI wins where
     // it reports a value).
     void addRuntimeDeviceProperties(const model::DeviceProperties& properties);
+    // Stream ids of a device's default streams, as CUPTI reports them (names those rows).
+    void noteDefaultStreams(int deviceId, std::uint32_t legacyStreamId,
+                            std::uint32_t perThreadStreamId);
     void setHostProcessName(std::string name) { m_hostName = std::move(name); }
 
     // Devices that ran GPU work or reported DEVICE records, in ascending order.
@@ -115,6 +118,7 @@ private:
     // Zero timestamps: the record is skipped. end < start: clamped. Both counted.
     bool checkInterval(std::uint64_t start, std::uint64_t& end, std::string_view what);
     std::string copyString(const char* text);
+    const std::string& kernelName(const char* mangled);
     const std::string& apiName(model::ApiKind kind, std::uint32_t cbid);
     model::TrackIndex streamTrack(int deviceId, std::uint32_t contextId, std::uint32_t streamId);
     model::ProcessIndex hostProcess(std::int64_t pid);
@@ -151,6 +155,8 @@ private:
     std::set<std::uint64_t> m_streamCreateCorrelations;
     bool m_sawPerThreadApi = false;
     std::map<std::pair<int, std::uint32_t>, model::TrackIndex> m_streamTracks;
+    std::map<std::pair<int, std::uint32_t>, std::string> m_defaultStreamNames;  // (device, stream)
+    std::unordered_map<std::string, std::string> m_demangled;                   // kernel name cache
 
     std::map<std::tuple<std::int64_t, std::int64_t>, model::TrackIndex> m_apiTracks;  // (pid, tid)
     std::map<std::tuple<std::int64_t, std::int64_t>, model::TrackIndex> m_overheadTracks;

@@ -198,6 +198,7 @@ TEST_F(TracerGpuTest, KnownWorkYieldsExactlyThatTrace) {
                     EXPECT_EQ(m->copyKind, model::CopyKind::DeviceToHost);
                     EXPECT_EQ(m->srcKind, model::MemoryKind::Device);
                     EXPECT_EQ(m->dstKind, model::MemoryKind::Pageable);
+                    EXPECT_EQ(trace.str(track->nameId).rfind("Default stream (legacy", 0), 0u);
                     std::printf("  blocking D2H ran on '%s'\n",
                                 std::string(trace.str(track->nameId)).c_str());
                 }
