@@ -290,3 +290,23 @@ TEST_F(ViewFixture, GapOverlaysAddAnIdleRow) {
 
 }  // namespace
 }  // namespace wl::ui
+
+namespace wl::ui {
+namespace {
+
+TEST_F(ViewFixture, TimeCursorFollowsThePointer) {
+    view.setVisibleRange(0, 10'000);
+    const QPoint at(view.headerWidthPx() + 300, 200);
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), view.mapToGlobal(QPointF(at)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    const QImage image = view.grab().toImage();
+    // The readout box sits in the ruler just right of the pointer.
+    EXPECT_EQ(image.pixel(at.x() + 5, 5), qRgb(0x30, 0x3a, 0x46));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&view, &leave);
+    EXPECT_NE(view.grab().toImage().pixel(at.x() + 5, 5), qRgb(0x30, 0x3a, 0x46));
+}
+
+}  // namespace
+}  // namespace wl::ui

@@ -420,8 +420,14 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     State& s = *m_state;
     const QPoint p = event->position().toPoint();
+    const bool wasInside = timeAreaOf(this, s.vbar).contains(s.mousePos);
     s.mousePos = p;
     if (!s.pressed) {
+        // The time cursor follows the pointer; the draw list is cached, so this repaints
+        // without rebuilding anything.
+        if (wasInside || timeAreaOf(this, s.vbar).contains(p)) {
+            update();
+        }
         return;
     }
     const QPoint d = p - s.pressPos;
@@ -457,6 +463,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
 
 void TimelineView::leaveEvent(QEvent* event) {
     m_state->mousePos = QPoint(-1, -1);
+    update();  // hide the time cursor
     QWidget::leaveEvent(event);
 }
 
@@ -586,13 +593,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
     paintHeaders(p, area);
     paintRuler(p, map, ticks);
+    paintTimeCursor(p, area, map);
     paintLegend(p);
 }
 
 void TimelineView::paintRowBackgrounds(QPainter& p, const QRect& area) const {
     const State& s = *m_state;
     const int scroll = s.vbar->value();
-    int stripe = 0;
     for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
         const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
         const int y = area.top() + row.yPx - scroll;
@@ -602,8 +609,7 @@ void TimelineView::paintRowBackgrounds(QPainter& p, const QRect& area) const {
         const QRect band(0, y, area.right() + 1, row.heightPx);
         if (row.kind == RowKind::Process) {
             p.fillRect(band, QColor::fromRgb(Palette::kProcessBand));
-            stripe = 0;
-        } else if (++stripe % 2 == 0) {
+        } else if (ri % 2 == 0) {  // by row index, so stripes do not swap while scrolling
             p.fillRect(band.adjusted(kHeaderWidthPx, 0, 0, 0),
                        QColor::fromRgb(Palette::kRowStripe));
         }
@@ -811,6 +817,24 @@ void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
     p.setBrush(QColor::fromRgb(Palette::kFlowArrow));
     p.drawPolygon(head);
     p.restore();
+}
+
+void TimelineView::paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const {
+    const State& s = *m_state;
+    if (s.dragging || !area.contains(s.mousePos)) {
+        return;
+    }
+    // A thin line through the rows and the pointer's time in the ruler.
+    const int x = s.mousePos.x();
+    p.setPen(QColor(0x30, 0x3a, 0x46, 150));
+    p.drawLine(x, area.top(), x, area.bottom());
+    const QString label = formatDuration(map.nsForX(x - area.left()));
+    const QFontMetrics fm(font());
+    QRect box(0, 3, fm.horizontalAdvance(label) + 10, kRulerHeightPx - 8);
+    box.moveLeft(std::min(x + 4, area.right() - box.width()));
+    p.fillRect(box, QColor(0x30, 0x3a, 0x46));
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, label);
 }
 
 }  // namespace wl::ui

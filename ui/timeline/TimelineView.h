@@ -94,6 +94,7 @@ private:
     void paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const;
     void paintLegend(QPainter& p) const;
     void paintSelection(QPainter& p, const TimeMapper& map) const;
+    void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;
 
     struct State;
     std::unique_ptr<State> m_state;
