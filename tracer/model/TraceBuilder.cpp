@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <set>
 #include <unordered_map>
 
 namespace wl::model {
@@ -351,12 +350,9 @@ void TraceBuilder::assignLanes(Track& track) {
 
 void TraceBuilder::resolveFlows() {
     Trace& t = *m_trace;
-    std::set<std::pair<std::uint64_t, std::uint64_t>> seen;  // (from, to) packed refs
-    auto pack = [](SliceRef r) { return (std::uint64_t{r.track} << 32) | r.index; };
+    // Duplicates (an explicit flow that repeats a launch link) are removed after sorting below.
     auto addFlow = [&](std::uint64_t id, SliceRef from, SliceRef to) {
-        if (seen.insert({pack(from), pack(to)}).second) {
-            t.m_flows.push_back({id, from, to});
-        }
+        t.m_flows.push_back({id, from, to});
     };
 
     // Launch flows: API call -> GPU work with the same correlation id in the same host process.
@@ -436,11 +432,17 @@ void TraceBuilder::resolveFlows() {
     auto refLess = [](SliceRef a, SliceRef b) {
         return a.track != b.track ? a.track < b.track : a.index < b.index;
     };
-    std::sort(t.m_flows.begin(), t.m_flows.end(), [&](const Flow& a, const Flow& b) {
+    // Stable, so of two flows between the same slices the first added (the launch link) stays.
+    std::stable_sort(t.m_flows.begin(), t.m_flows.end(), [&](const Flow& a, const Flow& b) {
         if (a.from != b.from)
             return refLess(a.from, b.from);
         return refLess(a.to, b.to);
     });
+    t.m_flows.erase(std::unique(t.m_flows.begin(), t.m_flows.end(),
+                                [](const Flow& a, const Flow& b) {
+                                    return a.from == b.from && a.to == b.to;
+                                }),
+                    t.m_flows.end());
     t.m_flowFromIndex.resize(t.m_flows.size());
     std::iota(t.m_flowFromIndex.begin(), t.m_flowFromIndex.end(), 0u);
     t.m_flowToIndex = t.m_flowFromIndex;
@@ -568,6 +570,19 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
 
     resolveFlows();
     m_pendingFlows.clear();
+
+    // Builders grow vectors by doubling; an immutable trace gives the slack back (up to a third of
+    // the memory of a large trace).
+    for (auto& track : t.m_tracks) {
+        track.slices.shrink_to_fit();
+    }
+    for (auto& c : t.m_counters) c.samples.shrink_to_fit();
+    t.m_kernels.shrink_to_fit();
+    t.m_memcpys.shrink_to_fit();
+    t.m_memsets.shrink_to_fit();
+    t.m_syncs.shrink_to_fit();
+    t.m_apis.shrink_to_fit();
+    t.m_nvtx.shrink_to_fit();
 
     TraceCounts& n = t.m_counts;
     for (const auto& track : t.m_tracks) {
