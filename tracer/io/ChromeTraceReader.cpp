@@ -407,32 +407,56 @@ private:
         return t;
     }
 
+    // A string value. Strings without escapes (nearly all) are viewed in place in the input;
+    // others are unescaped into the parser's buffer. Both stay valid for the whole document.
     std::string_view getString(od::value& v, std::string_view what) {
-        const char* at = locate(v);
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.empty() || tok.front() != '"')
+            fail(std::string(what) + " must be a string", tok.data());
+        if (tok.size() >= 2 && tok.back() == '"' &&
+            !std::memchr(tok.data() + 1, '\\', tok.size() - 2)) {
+            return tok.substr(1, tok.size() - 2);
+        }
         std::string_view s;
-        const auto err = v.get_string().get(s);
-        if (err == simdjson::INCORRECT_TYPE)
-            fail(std::string(what) + " must be a string", at);
-        if (err)
-            failJson(err, at);
+        if (const auto err = v.get_string().get(s))
+            failJson(err, tok.data());
         return s;
+    }
+
+    // An object key, read in place unless it has escapes.
+    std::string_view keyText(simdjson::simdjson_result<od::field>& field) {
+        od::raw_json_string raw;
+        if (const auto err = field.key().get(raw))
+            failJson(err, nullptr);
+        const char* begin = raw.raw();
+        // Keys are short: a plain scan beats memchr. The input ends with padding, and the
+        // closing quote exists (the structural index found it).
+        const char* p = begin;
+        while (*p != '"' && *p != '\\')
+            ++p;
+        if (*p == '"')
+            return {begin, static_cast<std::size_t>(p - begin)};
+        std::string_view key;
+        if (const auto err = field.unescaped_key().get(key))
+            failJson(err, begin);
+        return key;
     }
 
     // A number's text, checked against the JSON grammar.
     std::string_view numberText(od::value& v, std::string_view what) {
-        const char* at = locate(v);
-        if (typeOf(v) != od::json_type::number)
-            fail(std::string(what) + " must be a number", at);
         const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.empty() || (tok.front() != '-' && (tok.front() < '0' || tok.front() > '9'))) {
+            fail(std::string(what) + " must be a number", tok.data());
+        }
         if (!isJsonNumber(tok))
-            fail("malformed number for " + std::string(what), at);
+            fail("malformed number for " + std::string(what), tok.data());
         return tok;
     }
 
     template <class Int>
     Int getInt(od::value& v, std::string_view what) {
-        const char* at = locate(v);
         const std::string_view tok = numberText(v, what);
+        const char* at = tok.data();
         Int out{};
         const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
         if (r.ec == std::errc::result_out_of_range)
@@ -445,8 +469,8 @@ private:
 
     template <class Float>
     Float getFloat(od::value& v, std::string_view what) {
-        const char* at = locate(v);
         const std::string_view tok = numberText(v, what);
+        const char* at = tok.data();
         Float out{};
         const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
         if (r.ec != std::errc() || r.ptr != tok.data() + tok.size() || !std::isfinite(out)) {
@@ -456,14 +480,12 @@ private:
     }
 
     TimeNs getTime(od::value& v, std::string_view what) {
-        const char* at = locate(v);
-        std::string_view text;
-        const od::json_type type = typeOf(v);
-        if (type == od::json_type::string) {
+        std::string_view text = trimRight(v.raw_json_token());
+        const char* at = text.data();
+        if (!text.empty() && text.front() == '"') {
             text = getString(v, what);
-        } else if (type == od::json_type::number) {
-            text = trimRight(v.raw_json_token());
-        } else {
+        } else if (text.empty() ||
+                   (text.front() != '-' && (text.front() < '0' || text.front() > '9'))) {
             fail(std::string(what) + " must be a number or a numeric string", at);
         }
         TimeNs ns = 0;
@@ -776,9 +798,7 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
     EventArgs& a = e.args;
     const bool series = !e.phaseKnown || e.ph == 'C';
     for (auto field : obj) {
-        std::string_view key;
-        if (const auto err = field.unescaped_key().get(key))
-            failJson(err, nullptr);
+        const std::string_view key = keyText(field);
         od::value value = field.value();
         if (series) {
             const char* at = locate(value);
@@ -902,9 +922,7 @@ void Importer::parseEvent(od::value& v) {
     m_series.clear();
     bool hasPhase = false;
     for (auto field : obj) {
-        std::string_view key;
-        if (const auto err = field.unescaped_key().get(key))
-            failJson(err, nullptr);
+        const std::string_view key = keyText(field);
         od::value value = field.value();
         switch (keyHash(key)) {
             case keyHash("ph"):
@@ -925,6 +943,12 @@ void Importer::parseEvent(od::value& v) {
             case keyHash("cat"):
                 if (key == "cat") {
                     e.cat = getString(value, "cat");
+                    // Our own launch arrows are rebuilt from correlation ids: the writer puts
+                    // "cat" second so the rest of these (half of all events) is skipped unread.
+                    if (m_warpline && hasPhase && e.cat == format::kCatLaunchFlow &&
+                        (e.ph == 's' || e.ph == 'f' || e.ph == 't')) {
+                        return;
+                    }
                     continue;
                 }
                 break;
@@ -1276,9 +1300,7 @@ void Importer::parseDevices(od::value& v) {
         bool haveWarps = false;
         od::object obj = dv.get_object();
         for (auto field : obj) {
-            std::string_view key;
-            if (const auto err = field.unescaped_key().get(key))
-                failJson(err, nullptr);
+            const std::string_view key = keyText(field);
             od::value value = field.value();
             switch (keyHash(key)) {
 #define WL_DEV(text, member, type)                \
@@ -1346,9 +1368,7 @@ void Importer::parseMetadataObject(od::value& v) {
     m_ourMetadata = true;
     od::object obj = v.get_object();
     for (auto field : obj) {
-        std::string_view key;
-        if (const auto err = field.unescaped_key().get(key))
-            failJson(err, nullptr);
+        const std::string_view key = keyText(field);
         od::value value = field.value();
         m_builder.setMetadata(std::string(key), std::string(getString(value, "metadata value")));
     }
@@ -1376,16 +1396,14 @@ void Importer::parseWarplineBlock(od::value& v) {
         }
     };
     for (auto field : obj) {
-        std::string_view key;
-        if (const auto err = field.unescaped_key().get(key))
-            failJson(err, nullptr);
+        const std::string_view key = keyText(field);
         od::value value = field.value();
         if (key == "processes") {
             forEachObject(value, "warpline.processes", [&](od::object& o) {
                 std::int64_t pid = 0, processId = 0, device = -1;
                 std::string name;
                 for (auto f : o) {
-                    std::string_view k = f.unescaped_key();
+                    const std::string_view k = keyText(f);
                     od::value fv = f.value();
                     if (k == "pid")
                         pid = getInt<std::int64_t>(fv, k);
@@ -1413,7 +1431,7 @@ void Importer::parseWarplineBlock(od::value& v) {
                 std::vector<std::int64_t> tids;
                 std::string_view kind, domain, name;
                 for (auto f : o) {
-                    std::string_view k = f.unescaped_key();
+                    const std::string_view k = keyText(f);
                     od::value fv = f.value();
                     if (!at)
                         at = locate(fv);
@@ -1474,7 +1492,7 @@ void Importer::parseWarplineBlock(od::value& v) {
                 std::int64_t pid = 0;
                 std::string_view name, series, unit;
                 for (auto f : o) {
-                    std::string_view k = f.unescaped_key();
+                    const std::string_view k = keyText(f);
                     od::value fv = f.value();
                     if (k == "pid")
                         pid = getInt<std::int64_t>(fv, k);
@@ -1497,7 +1515,7 @@ void Importer::parseWarplineBlock(od::value& v) {
             auto& d = m_builder.diagnostics();
             od::object o = value.get_object();
             for (auto f : o) {
-                std::string_view k = f.unescaped_key();
+                const std::string_view k = keyText(f);
                 od::value fv = f.value();
                 if (k == "droppedRecords")
                     d.droppedRecords += getInt<std::uint64_t>(fv, k);
@@ -1695,9 +1713,7 @@ model::TracePtr Importer::run(od::document& doc) {
         od::object obj = doc.get_object();
         bool haveEvents = false;
         for (auto field : obj) {
-            std::string_view key;
-            if (const auto err = field.unescaped_key().get(key))
-                failJson(err, nullptr);
+            const std::string_view key = keyText(field);
             od::value value = field.value();
             switch (keyHash(key)) {
                 case keyHash(format::kTraceEvents):

@@ -685,6 +685,8 @@ private:
         beginEvent();
         m_out.put("\"ph\":\"");
         m_out.put(ph);
+        m_out.put("\",\"cat\":\"");
+        m_out.put(cat);
         m_out.put("\",\"id\":");
         m_out.putInt(id);
         m_out.put(",\"pid\":");
@@ -693,9 +695,7 @@ private:
         m_out.putInt(tl.tids[tl.groupOfLane[s.depth]]);
         m_out.put(",\"ts\":");
         m_out.putMicros(s.startNs);
-        m_out.put(",\"cat\":\"");
-        m_out.put(cat);
-        m_out.put("\",\"name\":\"");
+        m_out.put(",\"name\":\"");
         m_out.put(cat);
         m_out.put(ph == 'f' ? "\",\"bp\":\"e\"}" : "\"}");
     }

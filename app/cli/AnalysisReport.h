@@ -1,0 +1,17 @@
+#pragma once
+
+#include <ostream>
+
+#include "io/JsonWriter.h"
+#include "model/Trace.h"
+
+namespace wl::app {
+
+// The analysis part of `warpline analyze`, after the import summary. The JSON form appends keys
+// to the one object the command prints (the writer is inside that object, after its last key);
+// the text form prints a readable report. gapThresholdUs: idle gaps shorter than this are not
+// listed.
+void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace, double gapThresholdUs);
+void printAnalysisText(std::ostream& out, const model::Trace& trace, double gapThresholdUs);
+
+}  // namespace wl::app
