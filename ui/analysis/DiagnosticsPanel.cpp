@@ -104,10 +104,10 @@ void DiagnosticsPanel::activate(int row) {
         m_list->setCurrentRow(row);
     }
     const analysis::Diagnostic& d = m_result->diagnostics[static_cast<std::size_t>(row)];
+    // Evidence when there is some (select + zoom to it), else the time range to look at.
     if (!d.evidence.empty()) {
         emit evidenceActivated(d.evidence);
-    }
-    if (d.endNs > d.startNs) {
+    } else if (d.endNs > d.startNs) {
         emit rangeActivated(d.startNs, d.endNs);
     }
 }

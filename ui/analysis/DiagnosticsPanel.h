@@ -38,7 +38,8 @@ public:
     void setGapThresholdUs(double us);  // does not emit gapThresholdChanged
 
 signals:
-    // The slices that show the finding (may be empty: then rangeActivated says where to look).
+    // The slices that show the finding, for select + zoom. A finding without evidence emits
+    // rangeActivated instead: where on the timeline to look.
     void evidenceActivated(const std::vector<wl::model::SliceRef>& refs);
     void rangeActivated(wl::model::TimeNs startNs, wl::model::TimeNs endNs);
     // The user changed the threshold; the owner re-runs the analysis and calls setAnalysis().

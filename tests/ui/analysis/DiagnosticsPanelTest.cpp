@@ -88,6 +88,31 @@ TEST(DiagnosticsPanel, ClickEmitsEvidenceAndTheTimelineZoomsToIt) {
     EXPECT_GE(timeline.visibleEndNs(), 500'000);
 }
 
+TEST(DiagnosticsPanel, FindingWithoutEvidenceGivesItsTimeRange) {
+    Fixture f;
+    auto result = std::make_shared<analysis::AnalysisResult>();
+    analysis::Diagnostic d;
+    d.rule = analysis::RuleId::LowUtilization;
+    d.message = "quiet";
+    d.startNs = 1'000;
+    d.endNs = 5'000;
+    result->diagnostics.push_back(d);
+    DiagnosticsPanel panel;
+    panel.setAnalysis(f.trace, result);
+    bool evidence = false;
+    std::pair<model::TimeNs, model::TimeNs> range{};
+    QObject::connect(&panel, &DiagnosticsPanel::evidenceActivated,
+                     [&](const std::vector<model::SliceRef>&) { evidence = true; });
+    QObject::connect(&panel, &DiagnosticsPanel::rangeActivated,
+                     [&](model::TimeNs a, model::TimeNs b) {
+                         range = {a, b};
+                     });
+    panel.activate(0);
+    EXPECT_FALSE(evidence);
+    EXPECT_EQ(range.first, 1'000);
+    EXPECT_EQ(range.second, 5'000);
+}
+
 TEST(DiagnosticsPanel, ThresholdChangeAsksForANewAnalysis) {
     Fixture f;
     DiagnosticsPanel panel;
