@@ -147,6 +147,26 @@ void MainWindow::createWidgets() {
     resizeDocks({m_diagnosticsDock, m_statisticsDock}, {640, 620}, Qt::Horizontal);
     resizeDocks({m_diagnosticsDock}, {280}, Qt::Vertical);
 
+    // Compare needs the height for two timelines and its charts: the bottom docks step aside
+    // while it is shown and come back with the timeline.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        const bool comparing = m_compare && m_tabs->currentWidget() == m_compare;
+        if (comparing && !m_bottomDocksParked) {
+            m_bottomDocksParked = true;
+            m_parkedDocks.clear();
+            for (QDockWidget* dock : {m_diagnosticsDock, m_statisticsDock}) {
+                if (!dock->isHidden()) {
+                    m_parkedDocks.push_back(dock);
+                    dock->hide();
+                }
+            }
+        } else if (!comparing && m_bottomDocksParked) {
+            m_bottomDocksParked = false;
+            for (QDockWidget* dock : m_parkedDocks)
+                dock->show();
+            m_parkedDocks.clear();
+        }
+    });
     connect(m_diagnostics, &ui::DiagnosticsPanel::evidenceActivated, this,
             [this](const std::vector<model::SliceRef>& refs) {
                 m_tabs->setCurrentWidget(m_timeline);
@@ -697,6 +717,7 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    m_tabs->setCurrentWidget(m_timeline);  // brings parked docks back before the layout is saved
     saveSettings();
     if (m_runs->isRunning()) {
         m_runs->cancel();  // the destructor waits for the worker to reach a check point

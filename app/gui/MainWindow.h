@@ -143,6 +143,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
     QDockWidget* m_statisticsDock = nullptr;
+    bool m_bottomDocksParked = false;
+    std::vector<QDockWidget*> m_parkedDocks;  // hidden while Compare is shown
     RunPanel* m_runPanel = nullptr;
     MessageBar* m_message = nullptr;
     QComboBox* m_history = nullptr;

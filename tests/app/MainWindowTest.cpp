@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QMimeData>
 #include <QPushButton>
@@ -442,6 +443,9 @@ TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
     ASSERT_TRUE(window.compareView());
     ASSERT_EQ(window.documentCount(), 2);
     EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
+    // The bottom docks make room for the two timelines, and come back with the timeline tab.
+    auto* statisticsDock = window.findChild<QDockWidget*>("statisticsDock");
+    EXPECT_TRUE(statisticsDock->isHidden());
     // Baseline is the first document of the pair, async the second.
     auto docAt = [&](int i) {
         window.setCurrentDocument(i);
@@ -453,6 +457,7 @@ TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
     EXPECT_EQ(window.compareView()->asyncView()->trace(), async->trace);
     // Switching documents brings the single timeline back.
     EXPECT_EQ(window.tabs()->currentWidget(), window.timeline());
+    EXPECT_FALSE(statisticsDock->isHidden());
 }
 
 TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
@@ -531,6 +536,31 @@ TEST_F(MainWindowTest, OnlyTheLatestOpenCounts) {
     QTest::qWait(600);  // the slow result arrives and must be ignored
     ASSERT_EQ(window.documentCount(), 1);
     EXPECT_EQ(window.currentDocument()->title, "fast.json");
+}
+
+TEST_F(MainWindowTest, WindowLayoutPersists) {
+    MainWindowDeps d = deps(withDevice);
+    d.restoreLayout = true;
+    {
+        MainWindow window(d);
+        window.show();
+        window.resize(1200, 800);
+        auto* dock = window.findChild<QDockWidget*>("statisticsDock");
+        ASSERT_TRUE(dock);
+        dock->hide();
+        window.close();
+    }
+    MainWindow again(d);
+    again.show();
+    auto* dock = again.findChild<QDockWidget*>("statisticsDock");
+    ASSERT_TRUE(dock);
+    EXPECT_TRUE(dock->isHidden());
+    EXPECT_EQ(again.size(), QSize(1200, 800));
+    // A fresh start (no saved layout) opens at the default size with every dock shown.
+    QSettings().clear();
+    MainWindow fresh(d);
+    EXPECT_EQ(fresh.size(), QSize(1600, 1000));
+    EXPECT_FALSE(fresh.findChild<QDockWidget*>("statisticsDock")->isHidden());
 }
 
 TEST_F(MainWindowTest, RunParametersPersist) {
