@@ -20,6 +20,9 @@ struct Case {
     OccupancyLimiter limiter;
 };
 
+// Printed by name (gtest would otherwise dump the struct's bytes, padding included).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.what; }
+
 class H100Occupancy : public ::testing::TestWithParam<Case> {};
 
 TEST_P(H100Occupancy, MatchesTheHandComputation) {
