@@ -233,6 +233,14 @@ TEST(StreamsSerialized, NotWhenWorkIsSpreadOrTheRunIsABaseline) {
     }
     EXPECT_FALSE(analyzeTrace(*spread.finish()).fired(RuleId::StreamsSerialized));
 
+    // Two streams asked for, two used, even if one does most of the work (a copy stream).
+    test::HandTrace twoOfTwo;
+    twoOfTwo.builder().setMetadata("streams", "2");
+    twoOfTwo.builder().setMetadata("mode", "async");
+    twoOfTwo.kernel(10, 0, 10'000, -1);
+    twoOfTwo.copy(11, 0, 100, CopyKind::DeviceToHost, 8, -1, -1);
+    EXPECT_FALSE(analyzeTrace(*twoOfTwo.finish()).fired(RuleId::StreamsSerialized));
+
     test::HandTrace baseline;
     baseline.builder().setMetadata("streams", "4");
     baseline.builder().setMetadata("mode", "baseline");

@@ -85,7 +85,10 @@ void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out
             std::max_element(perStream.begin(), perStream.end(),
                              [](const auto& a, const auto& b) { return a.second < b.second; });
         const double share = 100.0 * top->second / static_cast<double>(total);
-        if (perStream.size() > 1 && share < ctx.options.serializedStreamSharePct) {
+        // Serialised: fewer streams than asked for did the work, and one of them nearly all of it
+        // (a default-stream copy or two does not make a second stream of work).
+        const auto used = static_cast<std::int64_t>(perStream.size());
+        if (used >= requested || (used > 1 && share < ctx.options.serializedStreamSharePct)) {
             continue;
         }
         Diagnostic d;
