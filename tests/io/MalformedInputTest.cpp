@@ -87,6 +87,8 @@ TEST(MalformedInput, OffsetsPointAtTheProblem) {
         {"gzip_of_garbage.json.gz", "decompressed data", -2},
         {"truncated.json", "truncated", -2},
         {"huge_dur_overflow.json", "out of range", 1},
+        {"nan.json", "NaN and infinities are not JSON numbers", 43},
+        {"infinity.json", "NaN and infinities are not JSON numbers", 43},
     };
     for (const auto& c : cases) {
         const auto result = loadTrace(test::dataPath(std::string("malformed/") + c.file));

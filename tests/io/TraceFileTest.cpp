@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "io/ChromeTraceWriter.h"
 #include "io/Gzip.h"
@@ -95,6 +97,20 @@ TEST(TraceFile, UnwritablePathIsAClearErrorAndLeavesNothing) {
     const auto clash = saveTrace(*trace, dir + "/taken.json");
     EXPECT_FALSE(clash.ok());
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+TEST(TraceFile, ReadsFromAPipe) {
+    const auto dir = test::makeTempDir("wl-io-fifo");
+    const std::string path = dir + "/fifo";
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    // More than the first read buffer, so the pipe path grows its buffer.
+    const std::string json =
+        ChromeTraceWriter(*smallTrace()).toString() + std::string(3 << 20, ' ');
+    std::thread writer([&] { std::ofstream(path, std::ios::binary) << json; });
+    const auto loaded = loadTrace(path);
+    writer.join();
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    EXPECT_EQ(loaded.value()->counts().slices, smallTrace()->counts().slices);
 }
 
 TEST(TraceFile, FailedExportKeepsThePreviousFile) {

@@ -1800,6 +1800,17 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
         readableBytes = readableBytes >= 3 ? readableBytes - 3 : 0;
     }
     auto errorAt = [&](std::string message, std::int64_t offset) {
+        // The parser calls NaN and Infinity bad characters; say what they are.
+        if (offset >= 0 && static_cast<std::size_t>(offset) < json.size()) {
+            const std::string_view at = json.substr(static_cast<std::size_t>(offset));
+            for (std::string_view word :
+                 {"NaN", "-NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"}) {
+                if (at.starts_with(word)) {
+                    message = "NaN and infinities are not JSON numbers";
+                    break;
+                }
+            }
+        }
         return model::Error{std::move(message), name,
                             offset < 0 ? -1 : offset + static_cast<std::int64_t>(skipped)};
     };

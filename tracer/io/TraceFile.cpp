@@ -54,27 +54,40 @@ model::Result<model::TracePtr> loadTrace(const std::string& path) {
     if (fd < 0)
         return fileError("cannot open", path);
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        const bool dir = S_ISDIR(st.st_mode);
+    if (::fstat(fd, &st) != 0) {
+        const model::Error e = fileError("cannot read", path);
         ::close(fd);
-        if (dir)
-            return model::Error{"is a directory, not a trace file", path, -1};
-        return fileError("cannot read", path);
+        return e;
     }
+    if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        return model::Error{"is a directory, not a trace file", path, -1};
+    }
+    // Regular files are read in one go into a buffer with room for the parser's padding; pipes
+    // and devices (/dev/stdin) grow the buffer as they deliver.
     std::string bytes;
-    bytes.reserve(static_cast<std::size_t>(st.st_size) + ChromeTraceReader::kPadding);
-    bytes.resize(static_cast<std::size_t>(st.st_size));
+    const bool regular = S_ISREG(st.st_mode);
+    std::size_t want = regular ? static_cast<std::size_t>(st.st_size) : std::size_t{1} << 20;
+    bytes.reserve(want + ChromeTraceReader::kPadding);
+    bytes.resize(want);
     std::size_t done = 0;
-    while (done < bytes.size()) {
+    while (true) {
+        if (done == bytes.size()) {
+            if (regular)
+                break;
+            bytes.reserve(bytes.size() * 2 + ChromeTraceReader::kPadding);
+            bytes.resize(bytes.size() * 2);
+        }
         const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
+            const model::Error e = fileError("cannot read", path);
             ::close(fd);
-            return fileError("cannot read", path);
+            return e;
         }
         if (n == 0)
-            break;  // the file shrank while we read it
+            break;  // end of file (or the file shrank while we read it)
         done += static_cast<std::size_t>(n);
     }
     ::close(fd);
