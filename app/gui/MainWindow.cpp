@@ -352,6 +352,11 @@ void MainWindow::openBundledSample() {
     }
 }
 
+void MainWindow::openTrace(model::TracePtr trace, const QString& title,
+                           TraceDocument::Origin origin) {
+    addDocument(TraceDocument::fromFile(std::move(trace), title, origin));
+}
+
 void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
     if (!result.ok()) {
         showError(tr("Could not open %1: %2")

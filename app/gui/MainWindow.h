@@ -61,6 +61,9 @@ public:
     void openFile(const QString& path);
     // Opens the first bundled sample trace (a synthetic one when none is bundled).
     void openBundledSample();
+    // Shows an already built trace as a new document (no file involved).
+    void openTrace(model::TracePtr trace, const QString& title,
+                   TraceDocument::Origin origin = TraceDocument::Origin::File);
     void startRun();
     void startCompare();
     void cancelRun();

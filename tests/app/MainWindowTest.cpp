@@ -151,7 +151,7 @@ TEST_F(MainWindowTest, OpensATraceAndShowsItsRows) {
 TEST_F(MainWindowTest, ZoomAndPanKeysChangeTheVisibleRange) {
     MainWindow window(deps(withDevice));
     window.show();
-    window.openBundledSample();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     ASSERT_TRUE(window.currentDocument());
     ui::TimelineView* view = window.timeline();
     view->setFocus();
@@ -187,7 +187,7 @@ TEST_F(MainWindowTest, ZoomAndPanKeysChangeTheVisibleRange) {
 TEST_F(MainWindowTest, SelectingASliceFillsTheDetails) {
     MainWindow window(deps(withDevice));
     window.show();
-    window.openBundledSample();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     const DocumentPtr doc = window.currentDocument();
     ASSERT_TRUE(doc);
     // Find a kernel in the document.
@@ -234,6 +234,16 @@ TEST_F(MainWindowTest, RunPanelWithoutADeviceExplainsWhy) {
         QSignalSpy(&window, &MainWindow::idle).wait(20000);
     ASSERT_TRUE(window.currentDocument());
     EXPECT_EQ(window.currentDocument()->origin, TraceDocument::Origin::Sample);
+    if (!bundledSamples().isEmpty()) {
+        EXPECT_EQ(window.currentDocument()->path, bundledSamples().front());
+    }
+    int streams = 0;
+    for (const auto& track : window.currentDocument()->trace->tracks()) {
+        if (track.kind == model::TrackKind::GpuStream)
+            ++streams;
+    }
+    EXPECT_GT(streams, 0);
+    EXPECT_FALSE(window.messageText().isEmpty());  // says it is a sample
 }
 
 TEST_F(MainWindowTest, RunPanelWithADeviceDisablesRunWhileRunning) {
@@ -328,7 +338,7 @@ TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {
         return model::Error{"out of device memory while allocating 400 MB", {}, -1};
     };
     MainWindow window(deps(withDevice, failing));
-    window.openBundledSample();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     const DocumentPtr before = window.currentDocument();
     QSignalSpy finished(&window, &MainWindow::runFinished);
     window.startRun();
@@ -391,7 +401,7 @@ TEST_F(MainWindowTest, CompareRunsBaselineThenAsyncWithTheSameParameters) {
 TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {
     MainWindow window(deps(withDevice));
     window.show();
-    window.openBundledSample();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     if (window.isBusy()) {
         ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
     }
@@ -465,7 +475,7 @@ TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
 
 TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
     MainWindow window(deps(withDevice));
-    window.openBundledSample();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     const DocumentPtr doc = window.currentDocument();
     ASSERT_TRUE(doc);
     const std::string dir = test::makeTempDir("wl-export");
@@ -496,7 +506,7 @@ TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
 TEST_F(MainWindowTest, AMalformedFileShowsAnErrorAndKeepsThePreviousDocument) {
     MainWindow window(deps(withDevice));
     window.show();
-    window.openBundledSample();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     const DocumentPtr before = window.currentDocument();
     ASSERT_TRUE(before);
     const std::string path = test::makeTempDir("wl-bad") + "/broken.json";
