@@ -86,8 +86,10 @@ TEST(MalformedInput, OffsetsPointAtTheProblem) {
         {"truncated.json.gz", "truncated", -2},
         {"gzip_of_garbage.json.gz", "decompressed data", -2},
         {"truncated.json", "truncated", -2},
-        {"huge_dur_overflow.json", "out of range", 1},
+        {"huge_dur_overflow.json", "out of range", 43},
         {"nan.json", "NaN and infinities are not JSON numbers", 43},
+        {"ts_beyond_range.json", "ts is out of range", 43},
+        {"base_time_overflow.json", "baseTimeNanoseconds plus the earliest", 23},
         {"infinity.json", "NaN and infinities are not JSON numbers", 43},
     };
     for (const auto& c : cases) {

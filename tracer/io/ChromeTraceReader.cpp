@@ -34,6 +34,8 @@ using model::TrackIndex;
 
 static_assert(ChromeTraceReader::kPadding >= simdjson::SIMDJSON_PADDING);
 
+constexpr TimeNs kMaxAbsTimeNs = TimeNs{1} << 61;
+
 constexpr int kMaxNesting = 256;
 // String pids/tids ("Spans", "PyTorch Profiler") become numbers above any OS id.
 constexpr std::int64_t kStringIdBase = std::int64_t{1} << 40;
@@ -201,9 +203,15 @@ struct FlowEvent {
     TimeNs ts;
 };
 
+// Unsigned arithmetic: hashing must not overflow a signed type.
+std::size_t mixHash(std::uint64_t a, std::uint64_t b) {
+    return static_cast<std::size_t>((a * 0x9E3779B97F4A7C15ull) ^
+                                    (b + 0x7F4A7C15ull + (a << 6) + (a >> 2)));
+}
+
 struct PairHash {
     std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const noexcept {
-        return std::hash<std::int64_t>{}(p.first * 1000003 ^ p.second);
+        return mixHash(static_cast<std::uint64_t>(p.first), static_cast<std::uint64_t>(p.second));
     }
 };
 
@@ -216,8 +224,8 @@ struct TrackKey {
 };
 struct TrackKeyHash {
     std::size_t operator()(const TrackKey& k) const noexcept {
-        return std::hash<std::int64_t>{}((k.a * 1000003 ^ k.b) * 31 + static_cast<int>(k.cat)) ^
-               k.domain;
+        return mixHash(mixHash(static_cast<std::uint64_t>(k.a), static_cast<std::uint64_t>(k.b)),
+                       (std::uint64_t{k.domain} << 8) | static_cast<std::uint64_t>(k.cat));
     }
 };
 
@@ -491,6 +499,10 @@ private:
         TimeNs ns = 0;
         switch (parseMicros(text, ns)) {
             case TimeParse::Ok:
+                // ±2^61 ns (73 years) keeps every sum and difference of times inside int64.
+                if (ns > kMaxAbsTimeNs || ns < -kMaxAbsTimeNs) {
+                    fail(std::string(what) + " is out of range", at);
+                }
                 return ns;
             case TimeParse::Range:
                 fail(std::string(what) + " is out of range", at);
@@ -646,6 +658,9 @@ private:
     model::TraceBuilder m_builder;
 
     bool m_eventsSeen = false;
+    TimeNs m_baseNs = 0;
+    const char* m_baseAt = nullptr;
+    TimeNs m_earliestNs = std::numeric_limits<TimeNs>::max();  // of slices and counter samples
     bool m_warpline = false;        // our own export: tracks come from the "warpline" block
     bool m_ourMetadata = false;     // "warplineMetadata" seen
     bool m_foreignGpuData = false;  // Kineto-like content, for the "producer" metadata
@@ -1057,6 +1072,7 @@ void Importer::handleEvent(RawEvent& e) {
             if (e.ph == 'n') {
                 m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name),
                                      SliceKind::Instant, 0, model::kNoDetail);
+                m_earliestNs = std::min(m_earliestNs, e.ts);
                 return;
             }
             auto it = m_openAsync.find(key);
@@ -1068,6 +1084,7 @@ void Importer::handleEvent(RawEvent& e) {
             it->second.pop_back();
             m_builder.addSliceId(track, begin.ts, e.ts, m_builder.intern(begin.name),
                                  SliceKind::Other, 0, model::kNoDetail);
+            m_earliestNs = std::min(m_earliestNs, begin.ts);
             return;
         }
         case 'i':
@@ -1240,6 +1257,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             m_gpuCorrelations.push_back(correlation);
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
+    m_earliestNs = std::min(m_earliestNs, start);
     if (!m_warpline)
         m_sliceStarts.push_back({e.pid, e.tid, start, track});
 }
@@ -1251,6 +1269,7 @@ void Importer::addInstant(const RawEvent& e) {
                                           : 0;
     m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name), SliceKind::Instant,
                          correlation, model::kNoDetail);
+    m_earliestNs = std::min(m_earliestNs, e.ts);
 }
 
 void Importer::addCounter(const RawEvent& e) {
@@ -1263,6 +1282,7 @@ void Importer::addCounter(const RawEvent& e) {
     for (const auto& [series, value] : m_series) {
         const auto counter = m_builder.counterTrack(process, e.name, series);
         m_builder.addCounterSample(counter, e.ts, value);
+        m_earliestNs = std::min(m_earliestNs, e.ts);
     }
 }
 
@@ -1655,6 +1675,12 @@ void Importer::resolveFlows() {
 }
 
 void Importer::finish() {
+    // The trace's origin is base + earliest event: it must be an int64 too.
+    TimeNs origin = 0;
+    if (m_earliestNs != std::numeric_limits<TimeNs>::max() &&
+        __builtin_add_overflow(m_baseNs, m_earliestNs, &origin)) {
+        fail("baseTimeNanoseconds plus the earliest timestamp is out of range", m_baseAt);
+    }
     for (const auto& [key, stack] : m_open) {
         if (!stack.empty())
             fail("\"B\" event never ended", stack.front().at);
@@ -1732,7 +1758,9 @@ model::TracePtr Importer::run(od::document& doc) {
                     break;
                 case keyHash(format::kBaseTime):
                     if (key == format::kBaseTime) {
-                        m_builder.setBaseTimeNs(getInt<std::int64_t>(value, key));
+                        m_baseAt = value.raw_json_token().data();
+                        m_baseNs = getInt<std::int64_t>(value, key);
+                        m_builder.setBaseTimeNs(m_baseNs);
                         continue;
                     }
                     break;
