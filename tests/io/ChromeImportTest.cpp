@@ -144,5 +144,21 @@ TEST(ChromeImport, PaddedInputIsParsedInPlace) {
     EXPECT_EQ(trace.value()->counts().slices, 1u);
 }
 
+// String and extreme numeric pids/tids (UBSan once caught the track hash overflowing on these).
+TEST(ChromeImport, StringAndExtremeProcessAndThreadIds) {
+    const auto trace = parse(R"([
+        {"ph":"X","name":"a","pid":"Spans","tid":"PyTorch Profiler","ts":1,"dur":1},
+        {"ph":"X","name":"b","pid":9223372036854775807,"tid":-9223372036854775808,"ts":2,"dur":1},
+        {"ph":"X","name":"c","pid":666666666666200,"tid":1099514926310883339,"ts":3,"dur":1},
+        {"ph":"X","name":"d","pid":"Spans","tid":"PyTorch Profiler","ts":4,"dur":1}
+    ])");
+    ASSERT_TRUE(trace);
+    EXPECT_EQ(trace->counts().slices, 4u);
+    const auto a = findSlice(*trace, "a");
+    const auto d = findSlice(*trace, "d");
+    EXPECT_EQ(a.track, d.track);  // the same string ids give the same row
+    EXPECT_EQ(trace->str(trace->processes()[trace->track(a.track).process].nameId), "Spans");
+}
+
 }  // namespace
 }  // namespace wl::io
