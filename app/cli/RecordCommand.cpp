@@ -18,10 +18,6 @@
 
 #include "app/cli/Commands.h"
 
-#ifdef WARPLINE_HAS_CUDA
-#include "cupti/CuptiTracer.h"
-#endif
-
 namespace wl::app {
 namespace {
 
@@ -138,7 +134,6 @@ int recordCommand(const std::vector<std::string>& args) {
         printError(injection + ": the injection library is missing (it is built next to warpline)");
         return kExitFailure;
     }
-    const std::string cupti = cupti::CuptiTracer::loadedCuptiPath();
 
     char statusTemplate[] = "/tmp/warpline-record-XXXXXX";
     const int statusFd = mkstemp(statusTemplate);
@@ -169,11 +164,10 @@ int recordCommand(const std::vector<std::string>& args) {
                                                          : parsed.output;
         setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
         const char* userNvtx = std::getenv("NVTX_INJECTION64_PATH");
-        if (!cupti.empty() && (userNvtx == nullptr || userNvtx[0] == '\0')) {
-            // A user's own NVTX tool wins; ours may be moved to the process's own libcupti by the
-            // injection library.
-            setenv("NVTX_INJECTION64_PATH", cupti.c_str(), 1);
-            setenv("WARPLINE_RECORD_NVTX_SET", "1", 1);
+        if (userNvtx == nullptr || userNvtx[0] == '\0') {
+            // The injection library forwards NVTX to the libcupti the program ends up using (a
+            // user's own NVTX tool wins).
+            setenv("NVTX_INJECTION64_PATH", injection.c_str(), 1);
         }
         setenv("WARPLINE_RECORD_OUTPUT", output.c_str(), 1);
         setenv("WARPLINE_RECORD_STATUS", statusPath.c_str(), 1);

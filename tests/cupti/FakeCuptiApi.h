@@ -38,7 +38,9 @@ public:
         p.name = "Fake GPU";
         return p;
     }
-    std::optional<DefaultStreams> defaultStreams(int) override { return DefaultStreams{7, 9}; }
+    model::Result<DefaultStreams> defaultStreams(int device) override {
+        return DefaultStreams{device < 0 ? 0 : device, 7, 9};
+    }
     void synchronizeDevices(const std::vector<int>&) override { ++synchronizations; }
     CUptiResult subscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc, void*) override {
         if (subscribeResult != CUPTI_SUCCESS) {

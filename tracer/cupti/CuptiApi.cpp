@@ -66,22 +66,30 @@ public:
         return p;
     }
 
-    std::optional<DefaultStreams> defaultStreams(int device) override {
+    model::Result<DefaultStreams> defaultStreams(int device) override {
         int current = -1;
         const bool haveCurrent = cudaGetDevice(&current) == cudaSuccess;
-        if (cudaSetDevice(device) != cudaSuccess) {
+        if (device < 0) {
+            if (!haveCurrent) {
+                return model::Error{"no current device"};
+            }
+            device = current;
+        } else if (cudaSetDevice(device) != cudaSuccess) {
             cudaGetLastError();
-            return std::nullopt;
+            return model::Error{"cannot select device " + std::to_string(device)};
         }
         DefaultStreams ids;
+        ids.device = device;
         // A null context means the current one, which cudaSetDevice just made the device's.
-        const bool ok = cuptiGetStreamIdEx(nullptr, nullptr, 0, &ids.legacy) == CUPTI_SUCCESS &&
-                        cuptiGetStreamIdEx(nullptr, nullptr, 1, &ids.perThread) == CUPTI_SUCCESS;
+        CUptiResult result = cuptiGetStreamIdEx(nullptr, nullptr, 0, &ids.legacy);
+        if (result == CUPTI_SUCCESS) {
+            result = cuptiGetStreamIdEx(nullptr, nullptr, 1, &ids.perThread);
+        }
         if (haveCurrent) {
             cudaSetDevice(current);
         }
-        if (!ok) {
-            return std::nullopt;
+        if (result != CUPTI_SUCCESS) {
+            return model::Error{"cuptiGetStreamIdEx: " + resultString(result)};
         }
         return ids;
     }

@@ -27,12 +27,13 @@ public:
     virtual std::optional<model::DeviceProperties> deviceProperties(int device) = 0;
     // CUPTI stream ids of a device's legacy default stream and of the calling thread's per-thread
     // default stream (they may have been created before tracing began, so no STREAM record names
-    // them). Only for devices that already ran work; nullopt when CUPTI cannot tell.
+    // them). `device` < 0: the calling thread's current device, whose context must exist already.
     struct DefaultStreams {
+        int device = 0;
         std::uint32_t legacy = 0;
         std::uint32_t perThread = 0;
     };
-    virtual std::optional<DefaultStreams> defaultStreams(int device) = 0;
+    virtual model::Result<DefaultStreams> defaultStreams(int device) = 0;
     // Waits for all work on the given devices to finish (before the final flush).
     virtual void synchronizeDevices(const std::vector<int>& devices) = 0;
 

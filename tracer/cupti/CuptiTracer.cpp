@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -37,8 +38,10 @@ constexpr KindSpec kCoreKinds[] = {
     {CUPTI_ACTIVITY_KIND_CONTEXT, "contexts", false},
     {CUPTI_ACTIVITY_KIND_NAME, "names", false},
 };
-constexpr KindSpec kApiKinds[] = {
+constexpr KindSpec kRuntimeKinds[] = {
     {CUPTI_ACTIVITY_KIND_RUNTIME, "runtime API", true},
+};
+constexpr KindSpec kDriverKinds[] = {
     {CUPTI_ACTIVITY_KIND_DRIVER, "driver API", false},
 };
 constexpr KindSpec kNvtxKinds[] = {
@@ -166,6 +169,8 @@ struct CuptiTracer::Impl {
     std::vector<CUpti_ActivityKind> enabled;
     std::vector<std::string> warnings;
     int deviceCount = 0;
+    std::map<int, CuptiApi::DefaultStreams> defaultStreams;
+    std::string defaultStreamsNote;
     std::vector<std::unique_ptr<PmSampler>> samplers;
 
     model::Status fail(std::string message) {
@@ -370,14 +375,34 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         return status;
     }
     if (options.traceApi) {
-        if (auto status = d.enableKinds(std::begin(kApiKinds), std::end(kApiKinds)); !status.ok()) {
+        if (auto status = d.enableKinds(std::begin(kRuntimeKinds), std::end(kRuntimeKinds));
+            !status.ok()) {
             return status;
+        }
+        if (options.traceDriverApi) {
+            if (auto status = d.enableKinds(std::begin(kDriverKinds), std::end(kDriverKinds));
+                !status.ok()) {
+                return status;
+            }
         }
     }
     if (options.traceNvtx) {
         if (auto status = d.enableKinds(std::begin(kNvtxKinds), std::end(kNvtxKinds));
             !status.ok()) {
             return status;
+        }
+    }
+    d.defaultStreams.clear();
+    d.defaultStreamsNote.clear();
+    if (options.queryDeviceProperties) {
+        // The current device's default streams may predate this run (no STREAM record then): ask
+        // CUPTI for their ids. Other devices are not touched (that would create contexts); their
+        // default streams are named by the STREAM records of contexts created during the run.
+        auto streams = d.api->defaultStreams(-1);
+        if (streams.ok()) {
+            d.defaultStreams[streams.value().device] = streams.value();
+        } else {
+            d.defaultStreamsNote = "not identified at start: " + streams.error().message;
         }
     }
     if (options.gpuMetrics) {
@@ -426,8 +451,11 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
             if (auto properties = d.api->deviceProperties(device)) {
                 translator.addRuntimeDeviceProperties(*properties);
             }
-            if (auto streams = d.api->defaultStreams(device)) {
-                translator.noteDefaultStreams(device, streams->legacy, streams->perThread);
+            // Asked at start(), for the device current then.
+            auto known = d.defaultStreams.find(device);
+            if (known != d.defaultStreams.end()) {
+                translator.noteDefaultStreams(device, known->second.legacy,
+                                              known->second.perThread);
             }
         }
     }
@@ -436,6 +464,9 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         translator.builder().diagnostics().warn(warning);
     }
     d.addMetrics(translator);
+    if (!d.defaultStreamsNote.empty()) {
+        translator.builder().setMetadata("default streams", d.defaultStreamsNote);
+    }
     for (const auto& [key, value] : d.options.metadata) {
         translator.builder().setMetadata(key, value);
     }

@@ -11,7 +11,9 @@
 namespace wl::cupti {
 
 struct TracerOptions {
-    bool traceApi = true;   // runtime + driver API calls (needed for launch flows)
+    bool traceApi = true;  // runtime + driver API calls (needed for launch flows)
+    // With traceApi: driver calls too (each runtime launch makes one).
+    bool traceDriverApi = true;
     bool traceNvtx = true;  // NVTX ranges and marks
     bool gpuMetrics =
         false;  // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in)

@@ -7,6 +7,7 @@
 //   WARPLINE_RECORD_OUTPUT  where to write the trace (default: warpline-record-<pid>.json.gz)
 //   WARPLINE_RECORD_STATUS  a file that receives one line: "ok <path>" or "error <message>", so the
 //                           recorder can tell the user what happened in the traced process.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -103,6 +104,38 @@ void writeTrace() {
 
 }  // namespace
 
+namespace {
+
+// NVTX injection entry points, forwarded to the libcupti this library is linked with. `warpline
+// record` points NVTX_INJECTION64_PATH here rather than at a libcupti file: a process may already
+// have loaded its own copy of libcupti (PyTorch ships one), and NVTX must reach the copy that
+// traces, not load a second one (two CUPTI clients in one process make CUPTI refuse the second).
+using NvtxInit = int (*)(const void*);
+
+int forwardToCupti(const char* symbol, const void* argument) {
+    void* cupti = dlopen(wl::cupti::CuptiTracer::loadedCuptiPath().c_str(), RTLD_NOW | RTLD_NOLOAD);
+    if (cupti == nullptr) {
+        return 0;  // NVTX then runs without a tool
+    }
+    auto init = reinterpret_cast<NvtxInit>(dlsym(cupti, symbol));
+    const int result = init != nullptr ? init(argument) : 0;
+    dlclose(cupti);  // only drops the reference NOLOAD took
+    return result;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx(const void* arg) {
+    return forwardToCupti("InitializeInjectionNvtx", arg);
+}
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* arg) {
+    return forwardToCupti("InitializeInjectionNvtx2", arg);
+}
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtxExtension(
+    const void* arg) {
+    return forwardToCupti("InitializeInjectionNvtxExtension", arg);
+}
+
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
     if (g_initialized.exchange(true)) {
         return 1;
@@ -116,15 +149,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     options.hostName = commandName();
     options.metadata["producer"] = "warpline record";
     options.metadata["command"] = commandLine();
-    // The recorder pointed NVTX at the libcupti it loaded itself; this process may have loaded
-    // another copy (PyTorch ships its own), and NVTX must reach the one that traces.
-    const char* nvtxSetByRecorder = std::getenv("WARPLINE_RECORD_NVTX_SET");
-    if (nvtxSetByRecorder != nullptr && nvtxSetByRecorder[0] == '1') {
-        const std::string cupti = wl::cupti::CuptiTracer::loadedCuptiPath();
-        if (!cupti.empty()) {
-            setenv("NVTX_INJECTION64_PATH", cupti.c_str(), 1);
-        }
-    }
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {

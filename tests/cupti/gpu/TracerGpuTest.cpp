@@ -54,6 +54,8 @@ void printTracks(const model::Trace& trace) {
             static_cast<long long>(track.threadId), std::string(trace.str(track.nameId)).c_str(),
             std::string(trace.str(track.domainId)).c_str(), track.slices.size());
     }
+    std::printf("  default streams: %s\n",
+                trace.metadataValue("default streams", "identified").c_str());
     const auto& d = trace.diagnostics();
     std::printf(
         "  diagnostics: dropped=%llu invalid=%llu unknown=%llu unmatched=%llu warnings=%llu\n",
