@@ -80,10 +80,23 @@ public:
         }
         DefaultStreams ids;
         ids.device = device;
-        // A null context means the current one, which cudaSetDevice just made the device's.
-        CUptiResult result = cuptiGetStreamIdEx(nullptr, nullptr, 0, &ids.legacy);
-        if (result == CUPTI_SUCCESS) {
-            result = cuptiGetStreamIdEx(nullptr, nullptr, 1, &ids.perThread);
+        // CUPTI resolves the special stream handles within a context: the device's primary
+        // context, current on this thread now. The driver function comes through the runtime so
+        // the tracer needs no link to libcuda.
+        CUcontext context = nullptr;
+        void* getCurrent = nullptr;
+        cudaDriverEntryPointQueryResult found{};
+        if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &getCurrent, 12000,
+                                             cudaEnableDefault, &found) == cudaSuccess &&
+            getCurrent != nullptr) {
+            reinterpret_cast<CUresult (*)(CUcontext*)>(getCurrent)(&context);
+        }
+        CUptiResult result = CUPTI_ERROR_INVALID_CONTEXT;
+        if (context != nullptr) {
+            result = cuptiGetStreamIdEx(context, CU_STREAM_LEGACY, 0, &ids.legacy);
+            if (result == CUPTI_SUCCESS) {
+                result = cuptiGetStreamIdEx(context, CU_STREAM_PER_THREAD, 1, &ids.perThread);
+            }
         }
         if (haveCurrent) {
             cudaSetDevice(current);
