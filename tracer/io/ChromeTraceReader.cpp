@@ -1591,11 +1591,17 @@ void Importer::resolveFlows() {
     // Several tracks can share a (pid, tid) (Kineto puts CPU ops and runtime calls on one thread,
     // stream syncs on the stream's tid): bind each flow end to the track of the slice that starts
     // last at or before its time on that thread.
-    std::sort(m_sliceStarts.begin(), m_sliceStarts.end(),
-              [](const SliceStart& a, const SliceStart& b) {
-                  return std::tie(a.pid, a.tid, a.startNs) < std::tie(b.pid, b.tid, b.startNs);
-              });
+    // Sorted on first use: most files' flows are all launches, rebuilt from correlation ids.
+    bool startsSorted = false;
     auto trackOf = [&](const FlowEvent& f, TrackIndex& track) {
+        if (!startsSorted) {
+            std::sort(m_sliceStarts.begin(), m_sliceStarts.end(),
+                      [](const SliceStart& a, const SliceStart& b) {
+                          return std::tie(a.pid, a.tid, a.startNs) <
+                                 std::tie(b.pid, b.tid, b.startNs);
+                      });
+            startsSorted = true;
+        }
         if (m_warpline) {
             if (auto it = m_tidTracks.find({f.pid, f.tid}); it != m_tidTracks.end()) {
                 track = it->second;
