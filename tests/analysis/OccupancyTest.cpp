@@ -21,7 +21,9 @@ struct Case {
 };
 
 // Printed by name (gtest would otherwise dump the struct's bytes, padding included).
-void PrintTo(const Case& c, std::ostream* os) { *os << c.what; }
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.what;
+}
 
 class H100Occupancy : public ::testing::TestWithParam<Case> {};
 

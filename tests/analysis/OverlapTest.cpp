@@ -24,6 +24,12 @@ TEST(Intervals, UnionCoverageAndIntersection) {
     EXPECT_EQ(a.unite(b).totalNs(), 60);
     ASSERT_EQ(a.holes().size(), 1u);
     EXPECT_EQ(a.holes()[0], (Interval{25, 50}));
+    EXPECT_EQ(a.holeAt(30), (Interval{25, 50}));
+    EXPECT_EQ(a.holeAt(25), (Interval{25, 50}));
+    EXPECT_EQ(a.holeAt(24), (Interval{}));  // covered
+    EXPECT_EQ(a.holeAt(50), (Interval{}));  // covered
+    EXPECT_EQ(a.holeAt(70), (Interval{}));  // after the last interval
+    EXPECT_EQ(a.holeAt(-5), (Interval{}));  // before the first
 }
 
 TEST(Overlap, CopyUnderComputeShare) {

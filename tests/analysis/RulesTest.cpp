@@ -92,9 +92,8 @@ TEST(SyncApiInLoop, FiresWithCountAndIdleTime) {
     const AnalysisResult r = analyzeTrace(*trace, o);
     const Diagnostic d = only(r, RuleId::SyncApiInLoop);
     EXPECT_EQ(d.count, 3u);
-    // Each wait [1000i+15, ...) until the next kernel at 1000(i+1)+20: 1005 ns, of which the
-    // kernel [1000i+20, 1000i+300) keeps the GPU busy 280: 725 idle, three times.
-    EXPECT_EQ(d.costNs, 3 * 725);
+    // Each wait returns at 1000i+310 into the hole [1000i+300, 1000(i+1)+20): 720 idle, 3 times.
+    EXPECT_EQ(d.costNs, 3 * 720);
     EXPECT_EQ(d.evidence.size(), 3u);
     EXPECT_NE(d.message.find("cudaStreamSynchronize x3"), std::string::npos) << d.message;
 
@@ -111,8 +110,19 @@ TEST(SyncApiInLoop, NotForTwoWaitsOrWhenWorkIsQueuedAhead) {
     EXPECT_FALSE(analyzeTrace(*syncLoop(2, false), o).fired(RuleId::SyncApiInLoop));
     EXPECT_FALSE(analyzeTrace(*syncLoop(5, true), o).fired(RuleId::SyncApiInLoop));
     // Idle shorter than the minimum does not count.
-    o.minIdleAfterSyncNs = 726;
+    o.minIdleAfterSyncNs = 721;
     EXPECT_FALSE(analyzeTrace(*syncLoop(3, false), o).fired(RuleId::SyncApiInLoop));
+    // Three different waits (setup, not a loop) do not fire either.
+    test::HandTrace setup;
+    setup.kernel(1, 20, 300, 0);
+    setup.api("cudaDeviceSynchronize_v3020", 15, 310);
+    setup.kernel(1, 1020, 1300, 1000);
+    setup.api("cudaStreamSynchronize_v3020", 1015, 1310);
+    setup.kernel(1, 2020, 2300, 2000);
+    setup.api("cudaEventSynchronize_v3020", 2015, 2310);
+    setup.kernel(1, 3020, 3300, 3000);
+    o.minIdleAfterSyncNs = 100;
+    EXPECT_FALSE(analyzeTrace(*setup.finish(), o).fired(RuleId::SyncApiInLoop));
     AnalysisOptions strict = o;
     strict.minIdleAfterSyncNs = 100;
     strict.syncInLoopMinCount = 4;

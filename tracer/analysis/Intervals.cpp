@@ -77,6 +77,20 @@ std::vector<Interval> IntervalSet::holes() const {
     return out;
 }
 
+Interval IntervalSet::holeAt(model::TimeNs t) const {
+    // The first interval starting after t; the one before it must have ended by t.
+    auto next = std::upper_bound(m_intervals.begin(), m_intervals.end(), t,
+                                 [](model::TimeNs v, const Interval& i) { return v < i.startNs; });
+    if (next == m_intervals.begin() || next == m_intervals.end()) {
+        return {};
+    }
+    const Interval& prev = *(next - 1);
+    if (prev.endNs > t) {
+        return {};
+    }
+    return {prev.endNs, next->startNs};
+}
+
 IntervalSet IntervalSet::unite(const IntervalSet& other) const {
     std::vector<Interval> all(m_intervals.begin(), m_intervals.end());
     all.insert(all.end(), other.m_intervals.begin(), other.m_intervals.end());

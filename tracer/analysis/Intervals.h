@@ -35,6 +35,8 @@ public:
     model::TimeNs intersectionNs(const IntervalSet& other) const;
     // The holes between consecutive intervals (within [firstNs, lastNs)).
     std::vector<Interval> holes() const;
+    // The hole that contains t (t not covered, an interval before and after it); empty otherwise.
+    Interval holeAt(model::TimeNs t) const;
     // The union with another set.
     IntervalSet unite(const IntervalSet& other) const;
 

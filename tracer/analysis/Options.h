@@ -31,10 +31,11 @@ struct AnalysisOptions {
     // sync-memcpy: host-to-device copies up to this size return early from the driver anyway.
     std::uint64_t smallCopyBytes = 64 * 1024;
 
-    // sync-api-in-loop: this many synchronising calls, each followed by more GPU work from the
-    // same thread and each leaving the GPU idle for at least minIdleAfterSyncNs.
+    // sync-api-in-loop: this many calls of one synchronising API, each followed by more GPU work
+    // from the same thread and each returning into a GPU idle gap of at least minIdleAfterSyncNs
+    // (shorter holes are launch latency between queued kernels, not a drained pipeline).
     std::int32_t syncInLoopMinCount = 3;
-    model::TimeNs minIdleAfterSyncNs = 1 * model::kNsPerUs;
+    model::TimeNs minIdleAfterSyncNs = 10 * model::kNsPerUs;
 
     // streams-serialized: work counts as "on one stream" when one stream holds this share of it.
     double serializedStreamSharePct = 90.0;

@@ -90,11 +90,11 @@ void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             if (busy == busyByDevice.end()) {
                 continue;
             }
-            // The GPU drained while the host waited and then did its own work.
-            const model::TimeNs opStart = ctx.trace.slice(op).startNs;
-            const model::TimeNs idle =
-                (opStart - sync.startNs) - busy->second.coveredNs(sync.startNs, opStart);
-            if (idle < ctx.options.minIdleAfterSyncNs) {
+            // Drained: the GPU was idle when the wait returned and stayed idle until the host
+            // launched more. A wait that returns while queued work still runs costs nothing.
+            const Interval hole = busy->second.holeAt(ctx.trace.slice(sync.ref).endNs());
+            const model::TimeNs idle = hole.durationNs();
+            if (idle <= 0 || idle < ctx.options.minIdleAfterSyncNs) {
                 continue;
             }
             ++d.count;
@@ -105,7 +105,13 @@ void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             rules::cover(d, ctx.trace, sync.ref);
             rules::cover(d, ctx.trace, op);
         }
-        if (d.count < static_cast<std::uint64_t>(ctx.options.syncInLoopMinCount)) {
+        // A loop repeats itself: the same call must drain the GPU that many times (a few
+        // different waits during setup are not a loop).
+        std::uint64_t mostRepeated = 0;
+        for (const auto& [name, n] : byName) {
+            mostRepeated = std::max(mostRepeated, n);
+        }
+        if (mostRepeated < static_cast<std::uint64_t>(ctx.options.syncInLoopMinCount)) {
             continue;
         }
         std::string names;
