@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -131,6 +132,48 @@ QString analysisSummary(const analysis::AnalysisResult& r) {
     return parts.join(QStringLiteral(" · "));
 }
 
+std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model::Trace& trace) {
+    std::vector<std::pair<model::TimeNs, model::TimeNs>> ops;  // (start, weight)
+    model::TimeNs total = 0;
+    model::TimeNs lastEnd = 0;
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind != model::TrackKind::GpuStream)
+            continue;
+        for (const model::Slice& s : track.slices) {
+            const model::TimeNs weight = std::max<model::TimeNs>(s.durationNs, 1);
+            ops.emplace_back(s.startNs, weight);
+            total += weight;
+        }
+    }
+    if (ops.empty() || trace.spanNs() <= 0)
+        return std::nullopt;
+    std::sort(ops.begin(), ops.end());
+    const double low = 0.005 * static_cast<double>(total);
+    const double high = 0.995 * static_cast<double>(total);
+    model::TimeNs startNs = ops.front().first;
+    model::TimeNs endNs = ops.back().first;
+    double seen = 0.0;
+    bool startFound = false;
+    for (const auto& [opStart, weight] : ops) {
+        seen += static_cast<double>(weight);
+        if (!startFound && seen >= low) {
+            startNs = opStart;
+            startFound = true;
+        }
+        lastEnd = std::max(lastEnd, opStart + weight);
+        if (seen >= high) {
+            endNs = lastEnd;
+            break;
+        }
+    }
+    const model::TimeNs width = std::max<model::TimeNs>(endNs - startNs, 1);
+    if (width > trace.spanNs() * 6 / 10)
+        return std::nullopt;  // fit-all shows it well enough
+    const model::TimeNs margin = std::max<model::TimeNs>(width / 25, 1);
+    return std::pair{std::max<model::TimeNs>(0, startNs - margin),
+                     std::min(trace.spanNs(), endNs + margin)};
+}
+
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trace,
                                                         const analysis::AnalysisOptions& options) {
     auto out = std::make_shared<DocumentAnalysis>();
@@ -138,6 +181,7 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trac
         std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(trace, options));
     out->overlays = buildTimelineOverlays(trace, *result);
     out->summary = analysisSummary(*result);
+    out->focus = gpuFocusRange(trace);
     out->result = std::move(result);
     return out;
 }

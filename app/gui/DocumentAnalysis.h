@@ -2,6 +2,8 @@
 
 #include <QString>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "analysis/Analysis.h"
 #include "model/Trace.h"
@@ -16,7 +18,15 @@ struct DocumentAnalysis {
     std::shared_ptr<const analysis::AnalysisResult> result;
     ui::TimelineOverlays overlays;
     QString summary;  // one line for the status bar
+    // Where the GPU did most of its work (see gpuFocusRange); empty when the whole trace is.
+    std::optional<std::pair<model::TimeNs, model::TimeNs>> focus;
 };
+
+// The time range that holds the GPU's work, leaving out thin tails (a warm-up kernel, setup and
+// teardown on the host): from where a little of the GPU op time has passed to where nearly all has,
+// with a small margin (0.5 % and 99.5 %). Empty when that range is most of the trace anyway, or
+// there is no GPU work.
+std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model::Trace& trace);
 
 // Runs the analysis and builds the overlays. Pure; safe on a worker thread.
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trace,

@@ -55,6 +55,7 @@ QString lastRunSummary(const TraceDocument& doc) {
 }  // namespace
 
 MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(parent) {
+    registerResources();
     setWindowTitle(QStringLiteral("Warpline"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/warpline.png")));
     setAcceptDrops(true);
@@ -187,7 +188,7 @@ void MainWindow::createWidgets() {
                 // Every cached analysis used the old threshold.
                 for (auto& a : m_analyses)
                     a.reset();
-                analyzeCurrent();
+                analyzeCurrent(false);  // keep the user's view
             });
 
     connect(m_timeline, &ui::TimelineView::sliceSelected, this,
@@ -371,7 +372,11 @@ void MainWindow::onLoaded(const QString& path, const model::Result<model::TraceP
         rebuildRecentMenu();
     }
     const model::Diagnostics& diag = result.value()->diagnostics();
-    if (diag.lostData()) {
+    if (m_loadingOrigin == TraceDocument::Origin::Sample && !m_deviceAvailable) {
+        showInfo(tr("No GPU here, so this is %1, a sample recorded on a real GPU (more in File > "
+                    "Open Sample). Open your own trace with Ctrl+O or drop it on the window.")
+                     .arg(QFileInfo(path).fileName()));
+    } else if (diag.lostData()) {
         showError(tr("This trace lost %1 records (tracer buffers were full): gaps may be "
                      "missing work.")
                       .arg(diag.droppedRecords));
@@ -383,10 +388,6 @@ void MainWindow::onLoaded(const QString& path, const model::Result<model::TraceP
                 .arg(QFileInfo(path).fileName(),
                      diag.warnings.empty() ? QString()
                                            : QString::fromStdString(diag.warnings.front())));
-    } else if (m_loadingOrigin == TraceDocument::Origin::Sample && !m_deviceAvailable) {
-        showInfo(
-            tr("No GPU here, so this is a bundled sample trace recorded on a real GPU. "
-               "Open your own trace with Ctrl+O."));
     } else {
         m_message->clearMessage();
     }
@@ -538,9 +539,9 @@ void MainWindow::setCurrentDocument(int index) {
         m_runStatus->setText(lastRunSummary(*doc));
     if (m_analyses[index]) {
         m_analysisJobs.abandon();  // an older document's analysis must not land here
-        applyAnalysis(m_analyses[index]);
+        applyAnalysis(m_analyses[index], true);
     } else {
-        analyzeCurrent();
+        analyzeCurrent(true);
     }
     emit documentChanged();
 }
@@ -549,7 +550,7 @@ std::shared_ptr<const DocumentAnalysis> MainWindow::currentAnalysis() const {
     return m_current >= 0 && m_current < documentCount() ? m_analyses[m_current] : nullptr;
 }
 
-void MainWindow::analyzeCurrent() {
+void MainWindow::analyzeCurrent(bool focus) {
     const DocumentPtr doc = currentDocument();
     if (!doc)
         return;
@@ -557,14 +558,14 @@ void MainWindow::analyzeCurrent() {
     const analysis::AnalysisOptions options = m_analysisOptions;
     m_analysisJobs.start(
         m_analysisPool, [doc, options] { return analyzeDocument(*doc->trace, options); },
-        [this, doc](std::shared_ptr<const DocumentAnalysis> result) {
+        [this, doc, focus](std::shared_ptr<const DocumentAnalysis> result) {
             // The document may have moved in the history (or left it) meanwhile.
             for (std::size_t i = 0; i < m_documents.size(); ++i) {
                 if (m_documents[i] == doc)
                     m_analyses[i] = result;
             }
             if (currentDocument() == doc)
-                applyAnalysis(result);
+                applyAnalysis(result, focus);
             onBusyChanged();
         });
     onBusyChanged();
@@ -615,8 +616,13 @@ void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {
     m_details->showSlice(ref);
 }
 
-void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis) {
+void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis,
+                               bool focus) {
     m_timeline->setOverlays(analysis->overlays);
+    if (focus && analysis->focus) {
+        // Open on the GPU's work rather than on setup and warm-up; 0 shows everything.
+        m_timeline->setVisibleRange(analysis->focus->first, analysis->focus->second);
+    }
     if (m_details->trace() == currentDocument()->trace)
         m_details->setAnalysis(analysis->result);
     m_diagnostics->setAnalysis(currentDocument()->trace, analysis->result);

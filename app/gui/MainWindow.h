@@ -121,11 +121,12 @@ private:
     void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
-    void analyzeCurrent();
+    // `focus`: zoom the timeline to the GPU's work when the analysis arrives.
+    void analyzeCurrent(bool focus);
     void showComparison(DocumentPtr baseline, DocumentPtr async);
     // Shows a slice of `trace` (the current document's, or one of Compare's) in the details.
     void showSliceDetails(model::TracePtr trace, model::SliceRef ref);
-    void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis);
+    void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
     void saveSettings();
     void showError(const QString& text);
     void showInfo(const QString& text);

@@ -5,17 +5,33 @@
 
 #include "model/TraceBuilder.h"
 
+// resources.qrc lives in the static library wl_app: nothing would pull its registration into
+// the executable without this call, which must be made outside any namespace.
+static void initWarplineResources() {
+    Q_INIT_RESOURCE(resources);
+}
+
 namespace wl::app {
 
+void registerResources() {
+    static const bool registered = [] {
+        initWarplineResources();
+        return true;
+    }();
+    static_cast<void>(registered);
+}
+
 QStringList bundledSamples() {
+    registerResources();
     QStringList names = QDir(QStringLiteral(":/samples"))
                             .entryList({QStringLiteral("*.json.gz"), QStringLiteral("*.json")},
                                        QDir::Files, QDir::Name);
     // The async reduce run shows the most at a glance: streams, overlap, NVTX.
     std::stable_sort(names.begin(), names.end(), [](const QString& a, const QString& b) {
         auto rank = [](const QString& n) {
-            return (n.contains(QLatin1String("reduce")) ? 0 : 2) +
-                   (n.contains(QLatin1String("async")) ? 0 : 1);
+            return (n.contains(QLatin1String("reduce")) ? 0 : 4) +
+                   (n.contains(QLatin1String("async")) ? 0 : 2) +
+                   (n.contains(QLatin1String("bug")) ? 1 : 0);
         };
         return rank(a) < rank(b);
     });

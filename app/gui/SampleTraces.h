@@ -7,6 +7,10 @@
 
 namespace wl::app {
 
+// Makes the icons, the .desktop file and the samples of resources.qrc available as ":/...".
+// Idempotent; the window calls it.
+void registerResources();
+
 // Traces bundled with the application (resources/samples/*.json.gz, recorded on a real GPU by
 // `warpline run`), as ":/samples/..." resource paths, best first (reduce async first).
 QStringList bundledSamples();

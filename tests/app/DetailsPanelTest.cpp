@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "app/gui/DocumentAnalysis.h"
 #include "app/gui/SampleTraces.h"
 #include "model/TraceBuilder.h"
 #include "ui/details/DetailsPanel.h"
@@ -134,3 +135,38 @@ TEST(SyntheticSample, LooksLikeAnAsyncReduceRun) {
 
 }  // namespace
 }  // namespace wl::ui
+
+namespace wl::app {
+namespace {
+
+TEST(GpuFocusRange, LeavesOutAWarmUpKernelAndHostSetup) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(1, "app");
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto api = b.hostApiTrack(host, 1);
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    b.addApi(api, 0, 100'000'000, "cudaHostAlloc", 1, {});        // 100 ms of setup
+    b.addKernel(stream, 1'000'000, 1'010'000, "warm_up", 2, {});  // 10 µs
+    for (int i = 0; i < 100; ++i) {  // the work: 100 × 100 µs from 300 ms to 310 ms
+        const model::TimeNs start = 300'000'000 + i * 100'000;
+        b.addKernel(stream, start, start + 100'000, "work", 10 + i, {});
+    }
+    b.addApi(api, 390'000'000, 400'000'000, "cudaFree", 200, {});
+    auto trace = b.finalize();
+    const auto focus = gpuFocusRange(*trace);
+    ASSERT_TRUE(focus);
+    // 10 ms of work plus a 4 % margin each side: [299.6 ms, 310.4 ms].
+    EXPECT_EQ(focus->first, 299'600'000);
+    EXPECT_EQ(focus->second, 310'400'000);
+}
+
+TEST(GpuFocusRange, NothingToFocusWhenTheWorkFillsTheTrace) {
+    auto trace = syntheticSampleTrace();
+    EXPECT_FALSE(gpuFocusRange(*trace));
+    model::TraceBuilder empty;
+    empty.addApi(empty.hostApiTrack(empty.hostProcess(1), 1), 0, 10, "cudaFree", 1, {});
+    EXPECT_FALSE(gpuFocusRange(*empty.finalize()));
+}
+
+}  // namespace
+}  // namespace wl::app
