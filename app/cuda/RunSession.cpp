@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,8 +77,8 @@ std::map<std::string, std::string> runMetadata(const RunRequest& request,
 
 // What the summary says about the GPU side of a trace.
 struct GpuFigures {
-    model::TimeNs busyNs = 0;  // union of kernels, copies and memsets over all streams
-    model::TimeNs spanNs = 0;  // first GPU start to last GPU end
+    model::TimeNs busyNs = 0;  // union of kernels, copies and memsets over all streams, in the span
+    model::TimeNs spanNs = 0;  // the timed part: first range after warm-up/setup to the last end
     model::TimeNs kernelNs = 0;
     std::uint64_t kernels = 0;
     int streamsWithWork = 0;
@@ -126,23 +128,38 @@ GpuFigures gpuFigures(const model::Trace& trace) {
         }
         f.streamsWithWork += any ? 1 : 0;
     }
-    std::sort(intervals.begin(), intervals.end());
-    model::TimeNs coveredUntil = 0;
-    bool first = true;
-    for (const auto& [start, end] : intervals) {
-        if (first) {
-            f.spanNs = -start;
-            coveredUntil = start;
-            first = false;
+    // The timed part: from the first NVTX range after warm-up and setup to the last GPU work or
+    // range end after it (async work outlives the host-side ranges that enqueued it).
+    model::TimeNs windowStart = std::numeric_limits<model::TimeNs>::max();
+    model::TimeNs windowEnd = std::numeric_limits<model::TimeNs>::min();
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind != model::TrackKind::Nvtx) {
+            continue;
         }
+        for (const model::Slice& s : track.slices) {
+            const std::string_view name = trace.str(s.nameId);
+            if (s.depth == 0 && name != "Compilation" && name != "Setup") {
+                windowStart = std::min(windowStart, s.startNs);
+                windowEnd = std::max(windowEnd, s.endNs());
+            }
+        }
+    }
+    std::sort(intervals.begin(), intervals.end());
+    if (windowStart == std::numeric_limits<model::TimeNs>::max()) {
+        windowStart = intervals.empty() ? 0 : intervals.front().first;  // no ranges: everything
+    }
+    model::TimeNs coveredUntil = windowStart;
+    for (const auto& [start, end] : intervals) {
+        if (end <= windowStart) {
+            continue;
+        }
+        windowEnd = std::max(windowEnd, end);
         if (end > coveredUntil) {
             f.busyNs += end - std::max(start, coveredUntil);
             coveredUntil = end;
         }
     }
-    if (!first) {
-        f.spanNs += coveredUntil;
-    }
+    f.spanNs = windowEnd > windowStart ? windowEnd - windowStart : 0;
     return f;
 }
 
@@ -172,7 +189,7 @@ std::string formatSummary(const RunRequest& request, const workloads::WorkloadPa
     const double busyMs = f.busyNs / 1e6;
     const double spanMs = f.spanNs / 1e6;
     std::snprintf(line, sizeof line,
-                  "  GPU time     %10.2f ms busy of %.2f ms from first to last GPU work (%.1f%%)\n",
+                  "  GPU time     %10.2f ms busy of the %.2f ms after warm-up and setup (%.1f%%)\n",
                   busyMs, spanMs, spanMs > 0 ? 100.0 * busyMs / spanMs : 0.0);
     add(line);
     std::snprintf(line, sizeof line, "  kernels      %10.2f ms in %llu launches on %d stream%s\n",
@@ -245,6 +262,9 @@ model::Status validateRun(const RunRequest& request) {
 }
 
 model::Result<std::string> runDevice() {
+    // NVTX reaches CUPTI only when the injection path is set before the process's first NVTX
+    // call; the app asks for the device before any run, so this is early enough.
+    cupti::CuptiTracer::ensureNvtxInjection();
     int count = 0;
     const cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess) {

@@ -19,6 +19,10 @@
 namespace wl::workloads {
 namespace {
 
+// NVTX reaches CUPTI only if NVTX_INJECTION64_PATH is set before the process's first NVTX call,
+// and the untraced tests of this executable make NVTX calls: set it before main().
+const bool kNvtxInjectionSet = (cupti::CuptiTracer::ensureNvtxInjection(), true);
+
 struct CopyFact {
     model::CopyKind kind = model::CopyKind::Unknown;
     model::MemoryKind src = model::MemoryKind::Unknown;
