@@ -34,7 +34,8 @@ Options:
   -h, --help         this text
 
 PROGRAM finds its CUDA library as usual; Python programs work too (python3 script.py). NVTX
-ranges are recorded unless NVTX_INJECTION64_PATH is already set to another tool.
+ranges are recorded unless NVTX_INJECTION64_PATH is already set to another tool; tracing starts
+at the program's first CUDA call, so ranges opened before it are not recorded.
 Only one CUPTI client may trace a process: a program already run under Nsight Systems, Nsight
 Compute or the PyTorch profiler cannot be recorded.
 
