@@ -556,6 +556,30 @@ TEST_F(MainWindowTest, OnlyTheLatestOpenCounts) {
     EXPECT_EQ(window.currentDocument()->title, "fast.json");
 }
 
+TEST_F(MainWindowTest, HistoryIsBoundedAndSwitchesDocuments) {
+    MainWindow window(deps(withDevice));
+    std::vector<model::TracePtr> traces;
+    for (int i = 0; i < 20; ++i) {
+        test::SyntheticTraceSpec spec;
+        spec.kernels = 10;
+        spec.seed = static_cast<std::uint64_t>(i + 1);
+        traces.push_back(test::makeSyntheticTrace(spec));
+        window.openTrace(traces.back(), QStringLiteral("t%1").arg(i));
+    }
+    // The oldest documents leave the history; the newest is shown.
+    ASSERT_EQ(window.documentCount(), 16);
+    EXPECT_EQ(window.historyBox()->count(), 16);
+    EXPECT_EQ(window.currentDocumentIndex(), 15);
+    EXPECT_EQ(window.currentDocument()->title, "t19");
+    EXPECT_EQ(window.historyBox()->itemText(0), "t4");
+    // Picking an entry in the box shows that trace.
+    window.historyBox()->setCurrentIndex(3);
+    emit window.historyBox()->activated(3);
+    EXPECT_EQ(window.currentDocument()->title, "t7");
+    EXPECT_EQ(window.timeline()->trace(), traces[7]);
+    EXPECT_TRUE(window.windowTitle().startsWith("t7"));
+}
+
 TEST_F(MainWindowTest, WindowLayoutPersists) {
     MainWindowDeps d = deps(withDevice);
     d.restoreLayout = true;
