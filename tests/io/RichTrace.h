@@ -90,6 +90,11 @@ inline model::TracePtr richTrace() {
     b.setMetadata("producer", "warpline test");
     b.setMetadata("workload", "reduce");
     b.diagnostics().droppedRecords = 3;
+    b.diagnostics().invalidTimestamps = 4;
+    b.diagnostics().unknownPhases = 5;
+    b.diagnostics().unmatchedEnds = 6;
+    b.diagnostics().unknownRecords = 7;
+    b.diagnostics().truncatedStrings = 8;
     b.diagnostics().warn("3 CUPTI records were dropped");
     return b.finalize();
 }

@@ -143,6 +143,12 @@ TEST(RoundTrip, ModelFieldsSurvive) {
     const auto& da = a->diagnostics();
     const auto& db = b->diagnostics();
     EXPECT_EQ(da.droppedRecords, db.droppedRecords);
+    EXPECT_EQ(da.invalidTimestamps, db.invalidTimestamps);
+    EXPECT_EQ(da.unknownPhases, db.unknownPhases);
+    EXPECT_EQ(da.unmatchedEnds, db.unmatchedEnds);
+    EXPECT_EQ(da.unknownRecords, db.unknownRecords);
+    EXPECT_EQ(da.truncatedStrings, db.truncatedStrings);
+    EXPECT_EQ(da.warnings, db.warnings);
     EXPECT_EQ(da.spilledOverlaps, db.spilledOverlaps);
     EXPECT_EQ(da.warningCount, db.warningCount);
     EXPECT_EQ(da.warnings.size(), db.warnings.size());
