@@ -165,6 +165,19 @@ void CompareView::setRuns(model::TracePtr baseline,
     updateCharts();
 }
 
+void CompareView::setWallTimes(double baselineMs, double asyncMs) {
+    if (m_baseline && baselineMs > 0.0) {
+        m_baseMetrics.wallMs = baselineMs;
+    }
+    if (m_async && asyncMs > 0.0) {
+        m_asyncMetrics.wallMs = asyncMs;
+    }
+    m_baseLabel->setText(runLabel(tr("Baseline"), m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(tr("Async"), m_async, m_asyncMetrics));
+    m_headline->setText(headline());
+    updateCharts();
+}
+
 double CompareView::speedup() const {
     return m_baseline && m_async ? ui::speedup(m_baseMetrics, m_asyncMetrics) : 0.0;
 }

@@ -37,6 +37,10 @@ public:
                  std::shared_ptr<const analysis::AnalysisResult> baseResult, model::TracePtr async,
                  std::shared_ptr<const analysis::AnalysisResult> asyncResult);
 
+    // The runs' measured wall times (RunOutcome::wallTimeMs), when known: they replace the trace
+    // spans, which include setup, in the wall-time bars and the speedup. <= 0 keeps the span.
+    void setWallTimes(double baselineMs, double asyncMs);
+
     TimelineView* baselineView() const { return m_baselineView; }
     TimelineView* asyncView() const { return m_asyncView; }
     const RunMetrics& baselineMetrics() const { return m_baseMetrics; }

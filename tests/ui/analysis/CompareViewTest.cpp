@@ -68,6 +68,18 @@ TEST(CompareView, MetricsChartsAndSpeedup) {
     }
 }
 
+TEST(CompareView, MeasuredWallTimesReplaceTheSpans) {
+    CompareView view;
+    view.setRuns(baselineRun(), asyncRun());
+    view.setWallTimes(30.0, 10.0);
+    EXPECT_DOUBLE_EQ(view.speedup(), 3.0);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 0), 30.0);
+    EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 1), 10.0);
+    EXPECT_TRUE(view.headline().startsWith(QStringLiteral("Speedup 3.00x")));
+    view.setWallTimes(0.0, 0.0);  // unknown: keep what there is
+    EXPECT_DOUBLE_EQ(view.speedup(), 3.0);
+}
+
 TEST(CompareView, BothTimelinesShareOneTimeScale) {
     CompareView view;
     view.resize(1200, 800);
