@@ -1,17 +1,15 @@
 #include "ui/details/DetailsPanel.h"
 
 #include <QFont>
-#include <QHeaderView>
+#include <QGridLayout>
 #include <QLabel>
-#include <QTreeWidget>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "ui/details/Units.h"
 
 namespace wl::ui {
 namespace {
-
-constexpr int kLinkRole = Qt::UserRole + 1;
 
 QString qstr(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
@@ -43,6 +41,20 @@ QString kindName(model::SliceKind kind) {
     return QStringLiteral("Other");
 }
 
+// Lets long C++ names wrap: a zero-width space after the characters they are usually split at.
+QString breakable(const QString& text) {
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    for (const QChar c : text) {
+        out += c;
+        if (c == QLatin1Char(':') || c == QLatin1Char(',') || c == QLatin1Char('(') ||
+            c == QLatin1Char('<') || c == QLatin1Char('_')) {
+            out += QChar(0x200B);
+        }
+    }
+    return out;
+}
+
 QString dim3(const std::array<std::int32_t, 3>& d) {
     return QStringLiteral("%1 × %2 × %3").arg(d[0]).arg(d[1]).arg(d[2]);
 }
@@ -59,27 +71,14 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
-    m_tree = new QTreeWidget(this);
-    m_tree->setColumnCount(2);
-    m_tree->setHeaderLabels({tr("Field"), tr("Value")});
-    m_tree->setRootIsDecorated(false);
-    m_tree->setAlternatingRowColors(true);
-    // Long values (occupancy explanations, device names) wrap instead of being cut off.
-    m_tree->setWordWrap(true);
-    m_tree->setUniformRowHeights(false);
-    m_tree->setTextElideMode(Qt::ElideNone);
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_tree->header()->setStretchLastSection(true);
+    // Labels in a grid rather than a table: long values (kernel names, occupancy explanations)
+    // wrap instead of being cut off at the panel's edge.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_title);
-    layout->addWidget(m_tree, 1);
-    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        const QVariant link = item->data(1, kLinkRole);
-        if (!link.isValid())
-            return;
-        const auto packed = link.toULongLong();
-        emit relatedSliceActivated(model::SliceRef{static_cast<std::uint32_t>(packed >> 32),
-                                                   static_cast<std::uint32_t>(packed)});
-    });
+    layout->addWidget(m_scroll, 1);
     clear();
 }
 
@@ -98,12 +97,22 @@ void DetailsPanel::setAnalysis(std::shared_ptr<const analysis::AnalysisResult> r
 void DetailsPanel::clear() {
     m_ref = {};
     m_rows.clear();
-    m_tree->clear();
+    m_titleText.clear();
+    // A fresh grid each time: simpler than reusing labels, and a selection is a rare event.
+    auto* body = new QWidget(m_scroll);
+    m_grid = new QGridLayout(body);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setHorizontalSpacing(10);
+    m_grid->setVerticalSpacing(3);
+    m_grid->setColumnStretch(1, 1);
+    m_grid->setAlignment(Qt::AlignTop);
+    m_scroll->setWidget(body);  // deletes the previous grid
     m_title->setText(tr("Nothing selected — click a slice on the timeline."));
+    m_title->setToolTip(QString());
 }
 
 QString DetailsPanel::title() const {
-    return m_ref.valid() ? m_title->text() : QString();
+    return m_ref.valid() ? m_titleText : QString();
 }
 
 QString DetailsPanel::value(const QString& field) const {
@@ -119,22 +128,35 @@ std::vector<std::pair<QString, QString>> DetailsPanel::rows() const {
 }
 
 void DetailsPanel::addGroup(const QString& name) {
-    auto* item = new QTreeWidgetItem(m_tree, {name});
-    QFont f = item->font(0);
-    f.setBold(true);
-    item->setFont(0, f);
-    item->setFirstColumnSpanned(true);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
+    const int row = m_grid->rowCount();
+    if (row > 0)
+        m_grid->setRowMinimumHeight(row, 8);  // a little air above each group
+    m_grid->addWidget(label, row + 1, 0, 1, 2);
 }
 
 void DetailsPanel::addRow(const QString& field, const QString& value, model::SliceRef link) {
-    auto* item = new QTreeWidgetItem(m_tree, {field, value});
-    item->setToolTip(1, value);
+    auto* key = new QLabel(field);
+    key->setForegroundRole(QPalette::PlaceholderText);
+    key->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    auto* text = new QLabel();
+    text->setWordWrap(true);
+    text->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     if (link.valid()) {
-        item->setData(1, kLinkRole,
-                      QVariant::fromValue((static_cast<quint64>(link.track) << 32) | link.index));
-        item->setForeground(1, palette().link());
-        item->setToolTip(1, tr("Double-click to select"));
+        text->setText(QStringLiteral("<a href=\"slice:%1:%2\">%3</a>")
+                          .arg(link.track)
+                          .arg(link.index)
+                          .arg(breakable(value).toHtmlEscaped()));
+        text->setToolTip(tr("Click to select it"));
+        connect(text, &QLabel::linkActivated, this,
+                [this, link] { emit relatedSliceActivated(link); });
+    } else {
+        text->setText(breakable(value));
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
+    const int row = m_grid->rowCount();
+    m_grid->addWidget(key, row, 0);
+    m_grid->addWidget(text, row, 1);
     m_rows.emplace_back(field, value);
 }
 
@@ -146,17 +168,15 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
     }
     m_ref = ref;
     const model::Slice& s = m_trace->slice(ref);
-    const QString name = qstr(m_trace->str(s.nameId));
-    m_title->setText(name.isEmpty() ? tr("(unnamed)") : name);
-    m_title->setToolTip(name);
+    m_titleText = qstr(m_trace->str(s.nameId));
+    m_title->setText(m_titleText.isEmpty() ? tr("(unnamed)") : breakable(m_titleText));
+    m_title->setToolTip(m_titleText);
     fillSlice(s);
-    m_tree->resizeColumnToContents(0);
 }
 
 void DetailsPanel::fillSlice(const model::Slice& s) {
     const model::Trace& t = *m_trace;
     const model::Track& track = t.track(m_ref.track);
-    addRow(tr("Name"), qstr(t.str(s.nameId)));
     addRow(tr("Kind"), kindName(s.kind));
     addRow(tr("Start"), units::timestamp(s.startNs));
     addRow(tr("Duration"), units::duration(s.durationNs));

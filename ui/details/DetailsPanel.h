@@ -12,7 +12,8 @@
 #include "model/Trace.h"
 
 class QLabel;
-class QTreeWidget;
+class QGridLayout;
+class QScrollArea;
 
 namespace wl::ui {
 
@@ -59,7 +60,9 @@ private:
     std::shared_ptr<const analysis::AnalysisResult> m_analysis;
     model::SliceRef m_ref;
     QLabel* m_title = nullptr;
-    QTreeWidget* m_tree = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QGridLayout* m_grid = nullptr;  // owned by the scroll area's widget
+    QString m_titleText;
     std::vector<std::pair<QString, QString>> m_rows;
 };
 
