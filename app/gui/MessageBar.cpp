@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStyle>
 #include <QToolButton>
 
 namespace wl::app {
@@ -14,7 +15,7 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent) {
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* close = new QToolButton(this);
-    close->setText(QStringLiteral("✕"));
+    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     close->setAutoRaise(true);
     close->setToolTip(tr("Dismiss"));
     layout->addWidget(m_label, 1);
