@@ -76,6 +76,7 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
         m_runPanel->setBusy(running);
         m_runAction->setEnabled(m_deviceAvailable && !running);
         m_compareAction->setEnabled(m_deviceAvailable && !running);
+        m_cancelAction->setEnabled(running);
         onBusyChanged();
     });
     connect(m_runs, &RunController::progressChanged, this,
@@ -254,9 +255,10 @@ void MainWindow::createActions() {
     m_compareAction =
         run->addAction(tr("&Compare Baseline and Async"), this, &MainWindow::startCompare);
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    QAction* cancel = run->addAction(tr("C&ancel"), this, &MainWindow::cancelRun);
-    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
-    cancel->setShortcutContext(Qt::WindowShortcut);
+    m_cancelAction = run->addAction(tr("C&ancel"), this, &MainWindow::cancelRun);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setShortcutContext(Qt::WindowShortcut);
+    m_cancelAction->setEnabled(false);  // only during a run, so Escape is free otherwise
 
     // The timeline owns the single-letter keys; these entries document them and act on click.
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -655,7 +657,8 @@ model::Status MainWindow::exportChromeTrace(const QString& path) {
 model::Status MainWindow::exportViewPng(const QString& path) {
     if (!currentDocument())
         return model::Error{"there is no view to export", path.toStdString(), -1};
-    if (!m_timeline->grab().save(path, "PNG")) {
+    // What is on screen: the timeline, or Compare's two timelines and charts.
+    if (!m_tabs->currentWidget()->grab().save(path, "PNG")) {
         return model::Error{"could not write the image", path.toStdString(), -1};
     }
     return {};

@@ -164,6 +164,7 @@ private:
     QAction* m_exportPngAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_compareAction = nullptr;
+    QAction* m_cancelAction = nullptr;
 
     std::vector<DocumentPtr> m_documents;
     std::vector<std::shared_ptr<const DocumentAnalysis>> m_analyses;  // parallel to m_documents
