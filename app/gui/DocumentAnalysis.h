@@ -28,15 +28,9 @@ struct DocumentAnalysis {
 // there is no GPU work.
 std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model::Trace& trace);
 
-// Runs the analysis and builds the overlays. Pure; safe on a worker thread.
+// Runs the analysis and builds the overlays (ui::makeOverlays). Pure; safe on a worker thread.
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trace,
                                                         const analysis::AnalysisOptions& options);
-
-// Gap hatches with duration and cause, and a badge per kernel with its theoretical occupancy and
-// a low-fill mark. Tooltips are shared between kernels of the same launch configuration so a
-// million kernels do not cost a million strings.
-ui::TimelineOverlays buildTimelineOverlays(const model::Trace& trace,
-                                           const analysis::AnalysisResult& result);
 
 // "GPU busy 62.4 % · copy/compute overlap 35.0 % · 3 findings".
 QString analysisSummary(const analysis::AnalysisResult& result);
