@@ -1301,6 +1301,13 @@ void Importer::parseEvents(od::value& v) {
     if (typeOf(v) != od::json_type::array)
         fail("\"traceEvents\" must be an array", locate(v));
     m_eventsSeen = true;
+    if (!m_warpline) {
+        // Other producers' events are ~100-300 bytes: size the bookkeeping once, not by doubling.
+        const std::size_t estimate = m_size / 256;
+        m_sliceStarts.reserve(estimate);
+        m_flows.reserve(estimate);
+        m_gpuCorrelations.reserve(estimate / 2);
+    }
     od::array arr = v.get_array();
     for (auto element : arr) {
         od::value event = element.value();
