@@ -269,6 +269,12 @@ model::Result<std::string> runDevice() {
     const cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess) {
         static_cast<void>(cudaGetLastError());
+        // Without a driver the runtime reports "driver version is insufficient", which reads as
+        // if an update would help; say what the user actually lacks.
+        if (code == cudaErrorInsufficientDriver || code == cudaErrorNoDevice) {
+            return model::Error{std::string("no NVIDIA GPU with a suitable driver was found (") +
+                                cudaGetErrorString(code) + ")"};
+        }
         return model::Error{std::string("no CUDA device can run: ") + cudaGetErrorString(code)};
     }
     if (count == 0) {

@@ -248,8 +248,7 @@ struct CuptiTracer::Impl {
             auto sampler = std::make_unique<PmSampler>();
             model::Status status = sampler->start(device, options.gpuMetricsIntervalNs);
             if (!status.ok()) {
-                return fail("GPU metrics on device " + std::to_string(device) + ": " +
-                            status.error().message);
+                return fail(status.error().message);  // already names GPU metrics and the GPU
             }
             samplers.push_back(std::move(sampler));
         }
@@ -267,8 +266,7 @@ struct CuptiTracer::Impl {
                                            ": " + warning);
             }
             if (!series.ok()) {
-                builder.diagnostics().warn("GPU metrics on device " + std::to_string(device) +
-                                           ": " + series.error().message);
+                builder.diagnostics().warn(series.error().message);
                 continue;
             }
             const auto process = translator.gpuProcess(device);
