@@ -45,6 +45,7 @@ DocumentPtr TraceDocument::fromRun(const RunRequest& request, const RunOutcome& 
     doc->checkText = QString::fromStdString(outcome.checkText);
     doc->summaryText = QString::fromStdString(outcome.summaryText);
     doc->wallTimeMs = outcome.wallTimeMs;
+    doc->timedPartMs = outcome.timedPartMs;
     doc->title = QStringLiteral("Run %1: %2").arg(runNumber).arg(describeRequest(request));
     return doc;
 }

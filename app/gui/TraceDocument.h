@@ -25,6 +25,7 @@ struct TraceDocument {
     QString checkText;                  // runs only
     QString summaryText;                // runs only
     double wallTimeMs = 0.0;            // runs only
+    double timedPartMs = 0.0;           // runs only: copies + kernels (reduce) or the loop (power)
 
     static std::shared_ptr<const TraceDocument> fromFile(model::TracePtr trace, const QString& path,
                                                          Origin origin = Origin::File);

@@ -66,6 +66,12 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
     TimelineOverlays out;
     out.gaps.reserve(result.utilization.gaps.size());
     for (const analysis::IdleGap& g : result.utilization.gaps) {
+        // Only gaps where the whole GPU idles are drawn: a stream waiting while others work is
+        // how async code looks, and hatching every such wait buried the work itself. Per-stream
+        // gaps stay in the analysis (`warpline analyze`).
+        if (g.streamId >= 0) {
+            continue;
+        }
         GapOverlay o;
         o.deviceId = g.deviceId;
         o.streamId = g.streamId;

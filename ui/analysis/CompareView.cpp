@@ -22,7 +22,7 @@ namespace wl::ui {
 
 namespace {
 
-const char* kMetricTitles[] = {"Wall time (ms)", "GPU busy (%)", "Copy/compute overlap (%)",
+const char* kMetricTitles[] = {"Time (ms)", "GPU busy (%)", "Copy/compute overlap (%)",
                                "Copy rate (GB/s)"};
 
 double metricValue(const RunMetrics& m, CompareView::Metric metric) {
@@ -57,7 +57,7 @@ QString runLabel(const QString& name, const model::TracePtr& trace, const RunMet
     if (!trace) {
         return QObject::tr("%1: no run").arg(name);
     }
-    return QObject::tr("%1 — wall %2 ms, GPU busy %3, overlap %4")
+    return QObject::tr("%1 — %2 ms, GPU busy %3, overlap %4")
         .arg(name)
         .arg(m.wallMs, 0, 'f', 2)
         .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
@@ -165,7 +165,8 @@ void CompareView::setRuns(model::TracePtr baseline,
     updateCharts();
 }
 
-void CompareView::setWallTimes(double baselineMs, double asyncMs) {
+void CompareView::setWallTimes(double baselineMs, double asyncMs, const QString& what) {
+    m_timeWhat = what;
     if (m_baseline && baselineMs > 0.0) {
         m_baseMetrics.wallMs = baselineMs;
     }
@@ -186,8 +187,9 @@ QString CompareView::headline() const {
     if (!m_baseline || !m_async) {
         return tr("Compare: run baseline then async");
     }
-    return tr("Speedup %1x: wall %2 ms → %3 ms, GPU busy %4 → %5")
+    return tr("Speedup %1x: %2 %3 ms → %4 ms, GPU busy %5 → %6")
         .arg(speedup(), 0, 'f', 2)
+        .arg(m_timeWhat.isEmpty() ? tr("wall") : m_timeWhat)
         .arg(m_baseMetrics.wallMs, 0, 'f', 2)
         .arg(m_asyncMetrics.wallMs, 0, 'f', 2)
         .arg(QString::fromStdString(analysis::formatPercent(m_baseMetrics.gpuBusyPct)))

@@ -37,9 +37,10 @@ public:
                  std::shared_ptr<const analysis::AnalysisResult> baseResult, model::TracePtr async,
                  std::shared_ptr<const analysis::AnalysisResult> asyncResult);
 
-    // The runs' measured wall times (RunOutcome::wallTimeMs), when known: they replace the trace
-    // spans, which include setup, in the wall-time bars and the speedup. <= 0 keeps the span.
-    void setWallTimes(double baselineMs, double asyncMs);
+    // The runs' measured times, when known: they replace the trace spans, which include setup, in
+    // the time bars and the speedup. <= 0 keeps the span. `what` names them in the headline
+    // ("wall" for RunOutcome::wallTimeMs, "timed part" for RunOutcome::timedPartMs).
+    void setWallTimes(double baselineMs, double asyncMs, const QString& what = QString());
 
     TimelineView* baselineView() const { return m_baselineView; }
     TimelineView* asyncView() const { return m_asyncView; }
@@ -57,6 +58,7 @@ signals:
 
 private:
     void updateCharts();
+    QString m_timeWhat;  // what the time figures measure ("wall" unless told otherwise)
 
     model::TracePtr m_baseline;
     model::TracePtr m_async;

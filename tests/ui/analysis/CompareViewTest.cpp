@@ -75,7 +75,11 @@ TEST(CompareView, MeasuredWallTimesReplaceTheSpans) {
     EXPECT_DOUBLE_EQ(view.speedup(), 3.0);
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 0), 30.0);
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 1), 10.0);
-    EXPECT_TRUE(view.headline().startsWith(QStringLiteral("Speedup 3.00x")));
+    EXPECT_TRUE(view.headline().startsWith(QStringLiteral("Speedup 3.00x: wall 30.00 ms")))
+        << view.headline().toStdString();
+    view.setWallTimes(6.0, 2.0, QStringLiteral("timed part"));
+    EXPECT_TRUE(view.headline().startsWith(QStringLiteral("Speedup 3.00x: timed part 6.00 ms")))
+        << view.headline().toStdString();
     view.setWallTimes(0.0, 0.0);  // unknown: keep what there is
     EXPECT_DOUBLE_EQ(view.speedup(), 3.0);
 }
