@@ -438,11 +438,10 @@ void TraceBuilder::resolveFlows() {
             return refLess(a.from, b.from);
         return refLess(a.to, b.to);
     });
-    t.m_flows.erase(std::unique(t.m_flows.begin(), t.m_flows.end(),
-                                [](const Flow& a, const Flow& b) {
-                                    return a.from == b.from && a.to == b.to;
-                                }),
-                    t.m_flows.end());
+    t.m_flows.erase(
+        std::unique(t.m_flows.begin(), t.m_flows.end(),
+                    [](const Flow& a, const Flow& b) { return a.from == b.from && a.to == b.to; }),
+        t.m_flows.end());
     t.m_flowFromIndex.resize(t.m_flows.size());
     std::iota(t.m_flowFromIndex.begin(), t.m_flowFromIndex.end(), 0u);
     t.m_flowToIndex = t.m_flowFromIndex;
@@ -576,7 +575,8 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     for (auto& track : t.m_tracks) {
         track.slices.shrink_to_fit();
     }
-    for (auto& c : t.m_counters) c.samples.shrink_to_fit();
+    for (auto& c : t.m_counters)
+        c.samples.shrink_to_fit();
     t.m_kernels.shrink_to_fit();
     t.m_memcpys.shrink_to_fit();
     t.m_memsets.shrink_to_fit();
