@@ -1,6 +1,7 @@
 #include "ui/analysis/AnalysisOverlays.h"
 
-#include <unordered_map>
+#include <array>
+#include <map>
 
 #include "analysis/Format.h"
 
@@ -81,13 +82,16 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
         o.tooltip = gapTooltip(trace, g);
         out.gaps.push_back(std::move(o));
     }
-    // Launch configurations repeat: one badge text per (device, detail).
+    // Launch configurations repeat (every launch has its own detail record, but a workload has a
+    // handful of configurations): compute each configuration's warp use and text once, and let the
+    // badges share the text (QString is implicitly shared), so 1M launches cost 1M small badges.
     struct Cached {
         analysis::WarpUse use;
         QString tooltip;
         bool lowFill;
     };
-    std::unordered_map<std::uint64_t, Cached> cache;
+    using ConfigKey = std::array<std::int32_t, 10>;
+    std::map<ConfigKey, Cached> cache;
     const auto tracks = trace.tracks();
     for (std::uint32_t t = 0; t < tracks.size(); ++t) {
         const model::Track& track = tracks[t];
@@ -103,7 +107,16 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
             if (k == nullptr) {
                 continue;
             }
-            const std::uint64_t key = (std::uint64_t(std::uint32_t(device)) << 32) | s.detailIndex;
+            const ConfigKey key{device,
+                                k->grid[0],
+                                k->grid[1],
+                                k->grid[2],
+                                k->block[0],
+                                k->block[1],
+                                k->block[2],
+                                k->registersPerThread,
+                                k->staticSharedBytes,
+                                k->dynamicSharedBytes};
             auto it = cache.find(key);
             if (it == cache.end()) {
                 Cached c;
