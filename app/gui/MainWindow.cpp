@@ -214,6 +214,9 @@ void MainWindow::createWidgets() {
     m_progress->setMaximumWidth(260);
     m_progress->setTextVisible(false);
     m_progress->hide();
+    // A long run check must give way to the analysis summary instead of painting over it: the
+    // label takes the room that is left and is clipped there (the whole text is in its tooltip).
+    m_runStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_runStatus, 1);
     statusBar()->addWidget(m_analysisStatus);
     statusBar()->addPermanentWidget(m_progressLabel);
@@ -465,6 +468,7 @@ void MainWindow::onRunFinished(const RunBatchResult& result) {
         m_runStatus->setText(tr("Last run cancelled"));
     } else if (const DocumentPtr doc = currentDocument()) {
         m_runStatus->setText(lastRunSummary(*doc));
+        m_runStatus->setToolTip(m_runStatus->text());
         if (!doc->checkPassed) {
             showError(tr("The result check failed: %1").arg(doc->checkText));
         } else if (result.outcomes.size() == 2) {
@@ -542,6 +546,7 @@ void MainWindow::setCurrentDocument(int index) {
     m_exportPngAction->setEnabled(true);
     if (doc->origin == TraceDocument::Origin::Run)
         m_runStatus->setText(lastRunSummary(*doc));
+    m_runStatus->setToolTip(m_runStatus->text());
     if (m_analyses[index]) {
         m_analysisJobs.abandon();  // an older document's analysis must not land here
         applyAnalysis(m_analyses[index], true);
