@@ -1,5 +1,6 @@
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <limits>
 
@@ -51,6 +52,8 @@ struct SliceRef {
 
     bool valid() const { return track != std::numeric_limits<std::uint32_t>::max(); }
     friend bool operator==(const SliceRef&, const SliceRef&) = default;
+    // By track, then index: the order flows are indexed in.
+    friend auto operator<=>(const SliceRef&, const SliceRef&) = default;
 };
 
 }  // namespace wl::model

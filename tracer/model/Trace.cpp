@@ -14,10 +14,6 @@ const T* detailOf(const std::vector<T>& table, const Slice& s, SliceKind kind) {
     return &table[s.detailIndex];
 }
 
-bool refLess(const SliceRef& a, const SliceRef& b) {
-    return a.track != b.track ? a.track < b.track : a.index < b.index;
-}
-
 template <class T>
 std::size_t vectorBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
@@ -57,18 +53,18 @@ const NvtxDetail* Trace::nvtx(const Slice& s) const {
 }
 
 const Flow* Trace::flowTo(SliceRef ref) const {
-    auto it = std::lower_bound(
-        m_flowToIndex.begin(), m_flowToIndex.end(), ref,
-        [&](std::uint32_t i, const SliceRef& r) { return refLess(m_flows[i].to, r); });
+    auto it =
+        std::lower_bound(m_flowToIndex.begin(), m_flowToIndex.end(), ref,
+                         [&](std::uint32_t i, const SliceRef& r) { return m_flows[i].to < r; });
     if (it != m_flowToIndex.end() && m_flows[*it].to == ref)
         return &m_flows[*it];
     return nullptr;
 }
 
 const Flow* Trace::flowFrom(SliceRef ref) const {
-    auto it = std::lower_bound(
-        m_flowFromIndex.begin(), m_flowFromIndex.end(), ref,
-        [&](std::uint32_t i, const SliceRef& r) { return refLess(m_flows[i].from, r); });
+    auto it =
+        std::lower_bound(m_flowFromIndex.begin(), m_flowFromIndex.end(), ref,
+                         [&](std::uint32_t i, const SliceRef& r) { return m_flows[i].from < r; });
     if (it != m_flowFromIndex.end() && m_flows[*it].from == ref)
         return &m_flows[*it];
     return nullptr;

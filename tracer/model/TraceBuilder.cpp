@@ -429,14 +429,11 @@ void TraceBuilder::resolveFlows() {
                              " flow event(s) did not land on a slice and were dropped");
     }
 
-    auto refLess = [](SliceRef a, SliceRef b) {
-        return a.track != b.track ? a.track < b.track : a.index < b.index;
-    };
     // Stable, so of two flows between the same slices the first added (the launch link) stays.
     std::stable_sort(t.m_flows.begin(), t.m_flows.end(), [&](const Flow& a, const Flow& b) {
         if (a.from != b.from)
-            return refLess(a.from, b.from);
-        return refLess(a.to, b.to);
+            return a.from < b.from;
+        return a.to < b.to;
     });
     t.m_flows.erase(
         std::unique(t.m_flows.begin(), t.m_flows.end(),
@@ -445,10 +442,9 @@ void TraceBuilder::resolveFlows() {
     t.m_flowFromIndex.resize(t.m_flows.size());
     std::iota(t.m_flowFromIndex.begin(), t.m_flowFromIndex.end(), 0u);
     t.m_flowToIndex = t.m_flowFromIndex;
-    std::stable_sort(t.m_flowToIndex.begin(), t.m_flowToIndex.end(),
-                     [&](std::uint32_t a, std::uint32_t b) {
-                         return refLess(t.m_flows[a].to, t.m_flows[b].to);
-                     });
+    std::stable_sort(
+        t.m_flowToIndex.begin(), t.m_flowToIndex.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return t.m_flows[a].to < t.m_flows[b].to; });
 }
 
 std::shared_ptr<const Trace> TraceBuilder::finalize() {
