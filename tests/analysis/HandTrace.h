@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "model/TraceBuilder.h"
+#include "support/TraceFactory.h"
 
 namespace wl::test {
 
@@ -23,24 +24,7 @@ public:
     model::TrackIndex stream(std::int64_t id) { return m_builder.gpuStreamTrack(m_gpu, id); }
 
     // An H100 SXM as cudaGetDeviceProperties reports it.
-    void addH100() {
-        model::DeviceProperties p;
-        p.id = 0;
-        p.name = "NVIDIA H100 80GB HBM3";
-        p.computeMajor = 9;
-        p.computeMinor = 0;
-        p.smCount = 132;
-        p.maxThreadsPerBlock = 1024;
-        p.maxThreadsPerSm = 2048;
-        p.maxBlocksPerSm = 32;
-        p.maxWarpsPerSm = 64;
-        p.registersPerSm = 65536;
-        p.registersPerBlock = 65536;
-        p.sharedMemoryPerSmBytes = 228 * 1024;
-        p.sharedMemoryPerBlockBytes = 48 * 1024;
-        p.sharedMemoryPerBlockOptinBytes = 227 * 1024;
-        m_builder.addDevice(p);
-    }
+    void addH100() { m_builder.addDevice(h100Properties(0)); }
 
     // A host API call; returns its correlation id (0 = none).
     std::uint64_t api(std::string_view name, model::TimeNs startNs, model::TimeNs endNs,

@@ -8,14 +8,7 @@
 namespace {
 
 wl::model::TracePtr traceOf(std::size_t gpuOps) {
-    wl::test::SyntheticTraceSpec spec;
-    spec.kernels = gpuOps * 8 / 10;
-    spec.memcpys = gpuOps * 15 / 100;
-    spec.memsets = gpuOps * 5 / 100;
-    spec.syncs = gpuOps / 100;
-    spec.nvtxRanges = gpuOps / 50;
-    spec.streams = 4;
-    return wl::test::makeSyntheticTrace(spec);
+    return wl::test::makeSyntheticTrace(wl::test::gpuOpsSpec(gpuOps));
 }
 
 void BM_AnalyzeTrace(benchmark::State& state) {

@@ -1,7 +1,5 @@
 // Building the timeline's overlays (idle gaps, per-kernel warp badges) from an analysis of about
 // 1M slices: the window does this off the UI thread for every document it opens.
-#include <QCoreApplication>
-
 #include <benchmark/benchmark.h>
 
 #include "analysis/Analysis.h"
@@ -11,15 +9,8 @@
 namespace {
 
 void BM_MakeOverlays(benchmark::State& state) {
-    wl::test::SyntheticTraceSpec spec;
-    const auto gpuOps = static_cast<std::size_t>(state.range(0));
-    spec.kernels = gpuOps * 8 / 10;
-    spec.memcpys = gpuOps * 15 / 100;
-    spec.memsets = gpuOps * 5 / 100;
-    spec.syncs = gpuOps / 100;
-    spec.nvtxRanges = gpuOps / 50;
-    spec.streams = 4;
-    const auto trace = wl::test::makeSyntheticTrace(spec);
+    const auto trace = wl::test::makeSyntheticTrace(
+        wl::test::gpuOpsSpec(static_cast<std::size_t>(state.range(0))));
     const wl::analysis::AnalysisResult result = wl::analysis::analyzeTrace(*trace);
     std::size_t badges = 0;
     for (auto _ : state) {

@@ -42,6 +42,36 @@ constexpr std::array<CopyShape, 4> kCopies = {{
      model::MemoryKind::Device, 1500},
 }};
 
+enum class OpKind { Kernel, Memcpy, Memset, Sync };
+
+// Picks the next kind with probability proportional to what is left, so kinds interleave.
+OpKind pickKind(std::mt19937_64& rng, std::array<std::size_t, 4>& left) {
+    const std::size_t total = left[0] + left[1] + left[2] + left[3];
+    std::size_t r = std::uniform_int_distribution<std::size_t>(0, total - 1)(rng);
+    for (std::size_t k = 0; k < left.size(); ++k) {
+        if (r < left[k]) {
+            --left[k];
+            return static_cast<OpKind>(k);
+        }
+        r -= left[k];
+    }
+    --left[0];
+    return OpKind::Kernel;
+}
+
+}  // namespace
+
+SyntheticTraceSpec gpuOpsSpec(std::size_t gpuOps) {
+    SyntheticTraceSpec spec;
+    spec.kernels = gpuOps * 8 / 10;
+    spec.memcpys = gpuOps * 15 / 100;
+    spec.memsets = gpuOps * 5 / 100;
+    spec.syncs = gpuOps / 100;
+    spec.nvtxRanges = gpuOps / 50;
+    spec.streams = 4;
+    return spec;
+}
+
 model::DeviceProperties h100Properties(std::int32_t id) {
     model::DeviceProperties p;
     p.id = id;
@@ -68,25 +98,6 @@ model::DeviceProperties h100Properties(std::int32_t id) {
     p.memoryBandwidthGBps = 3352.32;
     return p;
 }
-
-enum class OpKind { Kernel, Memcpy, Memset, Sync };
-
-// Picks the next kind with probability proportional to what is left, so kinds interleave.
-OpKind pickKind(std::mt19937_64& rng, std::array<std::size_t, 4>& left) {
-    const std::size_t total = left[0] + left[1] + left[2] + left[3];
-    std::size_t r = std::uniform_int_distribution<std::size_t>(0, total - 1)(rng);
-    for (std::size_t k = 0; k < left.size(); ++k) {
-        if (r < left[k]) {
-            --left[k];
-            return static_cast<OpKind>(k);
-        }
-        r -= left[k];
-    }
-    --left[0];
-    return OpKind::Kernel;
-}
-
-}  // namespace
 
 model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec) {
     std::mt19937_64 rng(spec.seed);

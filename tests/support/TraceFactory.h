@@ -28,4 +28,11 @@ struct SyntheticTraceSpec {
 // 2 * (kernels + memcpys + memsets) + 2 * syncs + nvtxRanges with launchApiCalls on.
 model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec);
 
+// The analysis benchmarks' mix for `gpuOps` GPU operations on 4 streams: 80 % kernels, 15 % copies,
+// 5 % memsets, one stream sync per 100 ops and one NVTX range per 50 (500k ops: about 1.0M slices).
+SyntheticTraceSpec gpuOpsSpec(std::size_t gpuOps);
+
+// An H100 SXM (80 GB HBM3) as cudaGetDeviceProperties reports it, with the given ordinal.
+model::DeviceProperties h100Properties(std::int32_t id);
+
 }  // namespace wl::test
