@@ -216,3 +216,21 @@ TEST(TraceBuilder, CountersAreSortedRebasedAndCounted) {
 TEST(TraceBuilder, KeepsSliceSmall) {
     EXPECT_LE(sizeof(Slice), 40u);
 }
+
+TEST(TraceBuilder, CaptureWindowsAreRebasedSortedAndMerged) {
+    TraceBuilder b;
+    const auto p = b.gpuProcess(0);
+    const auto stream = b.gpuStreamTrack(p, 7);
+    b.addKernel(stream, 1'000, 2'000, "k", 0, kernelDetail());
+    b.addCaptureWindow(9'000, 12'000);
+    b.addCaptureWindow(1'500, 3'000);
+    b.addCaptureWindow(2'500, 4'000);  // overlaps the one before: merged
+    b.addCaptureWindow(6'000, 5'000);  // reversed: swapped
+    const auto trace = b.finalize();
+    const auto windows = trace->captureWindows();
+    ASSERT_EQ(windows.size(), 3u);
+    EXPECT_EQ(windows[0], (TimeRange{500, 3'000}));
+    EXPECT_EQ(windows[1], (TimeRange{4'000, 5'000}));
+    EXPECT_EQ(windows[2], (TimeRange{8'000, 11'000}));
+    EXPECT_EQ(windows[2].durationNs(), 3'000);
+}

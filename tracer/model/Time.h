@@ -12,4 +12,13 @@ inline constexpr TimeNs kNsPerUs = 1'000;
 inline constexpr TimeNs kNsPerMs = 1'000'000;
 inline constexpr TimeNs kNsPerSecond = 1'000'000'000;
 
+// A half-open time interval [startNs, endNs) in trace time.
+struct TimeRange {
+    TimeNs startNs = 0;
+    TimeNs endNs = 0;
+    TimeNs durationNs() const { return endNs > startNs ? endNs - startNs : 0; }
+    bool empty() const { return endNs <= startNs; }
+    bool operator==(const TimeRange&) const = default;
+};
+
 }  // namespace wl::model

@@ -75,6 +75,11 @@ public:
     const std::map<std::string, std::string>& metadata() const { return m_metadata; }
     std::string metadataValue(const std::string& key, const std::string& fallback = {}) const;
 
+    // The parts of the run the user asked to record (cudaProfilerStart/Stop, an NVTX capture range,
+    // `record --delay/--duration`), in start order; empty when the whole run was recorded. Analysis
+    // uses them as its default window.
+    std::span<const TimeRange> captureWindows() const { return m_captureWindows; }
+
     TimeNs originNs() const { return m_originNs; }
     TimeNs spanNs() const { return m_spanNs; }  // end of the last event, from the origin
     const TraceCounts& counts() const { return m_counts; }
@@ -102,6 +107,7 @@ private:
     std::vector<std::uint32_t> m_flowFromIndex;  // flows sorted by `from`
     Diagnostics m_diagnostics;
     std::map<std::string, std::string> m_metadata;
+    std::vector<TimeRange> m_captureWindows;
     TimeNs m_originNs = 0;
     TimeNs m_spanNs = 0;
     TraceCounts m_counts;

@@ -278,6 +278,12 @@ void TraceBuilder::setMetadata(std::string key, std::string value) {
     m_trace->m_metadata[std::move(key)] = std::move(value);
 }
 
+void TraceBuilder::addCaptureWindow(TimeNs startNs, TimeNs endNs) {
+    if (endNs < startNs)
+        std::swap(startNs, endNs);
+    m_trace->m_captureWindows.push_back({startNs, endNs});
+}
+
 void TraceBuilder::assignLanes(Track& track) {
     auto& slices = track.slices;
     // Outer slices first: by start, then longer first; stable so equal intervals keep their input
@@ -558,6 +564,21 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
         if (!c.samples.empty())
             span = std::max(span, c.samples.back().timestampNs);
         t.m_counts.counterSamples += c.samples.size();
+    }
+    {
+        auto& windows = t.m_captureWindows;
+        std::sort(windows.begin(), windows.end(),
+                  [](const TimeRange& a, const TimeRange& b) { return a.startNs < b.startNs; });
+        std::vector<TimeRange> merged;
+        for (TimeRange w : windows) {
+            w.startNs -= earliest;
+            w.endNs -= earliest;
+            if (!merged.empty() && w.startNs <= merged.back().endNs)
+                merged.back().endNs = std::max(merged.back().endNs, w.endNs);
+            else
+                merged.push_back(w);
+        }
+        windows = std::move(merged);
     }
     std::sort(t.m_devices.begin(), t.m_devices.end(),
               [](const DeviceProperties& a, const DeviceProperties& b) { return a.id < b.id; });

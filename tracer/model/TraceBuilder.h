@@ -81,6 +81,9 @@ public:
 
     void addDevice(const DeviceProperties& properties);  // replaces one with the same id
     void setMetadata(std::string key, std::string value);
+    // A capture window in the producer's clock (rebased with the events at finalize(); windows are
+    // sorted and overlapping ones merged).
+    void addCaptureWindow(TimeNs startNs, TimeNs endNs);
     // The producer's clock value of time zero when the events are already rebased (import of a
     // trace that carried "baseTimeNanoseconds"); the origin becomes base + earliest event.
     void setBaseTimeNs(TimeNs baseNs) { m_baseTimeNs = baseNs; }
