@@ -2,10 +2,13 @@
 # Installs the Debian/Ubuntu packages Warpline needs to build, test and run.
 # The CUDA toolkit (nvcc, CUPTI, NVTX3) is optional and not installed here: without it the viewer
 # still builds; with it the tracer, workloads and `warpline record` are built too.
+# The list is checked on a bare Debian 12 root by scripts/fresh-machine-check.sh (CI runs it): a
+# package that only happens to be on a developer's machine cannot hide there.
 set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config git
-    qt6-base-dev qt6-charts-dev libgl-dev libxkbcommon-dev
+    # qt6-charts-dev's CMake files need Qt6OpenGL's, but the package does not depend on it.
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libsimdjson-dev zlib1g-dev
     fonts-dejavu-core xz-utils
