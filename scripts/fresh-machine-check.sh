@@ -92,7 +92,7 @@ in_root() {
 step=$(date +%s)
 say "running the README's test command: scripts/test.sh"
 in_root bash -c 'cd /root/warpline && scripts/test.sh' || {
-    say "FAILED: scripts/test.sh in a fresh Debian 12 root"
+    say "FAILED: scripts/test.sh in a fresh Debian 12 root (the errors above; a CMake 'could not find' means a package is missing from scripts/install-deps.sh)"
     exit 1
 }
 say "scripts/test.sh passed in $(($(date +%s) - step)) s"
