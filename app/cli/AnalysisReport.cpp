@@ -13,15 +13,10 @@ namespace wl::app {
 
 namespace {
 
-analysis::AnalysisResult analyze(const model::Trace& trace, double gapThresholdUs) {
-    analysis::AnalysisOptions options;
-    options.gapThresholdNs = static_cast<model::TimeNs>(std::llround(gapThresholdUs * 1e3));
-    return analysis::analyzeTrace(trace, options);
-}
-
 // One warp summary per kernel name (its first launch configuration), as the report lists them.
 struct KernelWarps {
     std::string name;
+    std::string shortName;
     model::KernelDetail config;
     analysis::WarpUse use;
 };
@@ -42,8 +37,8 @@ std::vector<KernelWarps> warpsByName(const model::Trace& trace,
             }
             const std::string name(trace.str(s.nameId));
             if (byName.count(name) == 0) {
-                byName.emplace(name,
-                               KernelWarps{name, *k, analysis::warpUseOf(trace, result, {t, i})});
+                byName.emplace(
+                    name, KernelWarps{name, {}, *k, analysis::warpUseOf(trace, result, {t, i})});
             }
         }
     }
@@ -51,6 +46,7 @@ std::vector<KernelWarps> warpsByName(const model::Trace& trace,
     for (const auto& k : result.statistics.kernels) {  // longest total first
         if (auto it = byName.find(k.name); it != byName.end()) {
             out.push_back(it->second);
+            out.back().shortName = k.shortName;
         }
     }
     return out;
@@ -66,10 +62,49 @@ std::string dims(const std::array<std::int32_t, 3>& d) {
 
 }  // namespace
 
-void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace, double gapThresholdUs) {
-    const analysis::AnalysisResult r = analyze(trace, gapThresholdUs);
+void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
+                        const analysis::AnalysisResult& r) {
+    const analysis::AnalysisWindow& window = r.window();
+    out.key("window").beginObject();
+    out.field("start_ns", static_cast<std::int64_t>(window.startNs()));
+    out.field("end_ns", static_cast<std::int64_t>(window.endNs()));
+    out.field("duration_ns", static_cast<std::int64_t>(window.durationNs()));
+    out.field("source", analysis::toString(window.source));
+    out.key("name");
+    if (window.name.empty()) {
+        out.null();
+    } else {
+        out.value(window.name);
+    }
+    out.field("instance", window.instance);
+    out.field("parts", static_cast<std::uint64_t>(window.parts.size()));
+    out.field("description", analysis::describeWindow(window));
+    out.endObject();
     out.field("gap_threshold_ns", static_cast<std::int64_t>(r.options.gapThresholdNs));
     out.field("gpu_busy_pct", finite(r.gpuBusyPct()));
+
+    out.key("idle_attribution").beginArray();
+    for (const auto& a : r.utilization.attribution) {
+        out.beginObject();
+        out.field("device", a.deviceId);
+        out.field("idle_ns", static_cast<std::int64_t>(a.idleNs));
+        out.field("after_blocking_call_pct", finite(a.pct(analysis::GapCause::AfterBlockingCall)));
+        out.field("host_pct", finite(a.pct(analysis::GapCause::Host)));
+        out.field("gpu_wait_pct", finite(a.pct(analysis::GapCause::GpuWait)));
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("idle_by_host_range").beginArray();
+    for (const auto& h : r.utilization.idleByHostRange) {
+        out.beginObject();
+        out.field("name", h.name);
+        out.field("idle_ns", static_cast<std::int64_t>(h.idleNs));
+        out.field("count", static_cast<std::uint64_t>(h.count));
+        out.field("queued_ns", static_cast<std::int64_t>(h.queuedNs));
+        out.endObject();
+    }
+    out.endArray();
 
     out.key("utilization").beginArray();
     for (const auto& d : r.utilization.devices) {
@@ -126,6 +161,7 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace, double g
     for (const auto& k : r.statistics.kernels) {
         out.beginObject();
         out.field("name", k.name);
+        out.field("short_name", k.shortName);
         out.field("count", static_cast<std::uint64_t>(k.count));
         out.field("total_ns", static_cast<std::int64_t>(k.totalNs));
         out.field("mean_ns", finite(k.meanNs));
@@ -153,6 +189,7 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace, double g
     for (const auto& k : warpsByName(trace, r)) {
         out.beginObject();
         out.field("name", k.name);
+        out.field("short_name", k.shortName);
         out.field("grid", dims(k.config.grid));
         out.field("block", dims(k.config.block));
         out.field("registers", k.config.registersPerThread);
@@ -190,13 +227,16 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace, double g
     out.endArray();
 }
 
-void printAnalysisText(std::ostream& out, const model::Trace& trace, double gapThresholdUs) {
+void printAnalysisText(std::ostream& out, const model::Trace& trace,
+                       const analysis::AnalysisResult& r) {
     using analysis::formatBytes;
     using analysis::formatDuration;
     using analysis::formatPercent;
-    const analysis::AnalysisResult r = analyze(trace, gapThresholdUs);
 
-    out << "\nGPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
+    out << "\nWindow: " << analysis::describeWindow(r.window()) << ", "
+        << formatDuration(r.window().startNs()) << " to " << formatDuration(r.window().endNs())
+        << "\n";
+    out << "GPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
     for (const auto& d : r.utilization.devices) {
         out << "  GPU " << d.deviceId << ": busy " << formatDuration(d.busyNs) << " of "
             << formatDuration(d.spanNs()) << " (" << formatPercent(d.busyPct()) << "), "
@@ -214,6 +254,24 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace, double gapT
             auto& c = byCause[analysis::toString(g.cause)];
             ++c.first;
             c.second += g.durationNs;
+        }
+    }
+    for (const auto& a : r.utilization.attribution) {
+        out << "Idle time of GPU " << a.deviceId << ": " << formatDuration(a.idleNs) << " = "
+            << formatPercent(a.pct(analysis::GapCause::AfterBlockingCall))
+            << " after a blocking call, " << formatPercent(a.pct(analysis::GapCause::Host))
+            << " host, " << formatPercent(a.pct(analysis::GapCause::GpuWait)) << " GPU wait\n";
+    }
+    if (!r.utilization.idleByHostRange.empty()) {
+        out << "Idle time by the host's NVTX range:\n";
+        std::size_t listed = 0;
+        for (const auto& h : r.utilization.idleByHostRange) {
+            if (listed++ == 8) {
+                out << "    (" << r.utilization.idleByHostRange.size() - 8 << " more)\n";
+                break;
+            }
+            out << "    '" << h.name << "': " << formatDuration(h.idleNs) << " in " << h.count
+                << (h.count == 1 ? " range\n" : " ranges\n");
         }
     }
     out << "Idle gaps >= " << formatDuration(r.options.gapThresholdNs) << ": " << deviceGaps
@@ -254,7 +312,7 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace, double gapT
                           formatDuration(k.totalNs).c_str(),
                           formatDuration(static_cast<model::TimeNs>(k.meanNs)).c_str(),
                           formatDuration(k.minNs).c_str(), formatDuration(k.maxNs).c_str(),
-                          k.pctOfGpuTime, k.name.substr(0, 120).c_str());
+                          k.pctOfGpuTime, k.shortName.substr(0, 120).c_str());
             out << line;
         }
     }
@@ -274,8 +332,8 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace, double gapT
     if (!warps.empty()) {
         out << "\nWarps (first launch of each kernel):\n";
         for (const auto& k : warps) {
-            out << "  " << k.name.substr(0, 80) << ": grid " << dims(k.config.grid) << ", block "
-                << dims(k.config.block);
+            out << "  " << k.shortName.substr(0, 80) << ": grid " << dims(k.config.grid)
+                << ", block " << dims(k.config.block);
             if (!k.use.occupancy.valid) {
                 out << ", occupancy unknown (no device properties)\n";
                 continue;

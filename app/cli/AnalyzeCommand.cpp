@@ -148,7 +148,13 @@ void ImportSummary::printText(std::ostream& out) const {
 }
 
 constexpr const char* kAnalyzeUsage =
-    "usage: warpline analyze FILE [--json] [--gap-threshold-us X]";
+    "usage: warpline analyze FILE [--json] [--range NAME[#K]] [--window START_MS:END_MS]\n"
+    "                        [--whole-trace] [--gap-threshold-us X]\n"
+    "  The analysis describes one window of the trace: by default its capture range\n"
+    "  (cudaProfilerStart/Stop, record --capture-range) when it has one, else the whole trace\n"
+    "  (first to last GPU op). --range: the K-th NVTX range named exactly NAME (1-based, in\n"
+    "  start order), or every one of them without #K. --window: a time range in ms of trace\n"
+    "  time, as the ruler shows it. --whole-trace: ignore the capture range.";
 
 bool parsePositive(const std::string& text, double& value) {
     const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -161,6 +167,8 @@ bool parsePositive(const std::string& text, double& value) {
 int analyzeCommand(const std::vector<std::string>& args) {
     std::string file;
     bool json = false;
+    analysis::WindowRequest windowRequest;
+    int windowOptions = 0;
     double gapThresholdUs =
         static_cast<double>(analysis::AnalysisOptions{}.gapThresholdNs) / model::kNsPerUs;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -182,6 +190,32 @@ int analyzeCommand(const std::vector<std::string>& args) {
                 printError("--gap-threshold-us: '" + value + "' is not a non-negative number");
                 return kExitBadInput;
             }
+        } else if (a == "--range" || a.rfind("--range=", 0) == 0 || a == "--window" ||
+                   a.rfind("--window=", 0) == 0) {
+            const bool range = a.rfind("--range", 0) == 0;
+            const std::string option = range ? "--range" : "--window";
+            std::string value;
+            if (a == option) {
+                if (i + 1 >= args.size()) {
+                    printError(option + " needs a value\n" + kAnalyzeUsage);
+                    return kExitBadInput;
+                }
+                value = args[++i];
+            } else {
+                value = a.substr(option.size() + 1);
+            }
+            auto request = range ? analysis::WindowRequest::nvtx(value)
+                                 : analysis::WindowRequest::timeMs(value);
+            if (!request.ok()) {
+                printError(request.error().describe());
+                return kExitBadInput;
+            }
+            windowRequest = request.value();
+            ++windowOptions;
+        } else if (a == "--whole-trace") {
+            windowRequest = {};
+            windowRequest.kind = analysis::WindowRequest::Kind::WholeTrace;
+            ++windowOptions;
         } else if (a == "--help" || a == "-h") {
             std::cout << kAnalyzeUsage << "\n";
             return kExitOk;
@@ -200,6 +234,11 @@ int analyzeCommand(const std::vector<std::string>& args) {
         printError(std::string("analyze: no trace file given\n") + kAnalyzeUsage);
         return kExitBadInput;
     }
+    if (windowOptions > 1) {
+        printError("analyze: give one of --range, --window and --whole-trace\n" +
+                   std::string(kAnalyzeUsage));
+        return kExitBadInput;
+    }
 
     const auto loaded = io::loadTrace(file);
     if (!loaded.ok()) {
@@ -207,6 +246,14 @@ int analyzeCommand(const std::vector<std::string>& args) {
         return kExitBadInput;
     }
     const model::Trace& trace = *loaded.value();
+    const auto window = analysis::resolveWindow(trace, windowRequest);
+    if (!window.ok()) {
+        printError(file + ": " + window.error().describe());
+        return kExitBadInput;
+    }
+    analysis::AnalysisOptions options;
+    options.gapThresholdNs = static_cast<model::TimeNs>(std::llround(gapThresholdUs * 1e3));
+    const analysis::AnalysisResult result = analysis::analyzeTrace(trace, options, window.value());
     const ImportSummary summary = ImportSummary::of(trace);
     if (json) {
         std::string out;
@@ -214,14 +261,14 @@ int analyzeCommand(const std::vector<std::string>& args) {
         w.beginObject();
         w.field("file", file);
         summary.appendJson(w);
-        appendAnalysisJson(w, trace, gapThresholdUs);
+        appendAnalysisJson(w, trace, result);
         w.endObject();
         out.push_back('\n');
         std::cout << out;
     } else {
         std::cout << file << "\n";
         summary.printText(std::cout);
-        printAnalysisText(std::cout, trace, gapThresholdUs);
+        printAnalysisText(std::cout, trace, result);
     }
     std::cout.flush();
     return std::cout.good() ? kExitOk : kExitFailure;

@@ -51,7 +51,7 @@ TEST(ImportedTrace, KinetoTraceAnalysesConsistently) {
         EXPECT_GE(g.startNs, d.firstNs);
         EXPECT_LE(g.endNs(), d.lastNs);
         listedIdle += g.streamId == -1 ? g.durationNs : 0;
-        if (g.cause != GapCause::Other) {
+        if (g.cause == GapCause::AfterBlockingCall) {
             EXPECT_TRUE(g.reason.valid());
         }
     }
@@ -63,10 +63,11 @@ TEST(ImportedTrace, KinetoTraceAnalysesConsistently) {
         ASSERT_EQ(found.size(), 1u);
         EXPECT_EQ(found.front()->count, pageable);
     }
-    // Launch flows from Kineto's ac2g events let gaps be blamed on late launches.
+    // Launch flows from Kineto's ac2g events tie gaps to the calls that launched the work after
+    // them, so gaps are blamed on a host that launched late.
     bool lateLaunch = false;
     for (const IdleGap& g : r.utilization.gaps) {
-        lateLaunch = lateLaunch || g.cause == GapCause::HostLaunch;
+        lateLaunch = lateLaunch || (g.cause == GapCause::Host && g.launch.valid());
     }
     EXPECT_TRUE(lateLaunch);
 }

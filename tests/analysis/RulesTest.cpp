@@ -101,7 +101,7 @@ TEST(SyncApiInLoop, FiresWithCountAndIdleTime) {
     const Diagnostic gaps = only(r, RuleId::GpuGap);
     EXPECT_EQ(gaps.count, 3u);
     EXPECT_EQ(gaps.costNs, 3 * 720);
-    EXPECT_NE(gaps.message.find("3 host_sync"), std::string::npos) << gaps.message;
+    EXPECT_NE(gaps.message.find("100.0% after a blocking call"), std::string::npos) << gaps.message;
 }
 
 TEST(SyncApiInLoop, NotForTwoWaitsOrWhenWorkIsQueuedAhead) {
@@ -127,6 +127,77 @@ TEST(SyncApiInLoop, NotForTwoWaitsOrWhenWorkIsQueuedAhead) {
     strict.minIdleAfterSyncNs = 100;
     strict.syncInLoopMinCount = 4;
     EXPECT_FALSE(analyzeTrace(*syncLoop(3, false), strict).fired(RuleId::SyncApiInLoop));
+}
+
+TEST(SyncApiInLoop, NotWhenTheWaitsReturnWhileWorkIsQueued) {
+    // The notebook's async loop in miniature: each batch is queued, the host waits briefly for the
+    // previous one (work still queued), then spends 2870 ns in "I/O i" while 1000 ns of GPU work
+    // runs: the GPU idles in the I/O, not after a wait.
+    test::HandTrace t;
+    for (int i = 0; i < 3; ++i) {
+        const model::TimeNs base = 3000 * i;
+        t.kernel(1, base + 20, base + 1020, base);
+        t.streamSync(base + 10, base + 25, /*record=*/false);
+        t.nvtx("I/O " + std::to_string(i), base + 30, base + 2900);
+    }
+    t.kernel(1, 9'020, 9'300, 9'000);
+    AnalysisOptions o;
+    o.gapThresholdNs = 10;
+    o.minIdleAfterSyncNs = 10;
+    const AnalysisResult r = analyzeTrace(*t.finish(), o);
+    EXPECT_FALSE(r.fired(RuleId::SyncApiInLoop)) << r.diagnostics.front().message;
+    ASSERT_EQ(r.utilization.attribution.size(), 1u);
+    EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::AfterBlockingCall), 0);
+    EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::Host), 3 * 2000);
+    // The I/O is what stalls the GPU: 1880 ns of each 2000 ns gap, with 990 ns of work queued.
+    const Diagnostic io = only(r, RuleId::HostRangeStallsGpu);
+    EXPECT_NE(io.message.find("'I/O #' (3 times)"), std::string::npos) << io.message;
+    EXPECT_NE(io.message.find("990 ns of GPU work was queued"), std::string::npos) << io.message;
+    EXPECT_EQ(io.costNs, 3 * 1880);
+    EXPECT_NE(io.fix.find("Queue more GPU work before 'I/O #'"), std::string::npos);
+}
+
+TEST(HostRangeStallsGpu, SaysHowMuchWorkWasQueuedWhenTheRangeBegan) {
+    // Each batch queues 1000 ns of work, then the host enters "Write" for 3000 ns: the GPU runs
+    // 1000 ns of the range's time and idles the rest.
+    test::HandTrace t;
+    for (int i = 0; i < 4; ++i) {
+        const model::TimeNs base = 5000 * i;
+        t.kernel(1, base + 100, base + 1100, base);
+        t.nvtx("Write", base + 100, base + 3100);
+    }
+    t.kernel(1, 20'100, 20'200, 20'000);
+    AnalysisOptions o;
+    o.gapThresholdNs = 10;
+    const AnalysisResult r = analyzeTrace(*t.finish(), o);
+    const Diagnostic d = only(r, RuleId::HostRangeStallsGpu);
+    EXPECT_EQ(d.count, 4u);
+    EXPECT_EQ(d.costNs, 4 * 2000);
+    EXPECT_NE(d.message.find("1.0 us of GPU work was queued when each began"), std::string::npos)
+        << d.message;
+}
+
+TEST(LaunchBound, ManyTinyOpsWithHostGapsFire) {
+    // 200 kernels of 2 us, one every 10 us, each launched just before it runs: GPU busy 20 %.
+    test::HandTrace t;
+    for (int i = 0; i < 200; ++i) {
+        const model::TimeNs base = 10'000 * i;
+        t.kernel(1, base + 6'000, base + 8'000, base + 4'000);
+    }
+    const AnalysisResult r = analyzeTrace(*t.finish());
+    const Diagnostic d = only(r, RuleId::LaunchBound);
+    EXPECT_NE(d.message.find("one GPU op every 10.0 us"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("they ran 2.0 us on average"), std::string::npos) << d.message;
+    EXPECT_NE(d.fix.find("CUDA graph"), std::string::npos);
+}
+
+TEST(LaunchBound, NotWhenOneLongHostTaskIsTheIdleTime) {
+    test::HandTrace t;
+    for (int i = 0; i < 50; ++i) {
+        t.kernel(1, 1'000 * i + 100, 1'000 * i + 900, 1'000 * i);
+    }
+    t.kernel(1, 1'000'000, 1'000'800, 999'000);  // after ~950 us of host work
+    EXPECT_FALSE(analyzeTrace(*t.finish()).fired(RuleId::LaunchBound));
 }
 
 TEST(GpuGap, ThresholdDecides) {
@@ -298,6 +369,118 @@ TEST(MissedCopyOverlap, NotWhenChunksOverlap) {
     const AnalysisResult r = analyzeTrace(*trace);
     EXPECT_GT(r.overlap.copyComputePct(), 50.0);
     EXPECT_FALSE(r.fired(RuleId::MissedCopyOverlap));
+}
+
+// cuBLAS's DGEMV as the power sample has it, and a CUB scan: library kernels.
+constexpr std::string_view kGemv =
+    "std::enable_if<!(false), void>::type internal::gemvx::kernel<int, int, double, double, "
+    "double, double, false, true, true, false, 7, false, cublasGemvParamsEx<int, "
+    "cublasGemvTensorStridedBatched<double const>, cublasGemvTensorStridedBatched<double const>, "
+    "cublasGemvTensorStridedBatched<double>, double> >(cublasGemvParamsEx<int, "
+    "cublasGemvTensorStridedBatched<double const>, cublasGemvTensorStridedBatched<double const>, "
+    "cublasGemvTensorStridedBatched<double>, double>)";
+constexpr std::string_view kScan =
+    "void cub::DeviceScanKernel<cub::DeviceScanPolicy<int>::Policy600, int*, int*, "
+    "cub::ScanTileState<int, true>, cub::Sum, cub::NullType, int>(int*, int*, "
+    "cub::ScanTileState<int, true>, int, cub::Sum, cub::NullType, int)";
+
+TEST(LibraryKernels, GroupedIntoOneInformationalFinding) {
+    test::HandTrace t;
+    t.addH100();
+    // gemv: 2048 blocks of 128 threads with 164 registers = 18.8% occupancy, every SM filled.
+    t.kernel(1, 0, 3000, -1, kGemv, test::launchConfig(2048, 128, 164));
+    t.kernel(1, 3000, 6000, -1, kGemv, test::launchConfig(2048, 128, 164));
+    // The scan as one block: low fill.
+    t.kernel(1, 6000, 8000, -1, kScan, test::launchConfig(1, 128, 32));
+    // The user's own, well-shaped kernel takes the rest (64%).
+    t.kernel(1, 8000, 22'000, -1, "void my::(anonymous namespace)::step<float>(float*)",
+             test::launchConfig(1280, 256, 32));
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    EXPECT_FALSE(r.fired(RuleId::LowOccupancyKernel));
+    const Diagnostic d = only(r, RuleId::LibraryKernels);
+    EXPECT_EQ(d.severity, Severity::Info);
+    EXPECT_EQ(d.count, 3u);
+    EXPECT_EQ(d.costNs, 8000);
+    EXPECT_EQ(d.evidence.size(), 3u);
+    EXPECT_EQ(d.deviceId, 0);
+    // Short names with their libraries, the longest first; what is low, in words.
+    EXPECT_EQ(d.message.rfind("2 library kernels (cuBLAS gemvx::kernel, CUB DeviceScanKernel)", 0),
+              0u)
+        << d.message;
+    EXPECT_NE(d.message.find("low theoretical occupancy, low GPU fill"), std::string::npos)
+        << d.message;
+    EXPECT_NE(d.message.find("not code you can change"), std::string::npos) << d.message;
+    EXPECT_EQ(d.message.find("cublasGemvParamsEx"), std::string::npos) << d.message;
+}
+
+TEST(LibraryKernels, DominantLibraryKernelIsReportedOnItsOwn) {
+    test::HandTrace t;
+    t.addH100();
+    // gemv holds 90% of the kernel time, as in the power-iteration samples.
+    t.kernel(1, 0, 9000, -1, kGemv, test::launchConfig(2048, 128, 164));
+    t.kernel(1, 9000, 10'000, -1, "normalize", test::launchConfig(1280, 256, 32));
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    EXPECT_FALSE(r.fired(RuleId::LibraryKernels));
+    const Diagnostic d = only(r, RuleId::LowOccupancyKernel);
+    EXPECT_EQ(d.message.rfind("cuBLAS kernel gemvx::kernel (1 launch, 9.0 us, 90.0% of kernel time)"
+                              ": low theoretical occupancy: ",
+                              0),
+              0u)
+        << d.message;
+    // It fills the GPU: the finding is about occupancy, never about fill.
+    EXPECT_EQ(d.message.find("low GPU fill"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("theoretical occupancy 18.8%"), std::string::npos) << d.message;
+    // Not the kernel's registers (the library's choice) but how it is called.
+    EXPECT_NE(d.fix.find("cuBLAS's kernel"), std::string::npos) << d.fix;
+    EXPECT_EQ(d.fix.find("__launch_bounds__"), std::string::npos) << d.fix;
+
+    // Below the dominant share it joins the group.
+    AnalysisOptions options;
+    options.libraryKernelDominantPct = 95.0;
+    const AnalysisResult grouped = analyzeTrace(*trace, options);
+    EXPECT_FALSE(grouped.fired(RuleId::LowOccupancyKernel));
+    EXPECT_EQ(only(grouped, RuleId::LibraryKernels).message.rfind("1 library kernel (", 0), 0u);
+}
+
+TEST(LibraryKernels, InstantiationsOfOneTemplateAreListedOnce) {
+    test::HandTrace t;
+    t.addH100();
+    // Two instantiations of PyTorch's elementwise kernel, one block each (low fill).
+    t.kernel(1, 0, 1000, -1,
+             "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+             "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+             "at::detail::Array<char*, 1>)",
+             test::launchConfig(1, 128, 32));
+    t.kernel(1, 1000, 2000, -1,
+             "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, "
+             "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<long>, "
+             "at::detail::Array<char*, 1>)",
+             test::launchConfig(1, 128, 32));
+    t.kernel(1, 2000, 9000, -1, "step", test::launchConfig(1280, 256, 32));
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::LibraryKernels);
+    EXPECT_EQ(d.message.rfind("2 library kernels (PyTorch vectorized_elementwise_kernel (2 "
+                              "variants)) ran with low GPU fill (2 launches, 2.0 us)",
+                              0),
+              0u)
+        << d.message;
+}
+
+TEST(LowOccupancyKernel, UserKernelsAreNamedByTheirShortNames) {
+    test::HandTrace t;
+    t.addH100();
+    t.kernel(1, 0, 1000, -1,
+             "void wl::workloads::(anonymous namespace)::heavy<float, 4>(float const*, float*, "
+             "long)",
+             test::launchConfig(1024, 256, 255));
+    const auto trace = t.finish();
+    const Diagnostic d = only(analyzeTrace(*trace), RuleId::LowOccupancyKernel);
+    EXPECT_EQ(d.severity, Severity::Warning);
+    EXPECT_EQ(d.message.rfind("heavy (1 launch, 1.0 us): low theoretical occupancy: ", 0), 0u)
+        << d.message;
+    EXPECT_NE(d.fix.find("__launch_bounds__"), std::string::npos) << d.fix;
 }
 
 }  // namespace

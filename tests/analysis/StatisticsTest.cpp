@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "HandTrace.h"
 #include "analysis/ApiNames.h"
 #include "analysis/GpuOps.h"
@@ -30,6 +32,54 @@ TEST(Statistics, PerKernelName) {
     EXPECT_EQ(s.kernels[1].name, "k2");
     EXPECT_EQ(s.kernels[1].count, 1u);
     EXPECT_DOUBLE_EQ(s.kernels[1].pctOfGpuTime, 100.0 * 50 / 450);
+}
+
+TEST(Statistics, ShortNamesNextToTheFullOnes) {
+    test::HandTrace t;
+    const std::string_view full =
+        "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+        "at::native::MeanOps<float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, "
+        "at::native::MeanOps<float, float>, unsigned int, float, 4>)";
+    t.kernel(1, 0, 100, -1, full);
+    t.kernel(1, 200, 250, -1, "partial_reduce");
+    const auto trace = t.finish();
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace));
+    ASSERT_EQ(s.kernels.size(), 2u);
+    EXPECT_EQ(s.kernels[0].name, full);
+    EXPECT_EQ(s.kernels[0].shortName, "reduce_kernel");
+    EXPECT_EQ(trace->str(s.kernels[0].nameId), full);
+    EXPECT_EQ(s.kernels[1].shortName, "partial_reduce");
+    EXPECT_NE(s.kernels[0].nameId, s.kernels[1].nameId);
+}
+
+TEST(Statistics, KernelLaunchesOfOneNameInsideTheWindow) {
+    test::HandTrace t;
+    t.kernel(1, 0, 100, -1, "k1");
+    t.kernel(2, 150, 180, -1, "k2");
+    t.kernel(1, 200, 500, -1, "k1");
+    t.kernel(2, 900, 1000, -1, "k1");
+    const auto trace = t.finish();
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace));
+    const KernelStats& k1 = s.kernels[0];
+    ASSERT_EQ(k1.name, "k1");
+    const auto startsOf = [&](const std::vector<model::SliceRef>& refs) {
+        std::vector<model::TimeNs> starts;
+        for (const model::SliceRef& r : refs) {
+            EXPECT_EQ(trace->slice(r).nameId, k1.nameId);
+            starts.push_back(trace->slice(r).startNs);
+        }
+        std::sort(starts.begin(), starts.end());
+        return starts;
+    };
+    EXPECT_EQ(startsOf(kernelLaunches(*trace, k1.nameId)),
+              (std::vector<model::TimeNs>{0, 200, 900}));
+    // Only those overlapping the parts: [50, 250) and [950, 2000); [600, 700) holds none.
+    EXPECT_EQ(startsOf(kernelLaunches(*trace, k1.nameId, {{50, 250}, {600, 700}, {950, 2000}})),
+              (std::vector<model::TimeNs>{0, 200, 900}));
+    EXPECT_EQ(startsOf(kernelLaunches(*trace, k1.nameId, {{120, 190}, {600, 700}})),
+              (std::vector<model::TimeNs>{}));
+    EXPECT_EQ(startsOf(kernelLaunches(*trace, k1.nameId, {{450, 800}})),
+              (std::vector<model::TimeNs>{200}));
 }
 
 TEST(Statistics, PerCopyKind) {

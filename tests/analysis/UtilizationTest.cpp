@@ -27,8 +27,9 @@ model::TracePtr threeGapTrace(bool syncRecord = true) {
 UtilizationResult run(const model::Trace& trace, model::TimeNs thresholdNs) {
     AnalysisOptions o;
     o.gapThresholdNs = thresholdNs;
-    const GpuOps ops(trace);
-    return computeUtilization(trace, ops, o);
+    const AnalysisWindow window = resolveWindow(trace, {}).value();
+    const GpuOps ops(trace, &window);
+    return computeUtilization(trace, ops, window, o);
 }
 
 TEST(Utilization, DeviceBusyIsTheUnionOverTheSpan) {
@@ -73,49 +74,170 @@ TEST(Utilization, GapsAndTheirCauses) {
         (g.streamId == -1 ? device : streams).push_back(g);
     }
     ASSERT_EQ(device.size(), 3u);
-    // [200,250): B's launch (220) came after A ended (200).
+    // [200,250): B's launch call [220,225) was still running when A ended, and the host was in no
+    // blocking call: the host issued late.
     EXPECT_EQ(device[0].startNs, 200);
     EXPECT_EQ(device[0].durationNs, 50);
-    EXPECT_EQ(device[0].cause, GapCause::HostLaunch);
+    EXPECT_EQ(device[0].cause, GapCause::Host);
     EXPECT_EQ(trace->str(trace->slice(device[0].before).nameId), "A");
     EXPECT_EQ(trace->str(trace->slice(device[0].after).nameId), "B");
-    EXPECT_EQ(trace->str(trace->slice(device[0].reason).nameId), "cudaLaunchKernel_v7000");
-    // [400,500): the host sat in cudaStreamSynchronize until 420.
+    EXPECT_EQ(trace->str(trace->slice(device[0].launch).nameId), "cudaLaunchKernel_v7000");
+    EXPECT_FALSE(device[0].reason.valid());
+    // [400,500): at 400 the launching thread sat in cudaStreamSynchronize (until 420) and launched
+    // D only at 430.
     EXPECT_EQ(device[1].startNs, 400);
     EXPECT_EQ(device[1].durationNs, 100);
-    EXPECT_EQ(device[1].cause, GapCause::HostSync);
-    EXPECT_EQ(trace->slice(device[1].reason).kind, model::SliceKind::Sync);
-    // [600,700): E was launched at 450, before D ended, and nobody waited.
+    EXPECT_EQ(device[1].cause, GapCause::AfterBlockingCall);
+    EXPECT_EQ(trace->str(trace->slice(device[1].reason).nameId), "cudaStreamSynchronize_v3020");
+    // [600,700): E's launch returned at 455, before D ended: E was queued and waited.
     EXPECT_EQ(device[2].startNs, 600);
     EXPECT_EQ(device[2].durationNs, 100);
-    EXPECT_EQ(device[2].cause, GapCause::Other);
+    EXPECT_EQ(device[2].cause, GapCause::GpuWait);
     EXPECT_FALSE(device[2].reason.valid());
 
     ASSERT_EQ(streams.size(), 3u);
     EXPECT_EQ(streams[0].streamId, 1);  // [200,250)
-    EXPECT_EQ(streams[0].cause, GapCause::HostLaunch);
-    EXPECT_EQ(streams[1].streamId, 1);  // [350,700): overlaps the sync
+    EXPECT_EQ(streams[0].cause, GapCause::Host);
+    EXPECT_EQ(streams[1].streamId, 1);  // [350,700): E launched at 450, the host in the sync at 350
     EXPECT_EQ(streams[1].startNs, 350);
     EXPECT_EQ(streams[1].durationNs, 350);
-    EXPECT_EQ(streams[1].cause, GapCause::HostSync);
+    EXPECT_EQ(streams[1].cause, GapCause::AfterBlockingCall);
     EXPECT_EQ(streams[2].streamId, 2);  // [400,500)
     EXPECT_EQ(streams[2].durationNs, 100);
-    EXPECT_EQ(streams[2].cause, GapCause::HostSync);
+    EXPECT_EQ(streams[2].cause, GapCause::AfterBlockingCall);
 }
 
-TEST(Utilization, BlockingApiCallAloneCountsAsHostSync) {
-    const auto trace = threeGapTrace(/*syncRecord=*/false);
+TEST(Utilization, EveryIdleNanosecondGetsOneCause) {
+    const auto trace = threeGapTrace();
+    // A threshold above every gap lists none, but all idle time is still attributed.
+    const UtilizationResult u = run(*trace, 1000);
+    EXPECT_TRUE(u.gaps.empty());
+    ASSERT_EQ(u.attribution.size(), 1u);
+    const IdleAttribution& a = u.attribution[0];
+    EXPECT_EQ(a.idleNs, 250);
+    EXPECT_EQ(a.ns(GapCause::Host), 50);
+    EXPECT_EQ(a.ns(GapCause::AfterBlockingCall), 100);
+    EXPECT_EQ(a.ns(GapCause::GpuWait), 100);
+    EXPECT_DOUBLE_EQ(a.pct(GapCause::AfterBlockingCall), 40.0);
+    EXPECT_EQ(a.hostShortNs, 50);
+}
+
+TEST(Utilization, SyncRecordWithoutTheCallIsNotTheLaunchingThreadsWait) {
+    // Only the device's synchronisation record, no API call on the launching thread: the thread
+    // was not inside a blocking call, so the gap is not blamed on one.
+    test::HandTrace t;
+    t.kernel(1, 100, 200, 10, "A");
+    model::SyncDetail sd;
+    sd.syncKind = model::SyncKind::StreamSynchronize;
+    t.builder().addSync(t.builder().syncTrack(t.builder().gpuProcess(0)), 150, 260, "Stream Sync",
+                        0, sd);
+    t.kernel(1, 300, 400, 280, "B");
+    const auto trace = t.finish();
     const UtilizationResult u = run(*trace, 50);
-    ASSERT_GE(u.gaps.size(), 2u);
-    const IdleGap* gap = nullptr;
+    ASSERT_FALSE(u.gaps.empty());
+    EXPECT_EQ(u.gaps[0].cause, GapCause::Host);
+}
+
+TEST(Utilization, CopyThatFinishedBeforeItsCallReturnedIsBlocking) {
+    // A pageable cudaMemcpyAsync: the copy [100,200) is done before the call [90,230) returns, so
+    // the call waited for it; the next kernel is launched at 240.
+    test::HandTrace t;
+    t.copy(1, 100, 200, CopyKind::DeviceToHost, 8, 90, 230, "cudaMemcpyAsync_v3020",
+           model::MemoryKind::Pageable);
+    t.kernel(1, 260, 300, 240, "next");
+    const auto trace = t.finish();
+    const UtilizationResult u = run(*trace, 10);
+    ASSERT_EQ(u.attribution.size(), 1u);
+    EXPECT_EQ(u.attribution[0].ns(GapCause::AfterBlockingCall), 60);
+    ASSERT_FALSE(u.gaps.empty());
+    EXPECT_EQ(trace->str(trace->slice(u.gaps[0].reason).nameId), "cudaMemcpyAsync_v3020");
+}
+
+TEST(Utilization, IdleIsChargedToTheInnermostHostRange) {
+    // The host runs "Step 1" [0,500) holding "I/O 1" [210,300) and "I/O 2" [620,700) is in
+    // "Step 2" [500,800). Kernels: [100,200) launched at 10, [300,400) launched at 305,
+    // [700,750) launched at 705.
+    test::HandTrace t;
+    t.nvtx("Step 1", 0, 500);
+    t.nvtx("I/O 1", 210, 300);
+    t.nvtx("Step 2", 500, 800);
+    t.nvtx("I/O 2", 620, 700);
+    t.kernel(1, 100, 200, 10, "a");
+    t.kernel(1, 300, 400, 295, "b");
+    t.kernel(1, 700, 750, 695, "c");
+    const auto trace = t.finish();
+    const UtilizationResult u = run(*trace, 10);
+    // Idle [200,300): 10 ns in "Step 1" then 90 in "I/O 1"; idle [400,700): 100 in "Step 1",
+    // 120 in "Step 2", 80 in "I/O 2".
+    ASSERT_EQ(u.idleByHostRange.size(), 2u);
+    EXPECT_EQ(u.idleByHostRange[0].name, "Step #");
+    EXPECT_EQ(u.idleByHostRange[0].idleNs, 230);
+    EXPECT_EQ(u.idleByHostRange[0].count, 2u);
+    EXPECT_EQ(u.idleByHostRange[1].name, "I/O #");
+    EXPECT_EQ(u.idleByHostRange[1].idleNs, 170);
+    EXPECT_EQ(u.idleByHostRange[1].count, 2u);
+    // When "I/O 2" began (620) the GPU had nothing queued; when "I/O 1" began (210) neither.
+    EXPECT_EQ(u.idleByHostRange[1].queuedNs, 0);
+    ASSERT_EQ(u.gaps.size(), 4u);  // two device gaps, two stream gaps
+    EXPECT_EQ(trace->str(trace->slice(u.gaps[0].hostRange).nameId), "Step 1");
+}
+
+TEST(Utilization, WindowCountsTheIdleTimeAtItsEdges) {
+    test::HandTrace t;
+    t.kernel(1, 100, 200, 10, "warmup");
+    t.nvtx("Loop", 1'000, 2'000);
+    t.kernel(1, 1'200, 1'500, 1'100, "k");
+    t.kernel(1, 1'800, 2'300, 1'700, "k");  // runs past the window's end
+    const auto trace = t.finish();
+    WindowRequest request;
+    request.kind = WindowRequest::Kind::NvtxRange;
+    request.rangeName = "Loop";
+    const AnalysisWindow window = resolveWindow(*trace, request).value();
+    EXPECT_EQ(window.durationNs(), 1'000);
+    AnalysisOptions o;
+    o.gapThresholdNs = 10;
+    const GpuOps ops(*trace, &window);
+    ASSERT_EQ(ops.all().size(), 2u);  // the warm-up is outside; the last kernel is clipped
+    EXPECT_EQ(ops.all()[1].endNs, 2'000);
+    const UtilizationResult u = computeUtilization(*trace, ops, window, o);
+    ASSERT_EQ(u.devices.size(), 1u);
+    EXPECT_EQ(u.devices[0].busyNs, 300 + 200);
+    EXPECT_EQ(u.devices[0].spanNs(), 1'000);
+    EXPECT_DOUBLE_EQ(u.busyPct(), 50.0);
+    // [1000,1200) at the start and [1500,1800) inside.
+    std::vector<IdleGap> device;
     for (const IdleGap& g : u.gaps) {
-        if (g.streamId == -1 && g.startNs == 400) {
-            gap = &g;
+        if (g.streamId == -1) {
+            device.push_back(g);
         }
     }
-    ASSERT_NE(gap, nullptr);
-    EXPECT_EQ(gap->cause, GapCause::HostSync);
-    EXPECT_EQ(trace->str(trace->slice(gap->reason).nameId), "cudaStreamSynchronize_v3020");
+    ASSERT_EQ(device.size(), 2u);
+    EXPECT_EQ(device[0].startNs, 1'000);
+    EXPECT_EQ(device[0].durationNs, 200);
+    EXPECT_EQ(device[1].startNs, 1'500);
+    EXPECT_EQ(device[1].durationNs, 300);
+    EXPECT_EQ(u.attribution[0].idleNs, 500);
+}
+
+TEST(Utilization, WindowOfSeveralPartsSkipsTheTimeBetweenThem) {
+    test::HandTrace t;
+    t.nvtx("Step", 0, 100);
+    t.nvtx("Step", 500, 600);
+    t.kernel(1, 20, 80, 10, "k");
+    t.kernel(1, 200, 400, 190, "outside");
+    t.kernel(1, 550, 650, 540, "k");
+    const auto trace = t.finish();
+    const AnalysisWindow window =
+        resolveWindow(*trace, WindowRequest::nvtx("Step").value()).value();
+    ASSERT_EQ(window.parts.size(), 2u);
+    const GpuOps ops(*trace, &window);
+    AnalysisOptions o;
+    o.gapThresholdNs = 1;
+    const UtilizationResult u = computeUtilization(*trace, ops, window, o);
+    EXPECT_EQ(u.devices[0].spanNs(), 200);
+    EXPECT_EQ(u.devices[0].busyNs, 60 + 50);
+    // [0,20) and [80,100) in the first part, [500,550) in the second: 90 ns idle.
+    EXPECT_EQ(u.attribution[0].idleNs, 90);
 }
 
 TEST(Utilization, ThresholdHidesShortGapsButNotTheirIdleTime) {

@@ -28,13 +28,19 @@ const DeviceLimits& AnalysisResult::limitsFor(std::int32_t deviceId) const {
 }
 
 AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options) {
+    const auto window = resolveWindow(trace, WindowRequest{});
+    return analyzeTrace(trace, options, window.ok() ? window.value() : AnalysisWindow{});
+}
+
+AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options,
+                            const AnalysisWindow& window) {
     AnalysisResult result;
     result.options = options;
-    const GpuOps ops(trace);
+    const GpuOps ops(trace, &window);
     for (std::int32_t device : ops.deviceIds()) {
         result.limits.emplace(device, deviceLimits(trace, device));
     }
-    result.utilization = computeUtilization(trace, ops, options);
+    result.utilization = computeUtilization(trace, ops, window, options);
     result.overlap = computeOverlap(ops);
     result.statistics = computeStatistics(trace, ops);
 
@@ -44,6 +50,8 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
     checkSyncMemcpy(ctx, found);
     checkSyncApiInLoop(ctx, found);
     checkGpuGaps(ctx, found);
+    checkHostRangeStalls(ctx, found);
+    checkLaunchBound(ctx, found);
     checkLowUtilization(ctx, found);
     checkLowOccupancy(ctx, found);
     checkStreamsSerialized(ctx, found);

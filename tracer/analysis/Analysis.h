@@ -12,11 +12,13 @@
 #include "analysis/Overlap.h"
 #include "analysis/Statistics.h"
 #include "analysis/Utilization.h"
+#include "analysis/Window.h"
 #include "model/Trace.h"
 
 namespace wl::analysis {
 
-// Everything the analysis says about one trace. A plain value computed once by analyzeTrace();
+// Everything the analysis says about one window of a trace. A plain value computed once by
+// analyzeTrace();
 // safe to share read-only between threads. Refers to the trace's slices by SliceRef, so keep it
 // with the trace it came from.
 struct AnalysisResult {
@@ -28,13 +30,19 @@ struct AnalysisResult {
     std::vector<Diagnostic> diagnostics;  // warnings first, then by rule
 
     double gpuBusyPct() const { return utilization.busyPct(); }
+    // The part of the trace every figure and finding describes.
+    const AnalysisWindow& window() const { return utilization.window; }
     // Diagnostics of one rule (empty when it did not fire).
     std::vector<const Diagnostic*> findings(RuleId rule) const;
     bool fired(RuleId rule) const { return !findings(rule).empty(); }
     const DeviceLimits& limitsFor(std::int32_t deviceId) const;
 };
 
-// Runs every analysis and rule over the trace. O(n log n) in the number of slices; no threads.
+// Runs every analysis and rule over a window of the trace (see Window.h). O(n log n) in the
+// number of slices; no threads.
+AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options,
+                            const AnalysisWindow& window);
+// Over the default window: the capture range when the trace has one, else the whole trace.
 AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options = {});
 
 // The warp use of one kernel slice (invalid occupancy when its device's limits are unknown or the

@@ -15,7 +15,7 @@ void checkPageableMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     d.rule = RuleId::PageableMemcpy;
     std::uint64_t bytes = 0;
     for (const GpuOp& op : ctx.ops.all()) {
-        if (op.kind != GpuOpKind::Memcpy) {
+        if (op.kind != GpuOpKind::Memcpy || op.continuation) {
             continue;
         }
         const model::MemcpyDetail* m = ctx.trace.memcpy(ctx.trace.slice(op.ref));
@@ -49,7 +49,7 @@ void checkSyncMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     std::uint64_t bytes = 0;
     model::TimeNs hostBlockedNs = 0;
     for (const GpuOp& op : ctx.ops.all()) {
-        if (op.kind != GpuOpKind::Memcpy) {
+        if (op.kind != GpuOpKind::Memcpy || op.continuation) {
             continue;
         }
         const model::SliceRef call = rules::launchingCall(ctx.trace, op.ref);

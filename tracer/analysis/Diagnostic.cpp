@@ -20,6 +20,12 @@ const char* toString(RuleId rule) {
             return "streams-serialized";
         case RuleId::MissedCopyOverlap:
             return "missed-copy-overlap";
+        case RuleId::HostRangeStallsGpu:
+            return "host-range-stalls-gpu";
+        case RuleId::LaunchBound:
+            return "launch-bound";
+        case RuleId::LibraryKernels:
+            return "library-kernels";
     }
     return "unknown";
 }

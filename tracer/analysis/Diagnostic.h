@@ -22,8 +22,11 @@ enum class RuleId : std::uint8_t {
     LowOccupancyKernel,
     StreamsSerialized,
     MissedCopyOverlap,
+    HostRangeStallsGpu,
+    LaunchBound,
+    LibraryKernels,
 };
-inline constexpr int kRuleCount = 8;
+inline constexpr int kRuleCount = 11;
 const char* toString(RuleId rule);
 std::optional<RuleId> ruleFromString(std::string_view id);
 

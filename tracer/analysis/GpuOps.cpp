@@ -5,7 +5,7 @@
 
 namespace wl::analysis {
 
-GpuOps::GpuOps(const model::Trace& trace) {
+GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window) {
     std::size_t count = 0;
     for (const model::Track& track : trace.tracks()) {
         if (track.kind == model::TrackKind::GpuStream) {
@@ -46,9 +46,55 @@ GpuOps::GpuOps(const model::Trace& trace) {
             m_ops.push_back(op);
         }
     }
-    std::sort(m_ops.begin(), m_ops.end(), [](const GpuOp& a, const GpuOp& b) {
+    const auto byStart = [](const GpuOp& a, const GpuOp& b) {
         return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs < b.endNs;
-    });
+    };
+    std::sort(m_ops.begin(), m_ops.end(), byStart);
+    if (window == nullptr || m_ops.empty()) {
+        return;
+    }
+    const auto& parts = window->parts;
+    const bool holdsAll = parts.size() == 1 && parts.front().startNs <= m_ops.front().startNs &&
+                          std::all_of(m_ops.begin(), m_ops.end(), [&](const GpuOp& op) {
+                              return op.endNs <= parts.front().endNs;
+                          });
+    if (holdsAll) {
+        return;
+    }
+    std::vector<GpuOp> inside;
+    for (const GpuOp& op : m_ops) {
+        // Parts are sorted and disjoint: the first that ends after the op's start.
+        auto part = std::upper_bound(
+            parts.begin(), parts.end(), op.startNs,
+            [](model::TimeNs t, const model::TimeRange& r) { return t < r.endNs; });
+        bool first = true;
+        for (; part != parts.end() && part->startNs < op.endNs; ++part) {
+            GpuOp piece = op;
+            piece.startNs = std::max(op.startNs, part->startNs);
+            piece.endNs = std::min(op.endNs, part->endNs);
+            if (piece.endNs <= piece.startNs && !(op.endNs == op.startNs && first)) {
+                continue;
+            }
+            piece.continuation = !first;
+            first = false;
+            inside.push_back(piece);
+        }
+    }
+    std::sort(inside.begin(), inside.end(), byStart);
+    m_everything = std::move(m_ops);
+    m_ops = std::move(inside);
+}
+
+const GpuOp* GpuOps::firstStartingAtOrAfter(std::int32_t deviceId, model::TimeNs t) const {
+    const std::vector<GpuOp>& ops = everything();
+    auto it = std::lower_bound(ops.begin(), ops.end(), t,
+                               [](const GpuOp& op, model::TimeNs v) { return op.startNs < v; });
+    for (; it != ops.end(); ++it) {
+        if (it->deviceId == deviceId) {
+            return &*it;
+        }
+    }
+    return nullptr;
 }
 
 std::vector<std::int32_t> GpuOps::deviceIds() const {

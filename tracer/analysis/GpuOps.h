@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis/Intervals.h"
+#include "analysis/Window.h"
 #include "model/Details.h"
 #include "model/Trace.h"
 
@@ -21,15 +22,28 @@ struct GpuOp {
     std::int32_t deviceId = 0;
     GpuOpKind kind = GpuOpKind::Kernel;
     model::CopyKind copyKind = model::CopyKind::Unknown;  // Memcpy only
+    // A later piece of an op cut by the gaps between a window's parts: counted once (statistics
+    // skip it), busy in each part.
+    bool continuation = false;
 };
 
-// All GPU ops of a trace, sorted by (startNs, endNs), with index lists per device and per stream.
-// Built once per analysis; read-only afterwards.
+// The GPU ops of an analysis window (clipped to its parts), sorted by (startNs, endNs). The ops
+// outside the window stay reachable for the questions that cross its edges (which op ends an idle
+// gap at the window's end). Built once per analysis; read-only afterwards.
 class GpuOps {
 public:
-    explicit GpuOps(const model::Trace& trace);
+    // Without a window: every op of the trace.
+    explicit GpuOps(const model::Trace& trace, const AnalysisWindow* window = nullptr);
 
+    // The ops inside the window, clipped to it.
     const std::vector<GpuOp>& all() const { return m_ops; }
+    // Every op of the trace, unclipped.
+    const std::vector<GpuOp>& everything() const {
+        return m_everything.empty() ? m_ops : m_everything;
+    }
+    // The first op of the device (anywhere in the trace) that starts at or after t; nullptr if
+    // none.
+    const GpuOp* firstStartingAtOrAfter(std::int32_t deviceId, model::TimeNs t) const;
     std::vector<std::int32_t> deviceIds() const;
     // Union of the device's ops (of the given kinds) as an interval set.
     IntervalSet busy(std::int32_t deviceId) const;
@@ -38,6 +52,7 @@ public:
 
 private:
     std::vector<GpuOp> m_ops;
+    std::vector<GpuOp> m_everything;  // empty when the window holds every op whole
 };
 
 }  // namespace wl::analysis

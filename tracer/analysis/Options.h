@@ -27,6 +27,11 @@ struct AnalysisOptions {
     // ... and only kernels (by name) that take at least this share of all kernel time: many tiny
     // launches of a library are not worth a warning.
     double minKernelSharePct = 0.5;
+    // Library kernels (cuBLAS, cuDNN, CUTLASS, CUB, PyTorch, CuPy, ...: analysis::isLibraryKernel)
+    // with those findings are listed together in one informational finding, since their launch
+    // configuration is the library's choice; one that holds more than this share of all kernel
+    // time is reported on its own, with what the caller can change.
+    double libraryKernelDominantPct = 50.0;
 
     // sync-memcpy: host-to-device copies up to this size return early from the driver anyway.
     std::uint64_t smallCopyBytes = 64 * 1024;
@@ -36,6 +41,20 @@ struct AnalysisOptions {
     // (shorter holes are launch latency between queued kernels, not a drained pipeline).
     std::int32_t syncInLoopMinCount = 3;
     model::TimeNs minIdleAfterSyncNs = 10 * model::kNsPerUs;
+
+    // sync-api-in-loop also needs this share of the device's idle time to follow blocking calls.
+    double minBlockingIdleSharePct = 20.0;
+
+    // host-range-stalls-gpu: a host NVTX range name (digits folded) that holds at least this share
+    // of the GPU's idle time; at most maxHostRangeFindings of them, largest first.
+    double minHostRangeIdleSharePct = 10.0;
+    std::size_t maxHostRangeFindings = 3;
+
+    // launch-bound: GPU busy below this share of the window, most idle time is the host's, and most
+    // of that lies in holes shorter than shortGapNs (launch overhead, not one long host task).
+    double launchBoundBusyPct = 50.0;
+    double launchBoundHostIdlePct = 50.0;
+    model::TimeNs shortGapNs = 100 * model::kNsPerUs;
 
     // streams-serialized: work counts as "on one stream" when one stream holds this share of it.
     double serializedStreamSharePct = 90.0;

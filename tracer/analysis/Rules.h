@@ -31,6 +31,8 @@ void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out);
+void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out);
+void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out);
 
 // Helpers shared by the rules.
 namespace rules {

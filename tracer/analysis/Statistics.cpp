@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/KernelNames.h"
+
 namespace wl::analysis {
 
 namespace {
@@ -32,7 +34,7 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops) {
             if (k.count == 0) {
                 k.minNs = k.maxNs = d;
             }
-            ++k.count;
+            k.count += op.continuation ? 0 : 1;  // an op cut by a window's parts counts once
             k.totalNs += d;
             k.minNs = std::min(k.minNs, d);
             k.maxNs = std::max(k.maxNs, d);
@@ -40,8 +42,11 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops) {
         } else if (op.kind == GpuOpKind::Memcpy) {
             CopyStats& c = byKind[op.copyKind];
             c.kind = op.copyKind;
-            ++c.count;
             c.totalNs += d;
+            if (op.continuation) {
+                continue;  // counted, with its bytes, by its first piece
+            }
+            ++c.count;
             if (const model::MemcpyDetail* m = trace.memcpy(s)) {
                 c.bytes += m->bytes;
                 if (m->srcKind == model::MemoryKind::Pageable ||
@@ -54,6 +59,8 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops) {
     out.kernels.reserve(byName.size());
     for (auto& [nameId, k] : byName) {
         k.name = std::string(trace.str(nameId));
+        k.shortName = shortKernelName(k.name);  // once per distinct name
+        k.nameId = nameId;
         k.meanNs = static_cast<double>(k.totalNs) / static_cast<double>(k.count);
         k.pctOfGpuTime = out.kernelTotalNs > 0 ? 100.0 * static_cast<double>(k.totalNs) /
                                                      static_cast<double>(out.kernelTotalNs)
@@ -68,6 +75,36 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops) {
         out.copyBytes += c.bytes;
         out.copyTotalNs += c.totalNs;
         out.copies.push_back(c);
+    }
+    return out;
+}
+
+std::vector<model::SliceRef> kernelLaunches(const model::Trace& trace, model::StringId nameId,
+                                            const std::vector<model::TimeRange>& parts) {
+    std::vector<model::SliceRef> out;
+    const auto inParts = [&parts](const model::Slice& s) {
+        if (parts.empty()) {
+            return true;
+        }
+        // Parts are sorted and disjoint: the first one ending after the slice starts overlaps it
+        // or none does.
+        const auto it = std::upper_bound(
+            parts.begin(), parts.end(), s.startNs,
+            [](model::TimeNs t, const model::TimeRange& r) { return t < r.endNs; });
+        return it != parts.end() && it->startNs < std::max(s.endNs(), s.startNs + 1);
+    };
+    const auto tracks = trace.tracks();
+    for (std::uint32_t t = 0; t < tracks.size(); ++t) {
+        if (tracks[t].kind != model::TrackKind::GpuStream) {
+            continue;
+        }
+        const auto& slices = tracks[t].slices;
+        for (std::uint32_t i = 0; i < slices.size(); ++i) {
+            const model::Slice& s = slices[i];
+            if (s.kind == model::SliceKind::Kernel && s.nameId == nameId && inParts(s)) {
+                out.push_back({t, i});
+            }
+        }
     }
     return out;
 }

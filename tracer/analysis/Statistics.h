@@ -11,7 +11,9 @@ namespace wl::analysis {
 
 // Per kernel name, like `nsys stats` cuda_gpu_kern_sum. Times in ns; pct of all kernel time.
 struct KernelStats {
-    std::string name;
+    std::string name;       // the full name, as the trace has it
+    std::string shortName;  // for tables and charts (analysis::shortKernelName)
+    model::StringId nameId = 0;
     std::uint64_t count = 0;
     model::TimeNs totalNs = 0;
     model::TimeNs minNs = 0;
@@ -40,5 +42,11 @@ struct Statistics {
 };
 
 Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops);
+
+// The launches of one kernel name (KernelStats::nameId) that overlap the given time ranges (all of
+// them when there are none), by track then start: what a statistics row stands for on the
+// timeline.
+std::vector<model::SliceRef> kernelLaunches(const model::Trace& trace, model::StringId nameId,
+                                            const std::vector<model::TimeRange>& parts = {});
 
 }  // namespace wl::analysis

@@ -9,124 +9,61 @@
 
 namespace wl::analysis {
 
-namespace {
-
-struct Call {
-    model::TimeNs startNs;
-    model::TimeNs endNs;
-    model::SliceRef ref;
-};
-
-// The calls of one host thread, by start time: those that wait for the GPU and those that
-// launch GPU work.
-struct ThreadCalls {
-    std::vector<Call> syncs;
-    std::vector<Call> launches;
-};
-
-ThreadCalls collect(const model::Trace& trace, model::TrackIndex t) {
-    ThreadCalls out;
-    const model::Track& track = trace.track(t);
-    std::map<model::StringId, bool> syncName;
-    for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
-        const model::Slice& s = track.slices[i];
-        const model::SliceRef ref{t, i};
-        const model::SliceRef op = rules::launchedOp(trace, ref);
-        if (op.valid()) {
-            out.launches.push_back({s.startNs, s.endNs(), ref});
-        }
-        auto [it, fresh] = syncName.try_emplace(s.nameId, false);
-        if (fresh) {
-            it->second = isSynchronizingApi(trace.str(s.nameId));
-        }
-        if (!it->second) {
-            continue;
-        }
-        // A device-to-device cudaMemcpy does not make the host wait.
-        if (op.valid()) {
-            const model::MemcpyDetail* m = trace.memcpy(trace.slice(op));
-            if (m != nullptr && m->copyKind == model::CopyKind::DeviceToDevice) {
-                continue;
-            }
-        }
-        out.syncs.push_back({s.startNs, s.endNs(), ref});
-    }
-    const auto byStart = [](const Call& a, const Call& b) { return a.startNs < b.startNs; };
-    std::sort(out.syncs.begin(), out.syncs.end(), byStart);
-    std::sort(out.launches.begin(), out.launches.end(), byStart);
-    return out;
-}
-
-}  // namespace
-
 void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
-    std::map<std::int32_t, IntervalSet> busyByDevice;
-    for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
-        busyByDevice.emplace(dev.deviceId, ctx.ops.busy(dev.deviceId));
-    }
-    const auto tracks = ctx.trace.tracks();
-    for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
-        if (tracks[t].kind != model::TrackKind::HostApi) {
+    // Only idle time that began while the launching thread was inside a blocking call counts: a
+    // wait that returns while queued work still runs costs nothing.
+    for (const IdleAttribution& a : ctx.result.utilization.attribution) {
+        if (a.idleNs <= 0 ||
+            a.pct(GapCause::AfterBlockingCall) < ctx.options.minBlockingIdleSharePct) {
             continue;
         }
-        const ThreadCalls calls = collect(ctx.trace, t);
-        if (calls.syncs.size() < static_cast<std::size_t>(ctx.options.syncInLoopMinCount)) {
-            continue;
-        }
-        Diagnostic d;
-        d.rule = RuleId::SyncApiInLoop;
-        std::map<std::string, std::uint64_t> byName;
-        for (const Call& sync : calls.syncs) {
-            // The next launch from this thread after the wait.
-            auto next =
-                std::lower_bound(calls.launches.begin(), calls.launches.end(), sync.endNs,
-                                 [](const Call& c, model::TimeNs v) { return c.startNs < v; });
-            if (next == calls.launches.end()) {
+        std::map<model::TrackIndex, Diagnostic> byThread;
+        std::map<model::TrackIndex, std::map<std::string, std::uint64_t>> namesByThread;
+        for (const IdleGap& gap : ctx.result.utilization.gaps) {
+            if (gap.deviceId != a.deviceId || gap.streamId != -1 ||
+                gap.cause != GapCause::AfterBlockingCall || !gap.reason.valid() ||
+                gap.durationNs < ctx.options.minIdleAfterSyncNs) {
                 continue;
             }
-            const model::SliceRef op = rules::launchedOp(ctx.trace, next->ref);
-            const model::Track& opTrack = ctx.trace.track(op.track);
-            const auto busy = busyByDevice.find(std::max(opTrack.deviceId, 0));
-            if (busy == busyByDevice.end()) {
-                continue;
-            }
-            // Drained: the GPU was idle when the wait returned and stayed idle until the host
-            // launched more. A wait that returns while queued work still runs costs nothing.
-            const Interval hole = busy->second.holeAt(ctx.trace.slice(sync.ref).endNs());
-            const model::TimeNs idle = hole.durationNs();
-            if (idle <= 0 || idle < ctx.options.minIdleAfterSyncNs) {
-                continue;
-            }
+            const model::TrackIndex thread = gap.reason.track;
+            Diagnostic& d = byThread[thread];
+            d.rule = RuleId::SyncApiInLoop;
+            d.deviceId = a.deviceId;
             ++d.count;
-            d.costNs += idle;
-            d.deviceId = std::max(opTrack.deviceId, 0);
-            ++byName[std::string(baseApiName(ctx.trace.str(ctx.trace.slice(sync.ref).nameId)))];
-            rules::addEvidence(d, sync.ref, ctx.options.maxEvidence);
-            rules::cover(d, ctx.trace, sync.ref);
-            rules::cover(d, ctx.trace, op);
+            d.costNs += gap.durationNs;
+            ++namesByThread[thread][std::string(
+                baseApiName(ctx.trace.str(ctx.trace.slice(gap.reason).nameId)))];
+            rules::addEvidence(d, gap.reason, ctx.options.maxEvidence);
+            rules::cover(d, ctx.trace, gap.reason);
+            rules::cover(d, ctx.trace, gap.after);
         }
-        // A loop repeats itself: the same call must drain the GPU that many times (a few
-        // different waits during setup are not a loop).
-        std::uint64_t mostRepeated = 0;
-        for (const auto& [name, n] : byName) {
-            mostRepeated = std::max(mostRepeated, n);
+        for (auto& [thread, d] : byThread) {
+            // A loop repeats itself: the same call must drain the GPU that many times (a few
+            // different waits during setup are not a loop).
+            const auto& names = namesByThread[thread];
+            std::uint64_t mostRepeated = 0;
+            std::string list;
+            for (const auto& [name, n] : names) {
+                mostRepeated = std::max(mostRepeated, n);
+                list += (list.empty() ? "" : ", ") + name + " x" + std::to_string(n);
+            }
+            if (mostRepeated < static_cast<std::uint64_t>(ctx.options.syncInLoopMinCount)) {
+                continue;
+            }
+            const std::int64_t tid = ctx.trace.track(thread).threadId;
+            d.message = std::to_string(d.count) + " blocking calls of thread " +
+                        std::to_string(tid) + " (" + list + ") drained GPU " +
+                        std::to_string(a.deviceId) +
+                        "'s queue before more work was launched: " + formatDuration(d.costNs) +
+                        " of idle time began inside them (" +
+                        formatPercent(a.pct(GapCause::AfterBlockingCall)) +
+                        " of the GPU's idle time followed a blocking call)";
+            d.fix =
+                "Enqueue the next batch before waiting: copy results with cudaMemcpyAsync into "
+                "pinned memory, record an event and synchronise on it only where the host needs "
+                "the value";
+            out.push_back(std::move(d));
         }
-        if (mostRepeated < static_cast<std::uint64_t>(ctx.options.syncInLoopMinCount)) {
-            continue;
-        }
-        std::string names;
-        for (const auto& [name, n] : byName) {
-            names += (names.empty() ? "" : ", ") + name + " x" + std::to_string(n);
-        }
-        const std::int64_t tid = tracks[t].threadId;
-        d.message = std::to_string(d.count) + " synchronising calls (" + names +
-                    ") were each followed by more GPU work from thread " + std::to_string(tid) +
-                    ": the GPU sat idle " + formatDuration(d.costNs) +
-                    " after them while the host drained the pipeline";
-        d.fix =
-            "Enqueue the next batch before waiting: copy results with cudaMemcpyAsync into pinned "
-            "memory, record an event and synchronise on it only where the host needs the value";
-        out.push_back(std::move(d));
     }
 }
 

@@ -7,56 +7,167 @@
 
 namespace wl::analysis {
 
+namespace {
+
+const IdleAttribution* attributionOf(const RuleContext& ctx, std::int32_t deviceId) {
+    for (const IdleAttribution& a : ctx.result.utilization.attribution) {
+        if (a.deviceId == deviceId) {
+            return &a;
+        }
+    }
+    return nullptr;
+}
+
+std::string causeShares(const IdleAttribution& a) {
+    return formatPercent(a.pct(GapCause::AfterBlockingCall)) + " after a blocking call, " +
+           formatPercent(a.pct(GapCause::Host)) + " host not issuing work, " +
+           formatPercent(a.pct(GapCause::GpuWait)) + " waiting on queued work";
+}
+
+}  // namespace
+
 void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
+        const IdleAttribution* attribution = attributionOf(ctx, dev.deviceId);
         Diagnostic d;
         d.rule = RuleId::GpuGap;
         d.deviceId = dev.deviceId;
-        std::array<std::uint64_t, 3> byCause{};
-        std::array<model::TimeNs, 3> nsByCause{};
         for (const IdleGap& gap : ctx.result.utilization.gaps) {
             if (gap.deviceId != dev.deviceId || gap.streamId != -1) {
                 continue;
             }
             ++d.count;
             d.costNs += gap.durationNs;
-            ++byCause[static_cast<std::size_t>(gap.cause)];
-            nsByCause[static_cast<std::size_t>(gap.cause)] += gap.durationNs;
             rules::addEvidence(d, gap.before, ctx.options.maxEvidence);
             rules::addEvidence(d, gap.after, ctx.options.maxEvidence);
             d.startNs = d.count == 1 ? gap.startNs : std::min(d.startNs, gap.startNs);
             d.endNs = std::max(d.endNs, gap.endNs());
         }
-        if (d.count == 0) {
+        if (d.count == 0 || attribution == nullptr) {
             continue;
         }
-        const double share = dev.spanNs() > 0 ? 100.0 * d.costNs / dev.spanNs() : 0.0;
-        d.message = "GPU " + std::to_string(dev.deviceId) + " sat idle in " +
+        const double share = dev.spanNs() > 0 ? 100.0 * attribution->idleNs / dev.spanNs() : 0.0;
+        d.message = "GPU " + std::to_string(dev.deviceId) + " idled " +
+                    formatDuration(attribution->idleNs) + " (" + formatPercent(share) +
+                    " of the window): " + causeShares(*attribution) + "; " +
                     std::to_string(d.count) + " gap" + (d.count == 1 ? "" : "s") + " of " +
-                    formatDuration(ctx.options.gapThresholdNs) + " or more, " +
-                    formatDuration(d.costNs) + " in all (" + formatPercent(share) +
-                    " of its span): " + std::to_string(byCause[0]) + " host_sync, " +
-                    std::to_string(byCause[1]) + " host_launch, " + std::to_string(byCause[2]) +
-                    " other";
-        const auto worst = static_cast<GapCause>(
-            std::max_element(nsByCause.begin(), nsByCause.end()) - nsByCause.begin());
+                    formatDuration(ctx.options.gapThresholdNs) + " or more hold " +
+                    formatDuration(d.costNs);
+        GapCause worst = GapCause::Host;
+        for (std::size_t c = 0; c < kGapCauseCount; ++c) {
+            if (attribution->nsByCause[c] > attribution->ns(worst)) {
+                worst = static_cast<GapCause>(c);
+            }
+        }
         switch (worst) {
-            case GapCause::HostSync:
+            case GapCause::AfterBlockingCall:
                 d.fix =
-                    "Most idle time follows a host wait: queue the next work before synchronising, "
-                    "and synchronise on events only where the host needs results";
+                    "Most idle time follows a blocking call that drained the GPU's queue: queue "
+                    "the next work before synchronising, use cudaMemcpyAsync into pinned memory, "
+                    "and wait on events only where the host needs the results";
                 break;
-            case GapCause::HostLaunch:
+            case GapCause::Host:
                 d.fix =
-                    "Most idle time is the host launching late: move host work out of the launch "
-                    "path, launch ahead on streams, or capture the sequence in a CUDA graph";
+                    "Most idle time the host was busy elsewhere and issued nothing: see what it "
+                    "did (the host ranges named in the other findings), queue more work before "
+                    "host tasks, move them to another thread, or launch fewer, larger operations";
                 break;
-            case GapCause::Other:
+            case GapCause::GpuWait:
                 d.fix =
-                    "Look at what the host does in the gaps (NVTX ranges help) and overlap it with "
-                    "GPU work";
+                    "Most idle time the next operation was already queued and waited on an event, "
+                    "another stream or the device: shorten or reorder that dependency";
                 break;
         }
+        out.push_back(std::move(d));
+    }
+}
+
+void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+    const UtilizationResult& u = ctx.result.utilization;
+    const model::TimeNs idle = u.idleNs();
+    if (idle <= 0) {
+        return;
+    }
+    std::size_t reported = 0;
+    for (const HostRangeIdle& r : u.idleByHostRange) {
+        if (reported >= ctx.options.maxHostRangeFindings) {
+            break;
+        }
+        const double share = 100.0 * static_cast<double>(r.idleNs) / static_cast<double>(idle);
+        if (share < ctx.options.minHostRangeIdleSharePct) {
+            break;  // sorted by idle time: the rest are smaller
+        }
+        // The range the user asked to analyse says nothing about what happened inside it.
+        if (u.window.source == WindowSource::Nvtx && foldDigits(u.window.name) == r.name) {
+            continue;
+        }
+        Diagnostic d;
+        d.rule = RuleId::HostRangeStallsGpu;
+        d.count = r.count;
+        d.costNs = r.idleNs;
+        for (const IdleGap& gap : u.gaps) {
+            if (gap.streamId == -1 && gap.hostRange.valid() &&
+                foldDigits(ctx.trace.str(ctx.trace.slice(gap.hostRange).nameId)) == r.name) {
+                rules::addEvidence(d, gap.hostRange, ctx.options.maxEvidence);
+                rules::addEvidence(d, gap.after, ctx.options.maxEvidence);
+                d.deviceId = gap.deviceId;
+            }
+        }
+        if (d.evidence.empty()) {
+            rules::addEvidence(d, r.example, ctx.options.maxEvidence);
+        }
+        rules::cover(d, ctx.trace, r.example);
+        const model::TimeNs queuedEach =
+            r.count > 0 ? r.queuedNs / static_cast<model::TimeNs>(r.count) : 0;
+        d.message = "The GPU idled " + formatDuration(r.idleNs) + " (" + formatPercent(share) +
+                    " of its idle time) while the host was in '" + r.name + "' (" +
+                    std::to_string(r.count) + (r.count == 1 ? " time" : " times") + "); " +
+                    formatDuration(queuedEach) + " of GPU work was queued when each began";
+        d.fix = "Queue more GPU work before '" + r.name +
+                "' so it runs while the host is busy there, move that host work to another "
+                "thread, or make it cheaper";
+        out.push_back(std::move(d));
+        ++reported;
+    }
+}
+
+void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+    for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
+        const IdleAttribution* a = attributionOf(ctx, dev.deviceId);
+        if (a == nullptr || dev.opCount == 0 || a->idleNs <= 0 ||
+            dev.busyPct() >= ctx.options.launchBoundBusyPct ||
+            a->pct(GapCause::Host) < ctx.options.launchBoundHostIdlePct ||
+            2 * a->hostShortNs < a->ns(GapCause::Host)) {
+            continue;
+        }
+        Diagnostic d;
+        d.rule = RuleId::LaunchBound;
+        d.deviceId = dev.deviceId;
+        d.count = dev.opCount;
+        d.costNs = a->ns(GapCause::Host);
+        model::TimeNs opNs = 0;
+        for (const GpuOp& op : ctx.ops.all()) {
+            if (op.deviceId != dev.deviceId) {
+                continue;
+            }
+            opNs += op.endNs - op.startNs;
+            if (d.evidence.size() < 64) {
+                rules::addEvidence(d, op.ref, ctx.options.maxEvidence);
+            }
+        }
+        d.startNs = dev.firstNs;
+        d.endNs = dev.lastNs;
+        const auto n = static_cast<model::TimeNs>(dev.opCount);
+        d.message = "GPU " + std::to_string(dev.deviceId) + " was busy " +
+                    formatPercent(dev.busyPct()) + " of the window and " +
+                    formatPercent(a->pct(GapCause::Host)) +
+                    " of its idle time the host was not issuing work: the host issued one GPU "
+                    "op every " +
+                    formatDuration(dev.spanNs() / n) + ", and they ran " +
+                    formatDuration(opNs / n) + " on average";
+        d.fix =
+            "Launch fewer, larger operations (fuse kernels, batch small copies), or capture the "
+            "repeated sequence in a CUDA graph so one launch replays it";
         out.push_back(std::move(d));
     }
 }
@@ -75,8 +186,9 @@ void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         model::TimeNs worstStart = 0;
         model::TimeNs worstEnd = 0;
         for (std::int32_t w = 0; w < windows; ++w) {
-            const model::TimeNs a = dev.firstNs + dev.spanNs() * w / windows;
-            const model::TimeNs b = dev.firstNs + dev.spanNs() * (w + 1) / windows;
+            const model::TimeNs extent = dev.lastNs - dev.firstNs;
+            const model::TimeNs a = dev.firstNs + extent * w / windows;
+            const model::TimeNs b = dev.firstNs + extent * (w + 1) / windows;
             if (b <= a) {
                 continue;
             }
@@ -121,7 +233,7 @@ void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         }
         d.severity = Severity::Info;
         d.message = std::to_string(d.count) + " of " + std::to_string(windows) + " windows of " +
-                    formatDuration(dev.spanNs() / windows) + " kept GPU " +
+                    formatDuration((dev.lastNs - dev.firstNs) / windows) + " kept GPU " +
                     std::to_string(dev.deviceId) + " busy less than " +
                     formatPercent(ctx.options.lowUtilizationPct) + " of the time (worst " +
                     formatPercent(worstPct) + ")";

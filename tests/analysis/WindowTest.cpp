@@ -1,0 +1,164 @@
+#include <gtest/gtest.h>
+
+#include "HandTrace.h"
+#include "analysis/Analysis.h"
+#include "analysis/Window.h"
+
+namespace wl::analysis {
+namespace {
+
+TEST(WindowRequest, ParsesRangeNamesAndInstances) {
+    auto all = WindowRequest::nvtx("Loop");
+    ASSERT_TRUE(all.ok());
+    EXPECT_EQ(all->rangeName, "Loop");
+    EXPECT_EQ(all->instance, 0);
+    auto third = WindowRequest::nvtx("I/O 45#3");
+    ASSERT_TRUE(third.ok());
+    EXPECT_EQ(third->rangeName, "I/O 45");
+    EXPECT_EQ(third->instance, 3);
+    // A name ending in "#digits" keeps them when an instance follows.
+    auto hashName = WindowRequest::nvtx("Step#2#1");
+    ASSERT_TRUE(hashName.ok());
+    EXPECT_EQ(hashName->rangeName, "Step#2");
+    EXPECT_EQ(hashName->instance, 1);
+    EXPECT_FALSE(WindowRequest::nvtx("Loop#0").ok());
+    EXPECT_FALSE(WindowRequest::nvtx("").ok());
+    EXPECT_FALSE(WindowRequest::nvtx("#2").ok());
+}
+
+TEST(WindowRequest, ParsesMillisecondsExactly) {
+    auto w = WindowRequest::timeMs("120.5:410");
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w->time.startNs, 120'500'000);
+    EXPECT_EQ(w->time.endNs, 410'000'000);
+    auto fine = WindowRequest::timeMs("0.000001:.5");
+    ASSERT_TRUE(fine.ok());
+    EXPECT_EQ(fine->time.startNs, 1);
+    EXPECT_EQ(fine->time.endNs, 500'000);
+    EXPECT_FALSE(WindowRequest::timeMs("5:5").ok());
+    EXPECT_FALSE(WindowRequest::timeMs("9:5").ok());
+    EXPECT_FALSE(WindowRequest::timeMs("abc").ok());
+    EXPECT_FALSE(WindowRequest::timeMs("1:2x").ok());
+    const auto error = WindowRequest::timeMs("1-2");
+    ASSERT_FALSE(error.ok());
+    EXPECT_NE(error.error().message.find("START_MS:END_MS"), std::string::npos);
+}
+
+model::TracePtr loopTrace() {
+    test::HandTrace t;
+    t.kernel(1, 100, 200, 10, "warmup");
+    t.nvtx("Loop", 1'000, 2'000);
+    t.nvtx("Loop", 3'000, 3'500);
+    t.kernel(1, 1'100, 1'900, 1'050, "k");
+    t.kernel(1, 3'100, 3'400, 3'050, "k");
+    return t.finish();
+}
+
+TEST(Window, WholeTraceIsFirstToLastGpuOp) {
+    const auto trace = loopTrace();
+    const auto w = resolveWindow(*trace, {});
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w->source, WindowSource::Trace);
+    ASSERT_EQ(w->parts.size(), 1u);
+    EXPECT_EQ(w->parts[0], (model::TimeRange{100, 3'400}));
+    EXPECT_EQ(describeWindow(*w), "whole trace");
+}
+
+TEST(Window, NvtxInstancesAndTheirUnion) {
+    const auto trace = loopTrace();
+    const auto second = resolveWindow(*trace, WindowRequest::nvtx("Loop#2").value());
+    ASSERT_TRUE(second.ok());
+    ASSERT_EQ(second->parts.size(), 1u);
+    EXPECT_EQ(second->parts[0], (model::TimeRange{3'000, 3'500}));
+    EXPECT_EQ(describeWindow(*second), "'Loop' #2 (500 ns)");
+    const auto every = resolveWindow(*trace, WindowRequest::nvtx("Loop").value());
+    ASSERT_TRUE(every.ok());
+    EXPECT_EQ(every->parts.size(), 2u);
+    EXPECT_EQ(every->durationNs(), 1'500);
+
+    const auto missing = resolveWindow(*trace, WindowRequest::nvtx("loop").value());
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("ranges it has: 'Loop'"), std::string::npos)
+        << missing.error().message;
+    const auto past = resolveWindow(*trace, WindowRequest::nvtx("Loop#3").value());
+    ASSERT_FALSE(past.ok());
+    EXPECT_NE(past.error().message.find("has 2 instances"), std::string::npos);
+}
+
+TEST(Window, AnalysisOfOneInstanceLeavesTheWarmUpOut) {
+    const auto trace = loopTrace();
+    const AnalysisResult whole = analyzeTrace(*trace);
+    const AnalysisResult loop = analyzeTrace(
+        *trace, {}, resolveWindow(*trace, WindowRequest::nvtx("Loop#1").value()).value());
+    // Whole trace: 100 + 800 + 300 busy over 3300 ns. Loop #1: 800 of 1000.
+    EXPECT_DOUBLE_EQ(whole.gpuBusyPct(), 100.0 * 1'200 / 3'300);
+    EXPECT_DOUBLE_EQ(loop.gpuBusyPct(), 80.0);
+    ASSERT_EQ(loop.statistics.kernels.size(), 1u);
+    EXPECT_EQ(loop.statistics.kernels[0].name, "k");
+    EXPECT_EQ(loop.statistics.kernels[0].count, 1u);
+}
+
+TEST(Window, CaptureRangeFromProfilerCallsIsTheDefault) {
+    test::HandTrace t;
+    t.kernel(1, 100, 200, 10, "setup");
+    t.api("cudaProfilerStart_v4000", 900, 1'000);
+    t.kernel(1, 1'100, 1'900, 1'050, "timed");
+    t.api("cudaProfilerStop_v4000", 2'000, 2'050);
+    t.kernel(1, 2'100, 2'200, 2'060, "teardown");
+    const auto trace = t.finish();
+    const auto ranges = captureRanges(*trace);
+    ASSERT_EQ(ranges.size(), 1u);
+    EXPECT_EQ(ranges[0], (model::TimeRange{1'000, 2'000}));
+    const AnalysisResult r = analyzeTrace(*trace);
+    EXPECT_EQ(r.window().source, WindowSource::Capture);
+    EXPECT_DOUBLE_EQ(r.gpuBusyPct(), 80.0);
+    EXPECT_EQ(describeWindow(r.window()), "capture range (1.0 us)");
+
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::WholeTrace;
+    EXPECT_EQ(resolveWindow(*trace, whole)->source, WindowSource::Trace);
+}
+
+TEST(Window, CaptureWindowsCarriedByTheTraceWin) {
+    test::HandTrace t;
+    t.builder().addCaptureWindow(1'000, 1'500);
+    t.api("cudaProfilerStart_v4000", 0, 10);
+    t.kernel(1, 1'100, 1'400, 1'050, "timed");
+    const auto trace = t.finish();
+    const auto ranges = captureRanges(*trace);
+    ASSERT_EQ(ranges.size(), 1u);
+    EXPECT_EQ(ranges[0], (model::TimeRange{1'000, 1'500}));
+    WindowRequest capture;
+    capture.kind = WindowRequest::Kind::Capture;
+    EXPECT_TRUE(resolveWindow(*trace, capture).ok());
+    EXPECT_FALSE(resolveWindow(*loopTrace(), capture).ok());
+}
+
+TEST(Window, TimeRangeIsClippedToTheTrace) {
+    const auto trace = loopTrace();
+    WindowRequest r = WindowRequest::timeMs("0:1").value();
+    const auto w = resolveWindow(*trace, r);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w->parts[0], (model::TimeRange{0, trace->spanNs()}));
+    r.time = {trace->spanNs() + 10, trace->spanNs() + 20};
+    EXPECT_FALSE(resolveWindow(*trace, r).ok());
+}
+
+TEST(Window, NvtxInstanceNumberCountsInStartOrder) {
+    const auto trace = loopTrace();
+    std::int32_t seen = 0;
+    for (model::TrackIndex t = 0; t < trace->tracks().size(); ++t) {
+        if (trace->track(t).kind != model::TrackKind::Nvtx) {
+            continue;
+        }
+        for (std::uint32_t i = 0; i < trace->track(t).slices.size(); ++i) {
+            const model::Slice& s = trace->track(t).slices[i];
+            EXPECT_EQ(nvtxInstanceNumber(*trace, {t, i}), s.startNs == 1'000 ? 1 : 2);
+            ++seen;
+        }
+    }
+    EXPECT_EQ(seen, 2);
+}
+
+}  // namespace
+}  // namespace wl::analysis

@@ -1,0 +1,57 @@
+// `warpline analyze`: kernels under their short names next to the full ones.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "analysis/Analysis.h"
+#include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
+#include "app/cli/AnalysisReport.h"
+#include "io/JsonWriter.h"
+
+namespace wl::app {
+namespace {
+
+constexpr std::string_view kReduce =
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, "
+    "float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, "
+    "float>, unsigned int, float, 4>)";
+
+model::TracePtr reduceTrace() {
+    test::HandTrace t;
+    t.addH100();
+    t.kernel(1, 0, 4000, -1, kReduce, test::launchConfig(1280, 256, 32));
+    return t.finish();
+}
+
+TEST(AnalysisReport, JsonKernelsHaveShortNamesNextToFullOnes) {
+    const auto trace = reduceTrace();
+    const analysis::AnalysisResult result = analysis::analyzeTrace(*trace);
+    std::string json;
+    io::JsonWriter out(json);
+    out.beginObject();
+    appendAnalysisJson(out, *trace, result);
+    out.endObject();
+    const std::string kernels = json.substr(json.find("\"kernels\":"));
+    std::string name;
+    io::appendJsonString(name, kReduce);
+    EXPECT_EQ(kernels.find("\"kernels\":[{\"name\":" + name + ",\"short_name\":\"reduce_kernel\""),
+              0u)
+        << kernels.substr(0, 400);
+    const std::string warps = json.substr(json.find("\"warps\":"));
+    EXPECT_EQ(warps.find("\"warps\":[{\"name\":" + name + ",\"short_name\":\"reduce_kernel\""), 0u)
+        << warps.substr(0, 400);
+}
+
+TEST(AnalysisReport, TextNamesKernelsByTheirShortNames) {
+    const auto trace = reduceTrace();
+    std::ostringstream text;
+    printAnalysisText(text, *trace, analysis::analyzeTrace(*trace));
+    const std::string report = text.str();
+    EXPECT_NE(report.find("100.0%  reduce_kernel\n"), std::string::npos) << report;
+    EXPECT_NE(report.find("\n  reduce_kernel: grid 1280x1x1"), std::string::npos) << report;
+    EXPECT_EQ(report.find("at::native"), std::string::npos) << report;
+}
+
+}  // namespace
+}  // namespace wl::app

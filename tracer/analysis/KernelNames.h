@@ -1,0 +1,46 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace wl::analysis {
+
+// Readable kernel names. CUPTI, Kineto and nsys give a kernel's full demangled signature:
+// `std::enable_if<!(false), void>::type internal::gemvx::kernel<int, int, double, ...>(...)` or
+// Numba's `kernels::divide_by[abi:v3][abi:cw51...](Array<float, 1, C, mutable, aligned>)`; a
+// timeline label or a table cell needs `gemvx::kernel` and `divide_by`. Pure functions, no state;
+// safe from any thread. Callers that name many slices compute each distinct name once.
+
+// The demangled form of an Itanium-mangled name (`_Z...`); any other name, or one the demangler
+// rejects, unchanged.
+std::string demangleKernelName(std::string_view name);
+
+// The short display name of a kernel, never empty:
+//  - mangled names are demangled first; one the demangler rejects (truncated by its producer) is
+//    named by the identifiers its mangling starts with, else kept raw;
+//  - no return type, parameter list, template arguments or Numba `[abi:...]` tags;
+//  - namespaces and classes are dropped: `at::native::reduce_kernel<...>` -> `reduce_kernel`;
+//  - except where the base name alone says nothing (`kernel`, `Kernel`, `Kernel2`, `operator()`,
+//    a lambda): then one qualifying scope is kept, skipping `(anonymous namespace)`, `detail`,
+//    `internal` and Numba's `cudapy`/`__main__` (`internal::gemvx::kernel<int, ...>` ->
+//    `gemvx::kernel`), and when its first template argument names a type rather than a scalar
+//    or a number, that type's short name is kept in angle brackets, since it is what tells such
+//    wrappers apart (`cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>`);
+//  - a lambda's call operator reads as `enclosing_function::lambda#1`;
+//  - plain C names (`partial_reduce`, `cupy_multiply__float_float_float`, `volta_sgemm_128x64_nn`)
+//    stay as they are.
+std::string shortKernelName(std::string_view demangledOrMangled);
+
+// The library a kernel comes from ("cuBLAS", "cuDNN", "CUTLASS", "CUB", "Thrust", "PyTorch",
+// "CuPy", "NCCL", "FlashAttention", ...), or empty for the user's own code. Judged by the name's
+// namespaces, the libraries' naming schemes (ampere_sgemm_*, cupy_*, ncclKernel_*) and their
+// internal types (cublasGemvParams, cudnnKernelDataType_t), not by common types in the
+// parameters: a user's PyTorch extension kernel taking at:: tensors stays user code, and so does a
+// user's gemm_kernel. Triton kernels are user code (the user wrote them). Mangled names are
+// demangled first.
+std::string_view kernelLibrary(std::string_view name);
+inline bool isLibraryKernel(std::string_view name) {
+    return !kernelLibrary(name).empty();
+}
+
+}  // namespace wl::analysis

@@ -1,0 +1,368 @@
+#include "analysis/Window.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "analysis/ApiNames.h"
+#include "analysis/Format.h"
+
+namespace wl::analysis {
+
+const char* toString(WindowSource source) {
+    switch (source) {
+        case WindowSource::Trace:
+            return "trace";
+        case WindowSource::Capture:
+            return "capture";
+        case WindowSource::Nvtx:
+            return "nvtx";
+        case WindowSource::Time:
+            return "time";
+        case WindowSource::Selection:
+            return "selection";
+    }
+    return "trace";
+}
+
+model::TimeNs AnalysisWindow::durationNs() const {
+    model::TimeNs total = 0;
+    for (const model::TimeRange& p : parts) {
+        total += p.durationNs();
+    }
+    return total;
+}
+
+namespace {
+
+model::Error error(std::string message) {
+    return model::Error{std::move(message), {}, -1};
+}
+
+// Milliseconds with decimals to integer ns, exactly for up to six decimals.
+bool parseMs(std::string_view text, model::TimeNs& ns) {
+    if (text.empty()) {
+        return false;
+    }
+    bool negative = false;
+    if (text.front() == '-') {
+        negative = true;
+        text.remove_prefix(1);
+    }
+    const auto dot = text.find('.');
+    const std::string_view whole = text.substr(0, dot);
+    std::string_view frac =
+        dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+    if (whole.empty() && frac.empty()) {
+        return false;
+    }
+    std::int64_t ms = 0;
+    if (!whole.empty()) {
+        auto [p, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), ms);
+        if (ec != std::errc{} || p != whole.data() + whole.size() || ms > 9'000'000'000'000) {
+            return false;
+        }
+    }
+    std::int64_t fracNs = 0;
+    std::int64_t scale = model::kNsPerMs;
+    for (char c : frac) {
+        if (c < '0' || c > '9') {
+            return false;
+        }
+        scale /= 10;
+        fracNs += (c - '0') * scale;  // digits past the sixth add nothing (scale reaches 0)
+    }
+    ns = ms * model::kNsPerMs + fracNs;
+    if (negative) {
+        ns = -ns;
+    }
+    return true;
+}
+
+// First GPU op start to last GPU op end, over every device; empty without GPU work.
+model::TimeRange gpuExtent(const model::Trace& trace) {
+    model::TimeNs first = std::numeric_limits<model::TimeNs>::max();
+    model::TimeNs last = std::numeric_limits<model::TimeNs>::min();
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind != model::TrackKind::GpuStream) {
+            continue;
+        }
+        for (const model::Slice& s : track.slices) {
+            if (s.kind != model::SliceKind::Kernel && s.kind != model::SliceKind::Memcpy &&
+                s.kind != model::SliceKind::Memset) {
+                continue;
+            }
+            first = std::min(first, s.startNs);
+            last = std::max(last, s.endNs());
+        }
+    }
+    if (first > last) {
+        return {};
+    }
+    return {first, last};
+}
+
+bool isNvtxTrack(const model::Track& track) {
+    return track.kind == model::TrackKind::Nvtx || track.kind == model::TrackKind::NvtxAsync;
+}
+
+// Sorted, disjoint union of ranges (touching ones merged).
+std::vector<model::TimeRange> unite(std::vector<model::TimeRange> ranges) {
+    std::sort(
+        ranges.begin(), ranges.end(),
+        [](const model::TimeRange& a, const model::TimeRange& b) { return a.startNs < b.startNs; });
+    std::vector<model::TimeRange> out;
+    for (const model::TimeRange& r : ranges) {
+        if (r.empty()) {
+            continue;
+        }
+        if (!out.empty() && r.startNs <= out.back().endNs) {
+            out.back().endNs = std::max(out.back().endNs, r.endNs);
+        } else {
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
+model::Result<AnalysisWindow> nvtxWindow(const model::Trace& trace, const WindowRequest& request) {
+    std::vector<model::TimeRange> instances;
+    std::map<std::string_view, std::size_t> names;  // for the error message
+    for (const model::Track& track : trace.tracks()) {
+        if (!isNvtxTrack(track)) {
+            continue;
+        }
+        for (const model::Slice& s : track.slices) {
+            const std::string_view name = trace.str(s.nameId);
+            if (name == request.rangeName) {
+                instances.push_back({s.startNs, s.endNs()});
+            } else if (names.size() < 10000) {
+                ++names[name];
+            }
+        }
+    }
+    if (instances.empty()) {
+        // Name the most frequent ranges: a user who typed "loop" for "Loop" sees it at once.
+        std::vector<std::pair<std::size_t, std::string_view>> byCount;
+        for (const auto& [name, count] : names) {
+            byCount.emplace_back(count, name);
+        }
+        std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        std::string known;
+        for (std::size_t i = 0; i < byCount.size() && i < 8; ++i) {
+            known += (i == 0 ? "" : ", ") + std::string("'") + std::string(byCount[i].second) + "'";
+        }
+        return error("no NVTX range named '" + request.rangeName + "' in the trace" +
+                     (known.empty() ? std::string(" (it has no NVTX ranges)")
+                                    : " (ranges it has: " + known + ")"));
+    }
+    std::sort(instances.begin(), instances.end(),
+              [](const model::TimeRange& a, const model::TimeRange& b) {
+                  return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs < b.endNs;
+              });
+    AnalysisWindow w;
+    w.source = WindowSource::Nvtx;
+    w.name = request.rangeName;
+    w.instance = request.instance;
+    if (request.instance > 0) {
+        if (static_cast<std::size_t>(request.instance) > instances.size()) {
+            return error("'" + request.rangeName + "' has " + std::to_string(instances.size()) +
+                         " instance" + (instances.size() == 1 ? "" : "s") + "; #" +
+                         std::to_string(request.instance) + " does not exist");
+        }
+        w.parts = {instances[static_cast<std::size_t>(request.instance) - 1]};
+    } else {
+        w.parts = unite(std::move(instances));
+    }
+    if (w.durationNs() <= 0) {
+        return error("NVTX range '" + request.rangeName + "' has no duration");
+    }
+    return w;
+}
+
+}  // namespace
+
+model::Result<WindowRequest> WindowRequest::nvtx(std::string_view spec) {
+    WindowRequest r;
+    r.kind = Kind::NvtxRange;
+    const auto hash = spec.rfind('#');
+    if (hash != std::string_view::npos && hash + 1 < spec.size()) {
+        const std::string_view digits = spec.substr(hash + 1);
+        std::int32_t k = 0;
+        auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
+        if (ec == std::errc{} && p == digits.data() + digits.size()) {
+            if (k < 1) {
+                return error("--range " + std::string(spec) + ": instances count from 1");
+            }
+            r.instance = k;
+            spec = spec.substr(0, hash);
+        }
+    }
+    if (spec.empty()) {
+        return error("--range needs an NVTX range name (NAME or NAME#K)");
+    }
+    r.rangeName = std::string(spec);
+    return r;
+}
+
+model::Result<WindowRequest> WindowRequest::timeMs(std::string_view spec) {
+    const auto colon = spec.find(':');
+    WindowRequest r;
+    r.kind = Kind::Time;
+    if (colon == std::string_view::npos || !parseMs(spec.substr(0, colon), r.time.startNs) ||
+        !parseMs(spec.substr(colon + 1), r.time.endNs)) {
+        return error("--window '" + std::string(spec) +
+                     "' is not START_MS:END_MS (milliseconds of trace time, e.g. 120.5:410)");
+    }
+    if (r.time.endNs <= r.time.startNs) {
+        return error("--window '" + std::string(spec) + "': the end must be after the start");
+    }
+    return r;
+}
+
+std::vector<model::TimeRange> captureRanges(const model::Trace& trace) {
+    if (!trace.captureWindows().empty()) {
+        return {trace.captureWindows().begin(), trace.captureWindows().end()};
+    }
+    // cudaProfilerStart/Stop calls, in time order over every host thread: a start opens a range
+    // when it returns, the next stop closes it when it is called.
+    std::vector<std::pair<model::TimeNs, bool>> marks;  // (time, isStart)
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind != model::TrackKind::HostApi) {
+            continue;
+        }
+        std::map<model::StringId, int> kind;  // 0 other, 1 start, 2 stop
+        for (const model::Slice& s : track.slices) {
+            auto [it, fresh] = kind.try_emplace(s.nameId, 0);
+            if (fresh) {
+                const std::string_view base = baseApiName(trace.str(s.nameId));
+                it->second = (base == "cudaProfilerStart" || base == "cuProfilerStart") ? 1
+                             : (base == "cudaProfilerStop" || base == "cuProfilerStop") ? 2
+                                                                                        : 0;
+            }
+            if (it->second == 1) {
+                marks.emplace_back(s.endNs(), true);
+            } else if (it->second == 2) {
+                marks.emplace_back(s.startNs, false);
+            }
+        }
+    }
+    std::sort(marks.begin(), marks.end());
+    std::vector<model::TimeRange> ranges;
+    bool open = false;
+    model::TimeNs openedNs = 0;
+    for (const auto& [t, isStart] : marks) {
+        if (isStart && !open) {
+            open = true;
+            openedNs = t;
+        } else if (!isStart && open) {
+            open = false;
+            ranges.push_back({openedNs, t});
+        }
+    }
+    if (open) {
+        ranges.push_back({openedNs, std::max(openedNs, trace.spanNs())});
+    }
+    return unite(std::move(ranges));
+}
+
+model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
+                                            const WindowRequest& request) {
+    using Kind = WindowRequest::Kind;
+    AnalysisWindow w;
+    switch (request.kind) {
+        case Kind::Default:
+        case Kind::Capture: {
+            auto ranges = captureRanges(trace);
+            if (!ranges.empty()) {
+                w.source = WindowSource::Capture;
+                w.parts = std::move(ranges);
+                return w;
+            }
+            if (request.kind == Kind::Capture) {
+                return error(
+                    "the trace has no capture range (no cudaProfilerStart/Stop, no "
+                    "--capture-range)");
+            }
+            [[fallthrough]];
+        }
+        case Kind::WholeTrace: {
+            w.source = WindowSource::Trace;
+            if (const model::TimeRange extent = gpuExtent(trace); !extent.empty()) {
+                w.parts = {extent};
+            }
+            return w;
+        }
+        case Kind::NvtxRange:
+            return nvtxWindow(trace, request);
+        case Kind::Time:
+        case Kind::Selection: {
+            w.source = request.kind == Kind::Time ? WindowSource::Time : WindowSource::Selection;
+            const model::TimeRange r{std::max<model::TimeNs>(request.time.startNs, 0),
+                                     std::min(request.time.endNs, trace.spanNs())};
+            if (r.empty()) {
+                return error("the time range " + formatDuration(request.time.startNs) + " to " +
+                             formatDuration(request.time.endNs) + " holds nothing of the trace (" +
+                             formatDuration(trace.spanNs()) + " long)");
+            }
+            w.parts = {r};
+            return w;
+        }
+    }
+    return w;
+}
+
+std::int32_t nvtxInstanceNumber(const model::Trace& trace, model::SliceRef ref) {
+    if (!ref.valid() || !isNvtxTrack(trace.track(ref.track))) {
+        return 0;
+    }
+    const model::Slice& target = trace.slice(ref);
+    std::int32_t before = 0;
+    for (const model::Track& track : trace.tracks()) {
+        if (!isNvtxTrack(track)) {
+            continue;
+        }
+        for (const model::Slice& s : track.slices) {
+            if (s.nameId == target.nameId &&
+                (s.startNs < target.startNs ||
+                 (s.startNs == target.startNs && s.endNs() < target.endNs()))) {
+                ++before;
+            }
+        }
+    }
+    return before + 1;
+}
+
+std::string describeWindow(const AnalysisWindow& window) {
+    switch (window.source) {
+        case WindowSource::Trace:
+            return "whole trace";
+        case WindowSource::Capture:
+            return window.parts.size() <= 1
+                       ? "capture range (" + formatDuration(window.durationNs()) + ")"
+                       : std::to_string(window.parts.size()) + " capture ranges (" +
+                             formatDuration(window.durationNs()) + ")";
+        case WindowSource::Nvtx:
+            if (window.instance > 0) {
+                return "'" + window.name + "' #" + std::to_string(window.instance) + " (" +
+                       formatDuration(window.durationNs()) + ")";
+            }
+            if (window.parts.size() == 1) {
+                return "'" + window.name + "' (" + formatDuration(window.durationNs()) + ")";
+            }
+            return "every '" + window.name + "' (" + std::to_string(window.parts.size()) +
+                   " spans, " + formatDuration(window.durationNs()) + ")";
+        case WindowSource::Time:
+        case WindowSource::Selection:
+            return std::string(window.source == WindowSource::Selection ? "selection " : "") +
+                   formatDuration(window.startNs()) + " to " + formatDuration(window.endNs()) +
+                   " (" + formatDuration(window.durationNs()) + ")";
+    }
+    return "whole trace";
+}
+
+}  // namespace wl::analysis

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/Result.h"
+#include "model/Time.h"
+#include "model/Trace.h"
+
+namespace wl::analysis {
+
+// Where an analysis window came from.
+enum class WindowSource : std::uint8_t {
+    Trace,      // first to last GPU op of the whole trace
+    Capture,    // the trace's capture range(s): cudaProfilerStart/Stop, record's capture options
+    Nvtx,       // one instance, or every instance, of an NVTX range name
+    Time,       // an explicit time range (command line)
+    Selection,  // a time range selected in the window
+};
+const char* toString(WindowSource source);  // "trace", "capture", "nvtx", "time", "selection"
+
+// The part of a trace that an analysis describes: one or more disjoint time ranges (every
+// instance of an NVTX range, every capture range), sorted. Every figure of an AnalysisResult is
+// taken over these parts only, so start-up (imports, JIT, library loading, data generation) is
+// never measured by accident. Plain value; times in ns since the trace origin.
+struct AnalysisWindow {
+    WindowSource source = WindowSource::Trace;
+    std::string name;                     // the NVTX range name (Nvtx), empty otherwise
+    std::int32_t instance = 0;            // the 1-based NVTX instance; 0 = every instance
+    std::vector<model::TimeRange> parts;  // sorted, disjoint; empty when there is no GPU work
+
+    model::TimeNs startNs() const { return parts.empty() ? 0 : parts.front().startNs; }
+    model::TimeNs endNs() const { return parts.empty() ? 0 : parts.back().endNs; }
+    model::TimeNs durationNs() const;  // summed over the parts
+};
+
+// What the user asked for; resolveWindow() turns it into parts of a given trace.
+struct WindowRequest {
+    enum class Kind : std::uint8_t {
+        Default,     // the capture range when the trace has one, else the whole trace
+        WholeTrace,  // first to last GPU op
+        Capture,     // the capture range(s); an error when there are none
+        NvtxRange,   // rangeName, instance (0 = every instance)
+        Time,        // time
+        Selection,   // time, selected in the window
+    };
+    Kind kind = Kind::Default;
+    std::string rangeName;
+    std::int32_t instance = 0;
+    model::TimeRange time;
+
+    // "NAME" (every instance) or "NAME#K" (the K-th, 1-based, in start order). A name that itself
+    // ends in "#digits" can be given as "NAME#digits#K".
+    static model::Result<WindowRequest> nvtx(std::string_view spec);
+    // "START_MS:END_MS" in trace time, as the ruler shows it (decimals allowed).
+    static model::Result<WindowRequest> timeMs(std::string_view spec);
+};
+
+// The capture ranges of a trace: those it carries (record's capture options) or, failing that,
+// the spans between cudaProfilerStart and cudaProfilerStop calls (how the notebook and our own
+// workloads mark their timed part). Sorted, disjoint; empty when there are none.
+std::vector<model::TimeRange> captureRanges(const model::Trace& trace);
+
+// Resolves a request against a trace. Errors (with the names or counts that exist) for an NVTX
+// name that is not in the trace, an instance past the last, an empty time range, or a capture
+// range asked of a trace that has none.
+model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
+                                            const WindowRequest& request = {});
+
+// The 1-based instance number of an NVTX slice among the ranges of its name, in the order
+// WindowRequest::nvtx counts them (0 when the slice is not an NVTX range).
+std::int32_t nvtxInstanceNumber(const model::Trace& trace, model::SliceRef ref);
+
+// What the window is, for a status bar or a report: "whole trace", "capture range",
+// "'Loop' (404.9 ms)", "every 'Step #' (12 ranges, 30.2 ms)", "12.000–30.500 ms".
+std::string describeWindow(const AnalysisWindow& window);
+
+}  // namespace wl::analysis
