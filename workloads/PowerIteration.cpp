@@ -15,6 +15,7 @@
 #include "workloads/CudaResources.h"
 #include "workloads/Nvtx.h"
 #include "workloads/PowerKernels.h"
+#include "workloads/ProfiledPart.h"
 #include "workloads/Validation.h"
 
 namespace wl::workloads {
@@ -296,6 +297,7 @@ model::Result<WorkloadResult> PowerIteration::run(const WorkloadParams& params,
 
     const Clock::time_point loopStart = Clock::now();
     {
+        const ProfiledPart timedPart;
         NvtxRange loopRange("Loop", kNvtxGreen);
         for (std::size_t b = 0; b < batches.size(); ++b) {
             const Batch& batch = batches[b];

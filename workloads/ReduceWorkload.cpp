@@ -10,6 +10,7 @@
 #include "workloads/CudaCheck.h"
 #include "workloads/CudaResources.h"
 #include "workloads/Nvtx.h"
+#include "workloads/ProfiledPart.h"
 #include "workloads/ReduceKernels.h"
 #include "workloads/Validation.h"
 
@@ -275,10 +276,13 @@ model::Result<WorkloadResult> ReduceWorkload::run(const WorkloadParams& params,
     }
 
     const Clock::time_point loopStart = Clock::now();
-    if (p.mode == Mode::Baseline) {
-        WL_TRY_STATUS(runBaseline(p, buffers, progress, cancel));
-    } else {
-        WL_TRY_STATUS(runAsync(p, buffers, progress, cancel));
+    {
+        const ProfiledPart timedPart;
+        if (p.mode == Mode::Baseline) {
+            WL_TRY_STATUS(runBaseline(p, buffers, progress, cancel));
+        } else {
+            WL_TRY_STATUS(runAsync(p, buffers, progress, cancel));
+        }
     }
     result.loopMs = msSince(loopStart);
     result.bytesToDevice = p.size * 4;
