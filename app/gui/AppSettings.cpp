@@ -30,4 +30,12 @@ void saveRunRequest(QSettings& s, const RunRequest& r) {
     s.setValue("run/gpuMetrics", r.gpuMetrics);
 }
 
+bool loadFullKernelNames(const QSettings& s) {
+    return s.value("view/fullKernelNames", false).toBool();
+}
+
+void saveFullKernelNames(QSettings& s, bool full) {
+    s.setValue("view/fullKernelNames", full);
+}
+
 }  // namespace wl::app

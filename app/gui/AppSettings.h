@@ -11,4 +11,9 @@ namespace wl::app {
 RunRequest loadRunRequest(const QSettings& settings);
 void saveRunRequest(QSettings& settings, const RunRequest& request);
 
+// View > Full kernel names (group "view"): full names on the timeline and in the statistics
+// instead of the short ones. Off by default.
+bool loadFullKernelNames(const QSettings& settings);
+void saveFullKernelNames(QSettings& settings, bool full);
+
 }  // namespace wl::app

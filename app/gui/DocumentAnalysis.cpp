@@ -10,8 +10,15 @@ namespace wl::app {
 
 QString analysisSummary(const analysis::AnalysisResult& r) {
     QStringList parts;
+    const QString window = QString::fromStdString(analysis::describeWindow(r.window()));
     if (r.utilization.spanNs > 0) {
-        parts << QObject::tr("GPU busy %1 %").arg(r.gpuBusyPct(), 0, 'f', 1);
+        parts << (r.window().source == analysis::WindowSource::Trace
+                      ? QObject::tr("GPU busy %1 % of the %2")
+                      : QObject::tr("GPU busy %1 % in %2"))
+                     .arg(r.gpuBusyPct(), 0, 'f', 1)
+                     .arg(window);
+    } else {
+        parts << QObject::tr("no GPU work in %1").arg(window);
     }
     if (r.overlap.copyNs > 0) {
         parts
@@ -72,14 +79,37 @@ std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model
                      std::min(trace.spanNs(), endNs + margin)};
 }
 
-std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trace,
-                                                        const analysis::AnalysisOptions& options) {
+std::shared_ptr<const DocumentAnalysis> analyzeDocument(
+    const model::Trace& trace, const analysis::AnalysisOptions& options,
+    const analysis::WindowRequest& request, std::shared_ptr<const DocumentAnalysis> previous) {
     auto out = std::make_shared<DocumentAnalysis>();
-    auto result =
-        std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(trace, options));
-    out->overlays = ui::makeOverlays(trace, *result);
+    auto window = analysis::resolveWindow(trace, request);
+    if (!window.ok()) {
+        out->request = {};
+        window = analysis::resolveWindow(trace, {});
+    } else {
+        out->request = request;
+    }
+    auto result = std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(
+        trace, options, window.ok() ? window.value() : analysis::AnalysisWindow{}));
+    out->overlays.gaps = ui::makeGapOverlays(trace, *result);
+    // The badges judge fill and occupancy against the options' thresholds: keep them only when
+    // those are the same.
+    const bool sameBadges = previous != nullptr && previous->result != nullptr &&
+                            previous->result->options.lowFillPct == options.lowFillPct &&
+                            previous->result->options.lowOccupancyPct == options.lowOccupancyPct;
+    out->overlays.kernelBadges =
+        sameBadges ? previous->overlays.kernelBadges : ui::makeKernelBadges(trace, *result);
     out->summary = analysisSummary(*result);
-    out->focus = gpuFocusRange(trace);
+    const analysis::AnalysisWindow& w = result->window();
+    if (w.source != analysis::WindowSource::Trace && w.durationNs() > 0) {
+        // Open on the part the figures describe, with a small margin.
+        const model::TimeNs margin = std::max<model::TimeNs>((w.endNs() - w.startNs()) / 40, 1);
+        out->focus = std::pair{std::max<model::TimeNs>(0, w.startNs() - margin),
+                               std::min(trace.spanNs(), w.endNs() + margin)};
+    } else {
+        out->focus = gpuFocusRange(trace);
+    }
     out->result = std::move(result);
     return out;
 }

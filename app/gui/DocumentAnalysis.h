@@ -15,6 +15,7 @@ namespace wl::app {
 // from it (idle gaps, warp badges). Computed off the UI thread by analyzeDocument(); immutable
 // and shared afterwards.
 struct DocumentAnalysis {
+    analysis::WindowRequest request;  // what was asked; result->window() is what it resolved to
     std::shared_ptr<const analysis::AnalysisResult> result;
     ui::TimelineOverlays overlays;
     QString summary;  // one line for the status bar
@@ -28,11 +29,17 @@ struct DocumentAnalysis {
 // there is no GPU work.
 std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model::Trace& trace);
 
-// Runs the analysis and builds the overlays (ui::makeOverlays). Pure; safe on a worker thread.
-std::shared_ptr<const DocumentAnalysis> analyzeDocument(const model::Trace& trace,
-                                                        const analysis::AnalysisOptions& options);
+// Runs the analysis over the requested window and builds the overlays (ui::makeOverlays). A request
+// the trace cannot satisfy falls back to the default window. `previous`: an earlier analysis of
+// the same trace, whose warp badges are kept when only the window changed (they cover every kernel
+// whatever the window, and are the costly part of the overlays). Pure; safe on a worker thread.
+std::shared_ptr<const DocumentAnalysis> analyzeDocument(
+    const model::Trace& trace, const analysis::AnalysisOptions& options,
+    const analysis::WindowRequest& request = {},
+    std::shared_ptr<const DocumentAnalysis> previous = nullptr);
 
-// "GPU busy 62.4 % · copy/compute overlap 35.0 % · 3 findings".
+// "GPU busy 92.7 % in 'Loop' (57.54 ms) · copy/compute overlap 35.0 % · 3 findings": the window
+// is always named, so a figure is never read as the whole run's when it is not.
 QString analysisSummary(const analysis::AnalysisResult& result);
 
 }  // namespace wl::app

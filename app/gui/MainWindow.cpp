@@ -180,6 +180,19 @@ void MainWindow::createWidgets() {
                 m_timeline->zoomToSlices(refs);
                 showSliceDetails(m_timeline->trace(), refs.front());
             });
+    connect(m_statistics, &ui::StatisticsView::kernelActivated, this, [this](model::StringId name) {
+        const auto current = currentAnalysis();
+        if (!current || m_timeline->trace() != currentDocument()->trace)
+            return;
+        // The launches the row counted: those in the analysed window.
+        const auto refs =
+            analysis::kernelLaunches(*m_timeline->trace(), name, current->result->window().parts);
+        m_tabs->setCurrentWidget(m_timeline);
+        if (refs.empty())
+            return;
+        m_timeline->zoomToSlices(refs);
+        showSliceDetails(m_timeline->trace(), refs.front());
+    });
     connect(m_diagnostics, &ui::DiagnosticsPanel::rangeActivated, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
                 m_tabs->setCurrentWidget(m_timeline);
@@ -197,6 +210,17 @@ void MainWindow::createWidgets() {
 
     connect(m_timeline, &ui::TimelineView::sliceSelected, this,
             [this](model::SliceRef ref) { showSliceDetails(m_timeline->trace(), ref); });
+    connect(m_timeline, &ui::TimelineView::timeRangeSelected, this,
+            [this](model::TimeNs startNs, model::TimeNs endNs) {
+                analysis::WindowRequest request;
+                request.kind = analysis::WindowRequest::Kind::Selection;
+                request.time = {startNs, endNs};
+                analyzeWindow(request);
+            });
+    connect(m_timeline, &ui::TimelineView::timeSelectionCleared, this,
+            [this] { analyzeWindow({}); });
+    connect(m_timeline, &ui::TimelineView::sliceContextMenuRequested, this,
+            &MainWindow::showSliceMenu);
     connect(m_details, &ui::DetailsPanel::relatedSliceActivated, this, [this](model::SliceRef ref) {
         if (m_details->trace() == m_timeline->trace())
             m_timeline->selectSlice(ref);
@@ -273,6 +297,19 @@ void MainWindow::createActions() {
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_statisticsDock->toggleViewAction());
+    view->addSeparator();
+    // Short kernel names (gemvx::kernel) by default; the full signatures on request.
+    m_fullNamesAction = view->addAction(tr("Full &Kernel Names"));
+    m_fullNamesAction->setCheckable(true);
+    m_fullNamesAction->setChecked(loadFullKernelNames(m_settings));
+    m_statistics->setFullKernelNames(m_fullNamesAction->isChecked());
+    connect(m_fullNamesAction, &QAction::toggled, this, [this](bool full) {
+        saveFullKernelNames(m_settings, full);
+        m_statistics->setFullKernelNames(full);
+        ui::TimelineOverlays overlays = m_timeline->overlays();
+        overlays.fullKernelNames = full;
+        m_timeline->setOverlays(std::move(overlays));
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {
@@ -535,7 +572,9 @@ void MainWindow::setCurrentDocument(int index) {
     const DocumentPtr& doc = m_documents[index];
     m_history->setCurrentIndex(index);
     m_timeline->setTrace(doc->trace);
-    m_timeline->setOverlays({});
+    ui::TimelineOverlays none;
+    none.fullKernelNames = m_fullNamesAction->isChecked();
+    m_timeline->setOverlays(std::move(none));
     m_details->setTrace(doc->trace);
     m_diagnostics->setAnalysis(doc->trace, nullptr);
     m_statistics->clear();
@@ -547,6 +586,7 @@ void MainWindow::setCurrentDocument(int index) {
     if (doc->origin == TraceDocument::Origin::Run)
         m_runStatus->setText(lastRunSummary(*doc));
     m_runStatus->setToolTip(m_runStatus->text());
+    m_windowRequest = m_analyses[index] ? m_analyses[index]->request : analysis::WindowRequest{};
     if (m_analyses[index]) {
         m_analysisJobs.abandon();  // an older document's analysis must not land here
         applyAnalysis(m_analyses[index], true);
@@ -566,8 +606,14 @@ void MainWindow::analyzeCurrent(bool focus) {
         return;
     m_analysisStatus->setText(tr("Analysing..."));
     const analysis::AnalysisOptions options = m_analysisOptions;
+    const analysis::WindowRequest request = m_windowRequest;
+    // The analysis this document has (another window of it): its warp badges can be kept.
+    std::shared_ptr<const DocumentAnalysis> previous = currentAnalysis();
     m_analysisJobs.start(
-        m_analysisPool, [doc, options] { return analyzeDocument(*doc->trace, options); },
+        m_analysisPool,
+        [doc, options, request, previous] {
+            return analyzeDocument(*doc->trace, options, request, previous);
+        },
         [this, doc, focus](std::shared_ptr<const DocumentAnalysis> result) {
             // The document may have moved in the history (or left it) meanwhile.
             for (std::size_t i = 0; i < m_documents.size(); ++i) {
@@ -579,6 +625,61 @@ void MainWindow::analyzeCurrent(bool focus) {
             onBusyChanged();
         });
     onBusyChanged();
+}
+
+void MainWindow::analyzeWindow(const analysis::WindowRequest& request) {
+    if (!currentDocument())
+        return;
+    m_windowRequest = request;
+    if (request.kind != analysis::WindowRequest::Kind::Selection)
+        m_timeline->setTimeSelection(std::nullopt);
+    analyzeCurrent(false);  // keep the user's view
+}
+
+void MainWindow::showSliceMenu(model::SliceRef ref, QPoint globalPos) {
+    const DocumentPtr doc = currentDocument();
+    if (!doc || m_timeline->trace() != doc->trace)
+        return;
+    const model::Trace& trace = *doc->trace;
+    QMenu menu(this);
+    const model::Slice& slice = trace.slice(ref);
+    const std::int32_t instance = analysis::nvtxInstanceNumber(trace, ref);
+    if (instance > 0) {
+        const std::string_view raw = trace.str(slice.nameId);
+        const std::string name(raw);
+        const QString shown = QString::fromStdString(name);
+        menu.addAction(tr("Analyse this range ('%1' #%2)").arg(shown).arg(instance), this,
+                       [this, name, instance] {
+                           analysis::WindowRequest r;
+                           r.kind = analysis::WindowRequest::Kind::NvtxRange;
+                           r.rangeName = name;
+                           r.instance = instance;
+                           analyzeWindow(r);
+                       });
+        menu.addAction(tr("Analyse every '%1'").arg(shown), this, [this, name] {
+            analysis::WindowRequest r;
+            r.kind = analysis::WindowRequest::Kind::NvtxRange;
+            r.rangeName = name;
+            analyzeWindow(r);
+        });
+    } else {
+        menu.addAction(tr("Analyse the time of this slice"), this,
+                       [this, start = slice.startNs, end = slice.endNs()] {
+                           analysis::WindowRequest r;
+                           r.kind = analysis::WindowRequest::Kind::Selection;
+                           r.time = {start, std::max(end, start + 1)};
+                           m_timeline->setTimeSelection(r.time);
+                           analyzeWindow(r);
+                       });
+    }
+    menu.addSeparator();
+    menu.addAction(tr("Analyse the default window"), this, [this] { analyzeWindow({}); });
+    menu.addAction(tr("Analyse the whole trace"), this, [this] {
+        analysis::WindowRequest r;
+        r.kind = analysis::WindowRequest::Kind::WholeTrace;
+        analyzeWindow(r);
+    });
+    menu.exec(globalPos);
 }
 
 void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async) {
@@ -644,7 +745,13 @@ void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {
 
 void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis,
                                bool focus) {
-    m_timeline->setOverlays(analysis->overlays);
+    ui::TimelineOverlays overlays = analysis->overlays;
+    overlays.fullKernelNames = m_fullNamesAction->isChecked();
+    m_timeline->setOverlays(std::move(overlays));
+    const analysis::AnalysisWindow& window = analysis->result->window();
+    m_timeline->setAnalysisWindow(window.source == analysis::WindowSource::Trace
+                                      ? std::vector<model::TimeRange>{}
+                                      : window.parts);
     if (focus && analysis->focus) {
         // Open on the GPU's work rather than on setup and warm-up; 0 shows everything.
         m_timeline->setVisibleRange(analysis->focus->first, analysis->focus->second);

@@ -88,6 +88,11 @@ public:
     // The result of the last run in words (status bar).
     QString lastRunText() const;
 
+    // Analyses the current document over another window (a time selection, an NVTX range, the
+    // whole trace); the status bar, diagnostics and statistics follow it.
+    void analyzeWindow(const analysis::WindowRequest& request);
+    analysis::WindowRequest windowRequest() const { return m_windowRequest; }
+
     void setRunRequest(const RunRequest& request);
     RunRequest runRequest() const;
 
@@ -96,6 +101,7 @@ public:
     ui::DiagnosticsPanel* diagnostics() const { return m_diagnostics; }
     ui::StatisticsView* statistics() const { return m_statistics; }
     ui::CompareView* compareView() const { return m_compare; }
+    QAction* fullKernelNamesAction() const { return m_fullNamesAction; }
     QTabWidget* tabs() const { return m_tabs; }
     RunPanel* runPanel() const { return m_runPanel; }
     QComboBox* historyBox() const { return m_history; }
@@ -124,6 +130,7 @@ private:
     // `focus`: zoom the timeline to the GPU's work when the analysis arrives.
     void analyzeCurrent(bool focus);
     void showComparison(DocumentPtr baseline, DocumentPtr async);
+    void showSliceMenu(model::SliceRef ref, QPoint globalPos);
     // Shows a slice of `trace` (the current document's, or one of Compare's) in the details.
     void showSliceDetails(model::TracePtr trace, model::SliceRef ref);
     void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
@@ -165,10 +172,12 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_compareAction = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_fullNamesAction = nullptr;  // View > Full kernel names
 
     std::vector<DocumentPtr> m_documents;
     std::vector<std::shared_ptr<const DocumentAnalysis>> m_analyses;  // parallel to m_documents
     analysis::AnalysisOptions m_analysisOptions;
+    analysis::WindowRequest m_windowRequest;  // of the current document
     QThreadPool m_analysisPool;
     JobTracker m_analysisJobs{this};
     JobTracker m_compareJobs{this};

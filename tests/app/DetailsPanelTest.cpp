@@ -70,6 +70,26 @@ TEST(DetailsPanel, KernelShowsLaunchConfigurationAndLatency) {
     EXPECT_EQ(panel.value("API call duration"), "5.000 µs");
 }
 
+TEST(DetailsPanel, KernelShowsItsFullShortNameAndLibrary) {
+    model::TraceBuilder b;
+    const auto stream = b.gpuStreamTrack(b.gpuProcess(0, "GPU 0"), 7);
+    // Mangled, as a producer without a demangler leaves it.
+    b.addKernel(stream, 0, 1'000, "_ZN6thrust8cuda_cub4core13_kernel_agentIiEEvv", 1, {});
+    b.addKernel(stream, 2'000, 3'000, "partial_reduce", 2, {});
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "_ZN6thrust8cuda_cub4core13_kernel_agentIiEEvv"));
+    EXPECT_EQ(panel.title(), "void thrust::cuda_cub::core::_kernel_agent<int>()");
+    EXPECT_EQ(panel.value("Short name"), "core::_kernel_agent");
+    EXPECT_EQ(panel.value("Library"), "Thrust");
+
+    panel.showSlice(findSlice(*trace, "partial_reduce"));
+    EXPECT_EQ(panel.title(), "partial_reduce");
+    EXPECT_EQ(panel.value("Short name"), "partial_reduce");
+    EXPECT_TRUE(panel.value("Library").isEmpty());  // the user's own code
+}
+
 TEST(DetailsPanel, CopyShowsBytesThroughputAndMemoryKinds) {
     auto trace = launchTrace();
     DetailsPanel panel;

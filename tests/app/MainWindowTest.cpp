@@ -456,6 +456,54 @@ TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {
     EXPECT_EQ(window.currentAnalysis()->result->options.gapThresholdNs, 5 * model::kNsPerMs);
 }
 
+TEST_F(MainWindowTest, FullKernelNamesToggleAndKernelRowsSelectTheirLaunches) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ASSERT_TRUE(window.currentAnalysis());
+    QAction* full = window.fullKernelNamesAction();
+    ASSERT_TRUE(full);
+    EXPECT_TRUE(full->isCheckable());
+    EXPECT_FALSE(full->isChecked());  // short names by default
+    EXPECT_FALSE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_FALSE(window.statistics()->kernelModel()->fullKernelNames());
+    const std::size_t badges = window.timeline()->overlays().kernelBadges.size();
+    ASSERT_GT(badges, 0u);
+
+    full->setChecked(true);
+    EXPECT_TRUE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_EQ(window.timeline()->overlays().kernelBadges.size(), badges);  // the rest is kept
+    EXPECT_TRUE(window.statistics()->kernelModel()->fullKernelNames());
+    EXPECT_TRUE(QSettings().value("view/fullKernelNames").toBool());
+    {
+        MainWindow next(deps(withDevice));  // starts with the saved choice
+        EXPECT_TRUE(next.fullKernelNamesAction()->isChecked());
+        EXPECT_TRUE(next.statistics()->kernelModel()->fullKernelNames());
+    }
+    // Another analysis (a new window) keeps the choice.
+    window.analyzeWindow({});
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    EXPECT_TRUE(window.timeline()->overlays().fullKernelNames);
+    full->setChecked(false);
+    EXPECT_FALSE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_FALSE(window.statistics()->kernelModel()->fullKernelNames());
+
+    // A click on a kernel's row selects its launches on the timeline, as a finding's evidence.
+    const auto& kernels = window.currentAnalysis()->result->statistics.kernels;
+    ASSERT_FALSE(kernels.empty());
+    const analysis::KernelStats& last = kernels.back();
+    emit window.statistics()->kernelActivated(last.nameId);
+    const model::SliceRef selected = window.timeline()->selectedSlice();
+    ASSERT_TRUE(selected.valid());
+    EXPECT_EQ(window.currentDocument()->trace->slice(selected).nameId, last.nameId);
+    EXPECT_EQ(window.details()->slice(), selected);
+}
+
 TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
     MainWindow window(deps(withDevice));
     window.show();

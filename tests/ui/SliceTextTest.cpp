@@ -41,9 +41,10 @@ TEST(SliceText, ApiTooltipNamesWhatItLaunches) {
 
 TEST(SliceText, GapTooltipHasDurationAndCause) {
     const QString html =
-        gapTooltip(GapOverlay{0, -1, 0, 2'500'000, "host_sync", "after cudaMemcpy"});
+        gapTooltip(GapOverlay{0, -1, 0, 2'500'000, "after_blocking_call", "after cudaMemcpy"});
     EXPECT_TRUE(html.contains("2.500 ms"));
-    EXPECT_TRUE(html.contains("synchronising"));
+    EXPECT_EQ(html.count("2.500 ms"), 1);  // the duration once
+    EXPECT_TRUE(html.contains("after_blocking_call"));
     EXPECT_TRUE(html.contains("after cudaMemcpy"));
 }
 

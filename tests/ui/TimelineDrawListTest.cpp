@@ -207,8 +207,8 @@ TEST(DrawListBuilder, OnlyRowsInsideTheViewportAreBuilt) {
 TEST(DrawListBuilder, OverlaysBecomeHatchesGaugesAndMarks) {
     const test::SmallTrace small = test::makeSmallTrace();
     TimelineOverlays overlays;
-    overlays.gaps.push_back(GapOverlay{0, -1, 6'000, 2'000, "host_sync", "waiting"});
-    overlays.gaps.push_back(GapOverlay{0, 7, 6'000, 4'000, "host_launch", {}});
+    overlays.gaps.push_back(GapOverlay{0, -1, 6'000, 2'000, "after_blocking_call", "waiting"});
+    overlays.gaps.push_back(GapOverlay{0, 7, 6'000, 4'000, "host", {}});
     const model::SliceRef kernel{small.stream7, 0};
     overlays.kernelBadges.push_back(KernelBadge{kernel, 1.5f, true, "one warp"});
     const Frame f = buildFrame(small.trace, 0, 10'000, 1000, 4000, overlays);

@@ -269,7 +269,7 @@ TEST_F(ViewFixture, SetTraceNullClears) {
 
 TEST_F(ViewFixture, GapOverlaysAddAnIdleRow) {
     TimelineOverlays overlays;
-    overlays.gaps.push_back(GapOverlay{0, -1, 6'000, 3'000, "host_sync", {}});
+    overlays.gaps.push_back(GapOverlay{0, -1, 6'000, 3'000, "after_blocking_call", {}});
     view.setOverlays(overlays);
     const int row = view.layout().rowOfDeviceGaps(0);
     ASSERT_GE(row, 0);
@@ -282,7 +282,7 @@ TEST_F(ViewFixture, GapOverlaysAddAnIdleRow) {
     int hatch = 0;
     for (int dy = 0; dy < view.layout().rows()[row].heightPx; ++dy) {
         for (int x = view.headerWidthPx() + 610; x < view.headerWidthPx() + 890; ++x) {
-            hatch += image.pixel(x, y + dy) == Palette::kGapHostSync;
+            hatch += image.pixel(x, y + dy) == Palette::kGapAfterBlocking;
         }
     }
     EXPECT_GT(hatch, 20);

@@ -3,6 +3,9 @@
 #include <array>
 #include <map>
 
+#include <QStringList>
+
+#include "analysis/ApiNames.h"
 #include "analysis/Format.h"
 
 namespace wl::ui {
@@ -13,16 +16,10 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-QString causeText(analysis::GapCause cause) {
-    switch (cause) {
-        case analysis::GapCause::HostSync:
-            return QStringLiteral("the host was blocked in a synchronising call");
-        case analysis::GapCause::HostLaunch:
-            return QStringLiteral("the host launched the next work only after the GPU ran dry");
-        case analysis::GapCause::Other:
-            break;
-    }
-    return QStringLiteral("work was queued but waited (dependencies, events or other streams)");
+QString sliceName(const model::Trace& trace, model::SliceRef ref) {
+    // API calls without CUPTI's version suffix ("cudaMemcpy", not "cudaMemcpy_v3020").
+    const std::string_view name = analysis::baseApiName(trace.str(trace.slice(ref).nameId));
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
 QString kernelTooltip(const analysis::WarpUse& w) {
@@ -49,23 +46,50 @@ QString kernelTooltip(const analysis::WarpUse& w) {
 
 }  // namespace
 
-QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap) {
-    QString where = gap.streamId < 0 ? QStringLiteral("GPU %1").arg(gap.deviceId)
-                                     : QStringLiteral("stream %1").arg(gap.streamId);
-    QString t = QStringLiteral("Idle %1 on %2 — %3: %4")
-                    .arg(qs(analysis::formatDuration(gap.durationNs)), where,
-                         QString::fromLatin1(analysis::toString(gap.cause)), causeText(gap.cause));
-    if (gap.reason.valid()) {
-        t += QStringLiteral("\n(%1)").arg(QString::fromUtf8(
-            trace.str(trace.slice(gap.reason).nameId).data(),
-            static_cast<qsizetype>(trace.str(trace.slice(gap.reason).nameId).size())));
+QString gapCauseText(analysis::GapCause cause) {
+    switch (cause) {
+        case analysis::GapCause::AfterBlockingCall:
+            return QStringLiteral(
+                "the host was inside a blocking call when the GPU ran dry, and launched the next "
+                "work only after it returned");
+        case analysis::GapCause::GpuWait:
+            return QStringLiteral(
+                "the next work was already queued and waited (an event, another stream or the "
+                "device)");
+        case analysis::GapCause::Host:
+            break;
     }
-    return t;
+    return QStringLiteral("the host was busy elsewhere and issued no work");
+}
+
+QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap) {
+    QStringList lines;
+    lines << (gap.streamId < 0 ? QStringLiteral("On GPU %1").arg(gap.deviceId)
+                               : QStringLiteral("On stream %1").arg(gap.streamId));
+    lines << gapCauseText(gap.cause);
+    if (gap.reason.valid()) {
+        lines << QStringLiteral("Blocking call: %1").arg(sliceName(trace, gap.reason));
+    }
+    if (gap.hostRange.valid()) {
+        lines << QStringLiteral("Host range: %1").arg(sliceName(trace, gap.hostRange));
+    }
+    if (gap.launch.valid()) {
+        lines << QStringLiteral("Ended by work launched with %1").arg(sliceName(trace, gap.launch));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::AnalysisResult& result) {
     TimelineOverlays out;
-    out.gaps.reserve(result.utilization.gaps.size());
+    out.gaps = makeGapOverlays(trace, result);
+    out.kernelBadges = makeKernelBadges(trace, result);
+    return out;
+}
+
+std::vector<GapOverlay> makeGapOverlays(const model::Trace& trace,
+                                        const analysis::AnalysisResult& result) {
+    std::vector<GapOverlay> out;
+    out.reserve(result.utilization.gaps.size());
     for (const analysis::IdleGap& g : result.utilization.gaps) {
         // Only gaps where the whole GPU idles are drawn: a stream waiting while others work is
         // how async code looks, and hatching every such wait buried the work itself. Per-stream
@@ -80,8 +104,14 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
         o.durationNs = g.durationNs;
         o.cause = QString::fromLatin1(analysis::toString(g.cause));
         o.tooltip = gapTooltip(trace, g);
-        out.gaps.push_back(std::move(o));
+        out.push_back(std::move(o));
     }
+    return out;
+}
+
+std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
+                                          const analysis::AnalysisResult& result) {
+    std::vector<KernelBadge> out;
     // Launch configurations repeat (every launch has its own detail record, but a workload has a
     // handful of configurations): compute each configuration's warp use and text once, and let the
     // badges share the text (QString is implicitly shared), so 1M launches cost 1M small badges.
@@ -89,6 +119,7 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
         analysis::WarpUse use;
         QString tooltip;
         bool lowFill;
+        bool lowOccupancy;
     };
     using ConfigKey = std::array<std::int32_t, 10>;
     std::map<ConfigKey, Cached> cache;
@@ -127,9 +158,16 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
                                     "properties for GPU %1")
                                     .arg(device);
                     c.lowFill = false;
+                    c.lowOccupancy = false;
                 } else {
                     c.tooltip = kernelTooltip(c.use);
-                    c.lowFill = c.use.gpuFillPct < result.options.lowFillPct;
+                    // The triangle means the grid is too small for the GPU; a kernel that fills
+                    // every SM with few warps each (cuBLAS gemv: 18.8 % occupancy, fill 100 %)
+                    // has low occupancy instead, which its gauge and tooltip say. Same tests as
+                    // the low-occupancy-kernel rule.
+                    c.lowFill = c.use.smCount > 0 && c.use.gpuFillPct < result.options.lowFillPct;
+                    c.lowOccupancy =
+                        c.use.occupancy.theoreticalPct < result.options.lowOccupancyPct;
                 }
                 it = cache.emplace(key, std::move(c)).first;
             }
@@ -140,8 +178,9 @@ TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::Analysi
             b.slice = {t, i};
             b.occupancyPct = static_cast<float>(it->second.use.occupancy.theoreticalPct);
             b.lowFill = it->second.lowFill;
+            b.lowOccupancy = it->second.lowOccupancy;
             b.tooltip = it->second.tooltip;
-            out.kernelBadges.push_back(std::move(b));
+            out.push_back(std::move(b));
         }
     }
     return out;

@@ -11,8 +11,17 @@ namespace wl::ui {
 // on every kernel (theoretical occupancy; a low-fill mark on kernels that leave most of the GPU
 // empty). Pure function of its inputs; GUI thread or not.
 TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::AnalysisResult& result);
+// The two halves of makeOverlays. Gaps depend on the analysis window; warp badges do not (every
+// kernel of the trace gets one), so a new window of the same trace can keep the badges it had.
+std::vector<GapOverlay> makeGapOverlays(const model::Trace& trace,
+                                        const analysis::AnalysisResult& result);
+std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
+                                          const analysis::AnalysisResult& result);
 
-// The tooltip text of one gap ("Idle 1.23 ms — host_sync: the host waited in ...").
+// One line saying what a gap cause means, for tooltips and the legend.
+QString gapCauseText(analysis::GapCause cause);
+// The lines under a gap's tooltip heading: where, what the cause means, the blocking call, the
+// launching thread's NVTX range, the call that launched the work that ended the gap.
 QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap);
 
 }  // namespace wl::ui

@@ -7,11 +7,13 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
+#include <map>
 
 #include "analysis/Format.h"
 #include "ui/analysis/AnalysisOverlays.h"
@@ -103,6 +105,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         m_charts[static_cast<std::size_t>(i)] = makeChartView(charts, tr(kMetricTitles[i]));
         cl->addWidget(m_charts[static_cast<std::size_t>(i)]);
     }
+    m_kernelChart = makeChartView(charts, tr("Kernel time (ms)"));
+    m_kernelChart->setMinimumWidth(320);
+    cl->addWidget(m_kernelChart, 2);  // names need the width
     splitter->addWidget(charts);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
@@ -163,6 +168,7 @@ void CompareView::setRuns(model::TracePtr baseline,
     m_asyncLabel->setText(runLabel(tr("Async"), m_async, m_asyncMetrics));
     m_headline->setText(headline());
     updateCharts();
+    updateKernelChart();
 }
 
 void CompareView::setWallTimes(double baselineMs, double asyncMs, const QString& what) {
@@ -211,6 +217,99 @@ double CompareView::barValue(Metric metric, int run) const {
         return 0.0;
     }
     return sets[run]->at(0);
+}
+
+QChart* CompareView::kernelChart() const {
+    return m_kernelChart->chart();
+}
+
+QStringList CompareView::kernelChartNames() const {
+    return m_kernelNames;
+}
+
+double CompareView::kernelBarValue(int kernel, int run) const {
+    if (kernel < 0 || kernel >= int(m_kernelMs.size()) || run < 0 || run > 1) {
+        return 0.0;
+    }
+    return m_kernelMs[std::size_t(kernel)][std::size_t(run)];
+}
+
+void CompareView::updateKernelChart() {
+    // The two runs have their own string tables: kernels meet by full name.
+    struct Row {
+        QString shortName;
+        std::array<double, 2> ms{};
+    };
+    std::map<std::string, Row> byName;
+    const std::array<const analysis::AnalysisResult*, 2> results = {m_baseResult.get(),
+                                                                    m_asyncResult.get()};
+    for (std::size_t run = 0; run < results.size(); ++run) {
+        if (!results[run]) {
+            continue;
+        }
+        for (const analysis::KernelStats& k : results[run]->statistics.kernels) {
+            Row& row = byName[k.name];
+            row.shortName = QString::fromStdString(k.shortName);
+            row.ms[run] += double(k.totalNs) / 1e6;
+        }
+    }
+    std::vector<Row> rows;
+    rows.reserve(byName.size());
+    for (auto& [name, row] : byName) {
+        rows.push_back(std::move(row));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        return std::max(a.ms[0], a.ms[1]) > std::max(b.ms[0], b.ms[1]);
+    });
+    if (rows.size() > std::size_t(kKernelBars)) {
+        rows.resize(std::size_t(kKernelBars));
+    }
+    m_kernelNames.clear();
+    m_kernelMs.clear();
+    for (const Row& row : rows) {
+        // Categories must differ: two full names may share a short one (overloads).
+        QString name = row.shortName;
+        for (int n = 2; m_kernelNames.contains(name); ++n) {
+            name = QStringLiteral("%1 (%2)").arg(row.shortName).arg(n);
+        }
+        m_kernelNames << name;
+        m_kernelMs.push_back(row.ms);
+    }
+
+    QChart* c = kernelChart();
+    c->removeAllSeries();
+    for (QAbstractAxis* axis : c->axes()) {
+        c->removeAxis(axis);
+        delete axis;
+    }
+    auto* series = new QHorizontalBarSeries;
+    auto* base = new QBarSet(tr("Baseline"));
+    auto* async = new QBarSet(tr("Async"));
+    base->setColor(QColor(0x8c, 0x8c, 0x8c));
+    async->setColor(QColor(0x2e, 0x86, 0xde));
+    // Horizontal bars grow upwards from the first category: add the longest last so it is on top.
+    QStringList categories;
+    double longest = 1e-9;
+    for (int i = int(m_kernelNames.size()) - 1; i >= 0; --i) {
+        const auto& ms = m_kernelMs[std::size_t(i)];
+        *base << ms[0];
+        *async << ms[1];
+        categories << m_kernelNames[i];
+        longest = std::max({longest, ms[0], ms[1]});
+    }
+    series->append(base);
+    series->append(async);
+    c->addSeries(series);
+    auto* y = new QBarCategoryAxis;
+    y->append(categories);
+    auto* x = new QValueAxis;
+    x->setRange(0.0, longest * 1.15);
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    c->addAxis(y, Qt::AlignLeft);
+    c->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(y);
+    series->attachAxis(x);
+    c->legend()->setVisible(false);  // the time chart's legend names the two runs
 }
 
 void CompareView::updateCharts() {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 #include <QWidget>
 
@@ -20,8 +21,9 @@ class TimeScale;
 
 // Baseline against async: both timelines on one shared time scale (zooming one moves the other;
 // both show the longer run's length so durations compare by eye), a headline with the speedup, and
-// Qt Charts bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s. Holds the two
-// traces (shared, read-only) and their analyses; GUI thread only.
+// Qt Charts bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s, plus the time of
+// the longest kernels in each run under their short names. Holds the two traces (shared,
+// read-only) and their analyses; GUI thread only.
 class CompareView : public QWidget {
     Q_OBJECT
 public:
@@ -52,12 +54,20 @@ public:
     // The value a bar shows (0 = baseline, 1 = async), as plotted.
     double barValue(Metric metric, int run) const;
 
+    // Kernel time: the kernels (at most kKernelBars, by their longer total of the two runs) under
+    // their short names, longest at the top, and the time each run spent in them in ms.
+    static constexpr int kKernelBars = 6;
+    QChart* kernelChart() const;
+    QStringList kernelChartNames() const;  // top to bottom
+    double kernelBarValue(int kernel, int run) const;
+
 signals:
     // Clicking a slice in either timeline (the window may show its details).
     void sliceSelected(wl::model::TracePtr trace, wl::model::SliceRef ref);
 
 private:
     void updateCharts();
+    void updateKernelChart();
     QString m_timeWhat;  // what the time figures measure ("wall" unless told otherwise)
 
     model::TracePtr m_baseline;
@@ -73,6 +83,9 @@ private:
     QLabel* m_baseLabel = nullptr;
     QLabel* m_asyncLabel = nullptr;
     std::array<QChartView*, kMetricCount> m_charts{};
+    QChartView* m_kernelChart = nullptr;
+    QStringList m_kernelNames;                      // top to bottom, as shown
+    std::vector<std::array<double, 2>> m_kernelMs;  // per name: baseline, async
 };
 
 }  // namespace wl::ui

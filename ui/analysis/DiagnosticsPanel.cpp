@@ -84,12 +84,17 @@ void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
                                                 : QStyle::SP_MessageBoxInformation));
         m_list->addItem(item);
     }
+    // The window first: every figure and finding below describes it.
+    const QString window = qs(analysis::describeWindow(m_result->window()));
+    const QString busy = qs(analysis::formatPercent(m_result->gpuBusyPct()));
     m_summary->setText(m_result->diagnostics.empty()
-                           ? tr("GPU busy %1 — nothing to report")
-                                 .arg(qs(analysis::formatPercent(m_result->gpuBusyPct())))
-                           : tr("GPU busy %1 — %n finding(s)", nullptr,
+                           ? tr("%1: GPU busy %2 — nothing to report").arg(window, busy)
+                           : tr("%1: GPU busy %2 — %n finding(s)", nullptr,
                                 static_cast<int>(m_result->diagnostics.size()))
-                                 .arg(qs(analysis::formatPercent(m_result->gpuBusyPct()))));
+                                 .arg(window, busy));
+    m_summary->setToolTip(
+        tr("Right-click an NVTX range or drag on the ruler to analyse another "
+           "window; click the ruler to go back to the default one."));
 }
 
 int DiagnosticsPanel::entryCount() const {

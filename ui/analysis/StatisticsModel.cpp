@@ -1,6 +1,7 @@
 #include "ui/analysis/StatisticsModel.h"
 
 #include "analysis/Format.h"
+#include "analysis/KernelNames.h"
 
 namespace wl::ui {
 
@@ -10,7 +11,6 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-enum KernelColumn { kName, kCount, kTotal, kMean, kMin, kMax, kPct, kKernelColumns };
 enum CopyColumn { cKind, cCount, cBytes, cTime, cRate, cPageable, kCopyColumns };
 
 }  // namespace
@@ -21,7 +21,29 @@ StatisticsModel::StatisticsModel(Table table, QObject* parent)
 void StatisticsModel::setStatistics(const analysis::Statistics& statistics) {
     beginResetModel();
     m_stats = statistics;
+    m_demangled.clear();
+    m_demangled.reserve(m_stats.kernels.size());
+    for (const analysis::KernelStats& k : m_stats.kernels) {
+        m_demangled.push_back(qs(analysis::demangleKernelName(k.name)));
+    }
     endResetModel();
+}
+
+void StatisticsModel::setFullKernelNames(bool full) {
+    if (full == m_fullNames) {
+        return;
+    }
+    m_fullNames = full;
+    if (m_table == Table::Kernels && rowCount() > 0) {
+        emit dataChanged(index(0, kName), index(rowCount() - 1, kName));
+    }
+}
+
+const analysis::KernelStats* StatisticsModel::kernelAt(int row) const {
+    if (m_table != Table::Kernels || row < 0 || row >= rowCount()) {
+        return nullptr;
+    }
+    return &m_stats.kernels[static_cast<std::size_t>(row)];
 }
 
 void StatisticsModel::clear() {
@@ -49,8 +71,9 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
-        return index.column() == 0 ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        const int nameColumn = m_table == Table::Kernels ? int(kName) : int(cKind);
+        return index.column() == nameColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     if (role != Qt::DisplayRole && role != kSortRole && role != Qt::ToolTipRole) {
         return {};
@@ -62,9 +85,13 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const {
 QVariant StatisticsModel::kernelData(int row, int column, int role) const {
     const analysis::KernelStats& k = m_stats.kernels[static_cast<std::size_t>(row)];
     const bool raw = role == kSortRole;
+    if (role == Qt::ToolTipRole) {
+        // The whole name wherever the pointer is: cells elide it, numbers need no tooltip.
+        return m_demangled[static_cast<std::size_t>(row)];
+    }
     switch (column) {
         case kName:
-            return qs(k.name);
+            return m_fullNames ? m_demangled[static_cast<std::size_t>(row)] : qs(k.shortName);
         case kCount:
             return raw ? QVariant::fromValue<qulonglong>(k.count)
                        : QVariant(QString::number(k.count));
@@ -120,8 +147,8 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
         return QAbstractTableModel::headerData(section, orientation, role);
     }
     if (m_table == Table::Kernels) {
-        static const char* kHeaders[] = {"Kernel", "Count", "Total",     "Mean",
-                                         "Min",    "Max",   "% GPU time"};
+        static const char* kHeaders[] = {"Count", "Total",      "Mean",  "Min",
+                                         "Max",   "% GPU time", "Kernel"};
         return section >= 0 && section < kKernelColumns ? tr(kHeaders[section]) : QVariant();
     }
     static const char* kHeaders[] = {"Copy", "Count", "Bytes", "Time", "GB/s", "Pageable"};

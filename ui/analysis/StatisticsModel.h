@@ -9,13 +9,16 @@
 namespace wl::ui {
 
 // The statistics of a trace as a table: per kernel name (count, total, mean, min, max, % of GPU
-// time) or per copy kind (count, bytes, time, GB/s). Display text is formatted; kSortRole gives
-// the raw number so a QSortFilterProxyModel sorts numerically. Holds a copy of the statistics;
-// GUI thread only.
+// time, then the name: numbers line up on the left, long names get the rest of the width) or per
+// copy kind (count, bytes, time, GB/s). Kernels are named by their short names unless
+// setFullKernelNames(true); the tooltip always gives the full demangled name. Display text is
+// formatted; kSortRole gives the raw number so a QSortFilterProxyModel sorts numerically. Holds a
+// copy of the statistics; GUI thread only.
 class StatisticsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Table { Kernels, Copies };
+    enum KernelColumn { kCount, kTotal, kMean, kMin, kMax, kPct, kName, kKernelColumns };
     static constexpr int kSortRole = Qt::UserRole + 1;
 
     explicit StatisticsModel(Table table, QObject* parent = nullptr);
@@ -23,6 +26,10 @@ public:
     void setStatistics(const analysis::Statistics& statistics);
     void clear();
     Table table() const { return m_table; }
+    void setFullKernelNames(bool full);
+    bool fullKernelNames() const { return m_fullNames; }
+    // The kernel row `row` stands for (Kernels table; nullptr when out of range).
+    const analysis::KernelStats* kernelAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -36,6 +43,8 @@ private:
 
     Table m_table;
     analysis::Statistics m_stats;
+    std::vector<QString> m_demangled;  // full names, demangled once, parallel to m_stats.kernels
+    bool m_fullNames = false;
 };
 
 }  // namespace wl::ui

@@ -48,13 +48,29 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
     // Longest kernels first, as nsys stats lists them.
-    m_kernelTable->sortByColumn(2, Qt::DescendingOrder);
+    m_kernelTable->sortByColumn(StatisticsModel::kTotal, Qt::DescendingOrder);
+    // The name is the last, stretched column; what does not fit is cut in the middle, so the
+    // start (namespace, library prefix) and the end (tile sizes, layout) both stay readable.
+    m_kernelTable->setTextElideMode(Qt::ElideMiddle);
+    m_kernelTable->setWordWrap(false);
+    connect(m_kernelTable, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const QModelIndex source = m_kernelProxy->mapToSource(index);
+        if (const analysis::KernelStats* k = m_kernels->kernelAt(source.row())) {
+            emit kernelActivated(k->nameId);
+        }
+    });
 }
 
 void StatisticsView::setStatistics(const analysis::Statistics& statistics) {
     m_kernels->setStatistics(statistics);
     m_copies->setStatistics(statistics);
-    m_kernelTable->resizeColumnToContents(0);
+    for (int c = 0; c < StatisticsModel::kName; ++c) {
+        m_kernelTable->resizeColumnToContents(c);
+    }
+}
+
+void StatisticsView::setFullKernelNames(bool full) {
+    m_kernels->setFullKernelNames(full);
 }
 
 void StatisticsView::clear() {

@@ -3,6 +3,7 @@
 #include <QWidget>
 
 #include "analysis/Statistics.h"
+#include "model/StringTable.h"
 
 class QSortFilterProxyModel;
 class QTableView;
@@ -12,7 +13,9 @@ namespace wl::ui {
 class StatisticsModel;
 
 // Two sortable tables, kernels by name and copies by kind, over StatisticsModel through
-// QSortFilterProxyModel (click a header to sort). Owns its models; GUI thread only.
+// QSortFilterProxyModel (click a header to sort). Kernel names are elided in the middle (where
+// C++ names differ least) with the full name as tooltip; a click on a kernel row asks for its
+// launches (kernelActivated). Owns its models; GUI thread only.
 class StatisticsView : public QWidget {
     Q_OBJECT
 public:
@@ -20,12 +23,17 @@ public:
 
     void setStatistics(const analysis::Statistics& statistics);
     void clear();
+    void setFullKernelNames(bool full);
 
     StatisticsModel* kernelModel() const { return m_kernels; }
     StatisticsModel* copyModel() const { return m_copies; }
     QSortFilterProxyModel* kernelProxy() const { return m_kernelProxy; }
     QTableView* kernelTable() const { return m_kernelTable; }
     QTableView* copyTable() const { return m_copyTable; }
+
+signals:
+    // A kernel row was clicked: the name (KernelStats::nameId) whose launches to show.
+    void kernelActivated(wl::model::StringId nameId);
 
 private:
     StatisticsModel* m_kernels = nullptr;

@@ -6,6 +6,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "analysis/KernelNames.h"
 #include "ui/details/Units.h"
 
 namespace wl::ui {
@@ -168,7 +169,10 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
     }
     m_ref = ref;
     const model::Slice& s = m_trace->slice(ref);
-    m_titleText = qstr(m_trace->str(s.nameId));
+    // Kernels under their full demangled name (a trace may hold the mangled one).
+    m_titleText = s.kind == model::SliceKind::Kernel
+                      ? QString::fromStdString(analysis::demangleKernelName(m_trace->str(s.nameId)))
+                      : qstr(m_trace->str(s.nameId));
     m_title->setText(m_titleText.isEmpty() ? tr("(unnamed)") : breakable(m_titleText));
     m_title->setToolTip(m_titleText);
     fillSlice(s);
@@ -178,6 +182,13 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
     const model::Trace& t = *m_trace;
     const model::Track& track = t.track(m_ref.track);
     addRow(tr("Kind"), kindName(s.kind));
+    if (s.kind == model::SliceKind::Kernel) {
+        const std::string_view name = t.str(s.nameId);
+        addRow(tr("Short name"), QString::fromStdString(analysis::shortKernelName(name)));
+        const std::string_view library = analysis::kernelLibrary(name);
+        if (!library.empty())
+            addRow(tr("Library"), qstr(library));
+    }
     addRow(tr("Start"), units::timestamp(s.startNs));
     addRow(tr("Duration"), units::duration(s.durationNs));
     addRow(tr("End"), units::timestamp(s.endNs()));

@@ -51,13 +51,13 @@ QRgb Palette::mergedColor(QRgb base) {
 }
 
 QRgb Palette::gapColor(QStringView cause) {
-    if (cause == u"host_sync") {
-        return kGapHostSync;
+    if (cause == u"after_blocking_call") {
+        return kGapAfterBlocking;
     }
-    if (cause == u"host_launch") {
-        return kGapHostLaunch;
+    if (cause == u"gpu_wait") {
+        return kGapGpuWait;
     }
-    return kGapOther;
+    return kGapHost;
 }
 
 QRgb Palette::textColorOn(QRgb background) {
@@ -78,9 +78,12 @@ std::vector<Palette::LegendEntry> Palette::legend() {
         {QStringLiteral("Sync"), kSync, false},
         {QStringLiteral("CUDA API"), kRuntimeApi, false},
         {QStringLiteral("NVTX"), kNvtx[0], false},
-        {QStringLiteral("Idle (host sync)"), kGapHostSync, true},
-        {QStringLiteral("Idle (late launch)"), kGapHostLaunch, true},
-        {QStringLiteral("Low fill"), kLowFillMark, false},
+        {QStringLiteral("Idle (after blocking call)"), kGapAfterBlocking, true},
+        {QStringLiteral("Idle (host busy)"), kGapHost, true},
+        {QStringLiteral("Idle (GPU waiting)"), kGapGpuWait, true},
+        // The triangle is drawn on kernels whose grid leaves most of the GPU empty (GPU fill),
+        // not on low-occupancy ones: the same words as its tooltip and the diagnostics.
+        {QStringLiteral("Low GPU fill"), kLowFillMark, false},
     };
 }
 

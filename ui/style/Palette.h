@@ -32,14 +32,16 @@ public:
     static constexpr std::array<QRgb, 8> kNvtx = {0xff17a589, 0xffc0508a, 0xff8fae3b, 0xff7a6fb0,
                                                   0xff5e7fd0, 0xff2f8f9d, 0xff48a0b8, 0xffa066c8};
 
-    static constexpr QRgb kGapHostSync = 0xffc0392b;    // hatch: host blocked in a sync
-    static constexpr QRgb kGapHostLaunch = 0xffd68910;  // hatch: host launched late
-    static constexpr QRgb kGapOther = 0xff7f8c8d;       // hatch: anything else
+    // Idle-gap hatches by cause (analysis::GapCause).
+    static constexpr QRgb kGapAfterBlocking = 0xffc0392b;  // the host drained the queue in a wait
+    static constexpr QRgb kGapHost = 0xffd68910;           // the host was busy, issued nothing
+    static constexpr QRgb kGapGpuWait = 0xff7f8c8d;        // queued work waited on a dependency
     static constexpr QRgb kCounterFill = 0xff4aa3a0;
     static constexpr QRgb kCounterRange = 0xff23645f;    // min..max band within a pixel
     static constexpr QRgb kOccupancyGauge = 0xff0e2a4d;  // theoretical occupancy strip on kernels
-    static constexpr QRgb kLowFillMark = 0xfff1c40f;     // warning triangle on low-fill kernels
+    static constexpr QRgb kLowFillMark = 0xfff1c40f;     // triangle on low GPU fill kernels
     static constexpr QRgb kSelection = 0xffffd400;
+    static constexpr QRgb kAnalysisWindow = 0xff2e6fd8;  // the analysed window and time selection
     static constexpr QRgb kFlowArrow = 0xffc2185b;
 
     static constexpr QRgb kBackground = 0xffffffff;

@@ -241,9 +241,15 @@ private:
     void decorateSingle(const DrawItem& item, QRgb color) {
         const model::Slice& s = m_trace.slice(item.first);
         if (item.w >= kMinLabelPx) {
-            const std::string_view name = m_trace.str(s.nameId);
-            const QString text = m_metrics.elidedText(
-                QString::fromUtf8(name.data(), qsizetype(name.size())), Qt::ElideRight, item.w - 6);
+            // Kernels by their short names, cached per name by the overlay index.
+            QString name;
+            if (m_r.overlays) {
+                name = m_r.overlays->label(s);
+            } else {
+                const std::string_view full = m_trace.str(s.nameId);
+                name = QString::fromUtf8(full.data(), qsizetype(full.size()));
+            }
+            const QString text = m_metrics.elidedText(name, Qt::ElideRight, item.w - 6);
             if (!text.isEmpty() && text != QStringLiteral("…")) {
                 m_list.labels.push_back(DrawLabel{QRect(item.x + 3, item.y, item.w - 6, item.h),
                                                   text, Palette::textColorOn(color)});

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/KernelNames.h"
+
 namespace wl::ui {
 
 namespace {
@@ -9,7 +11,9 @@ const std::vector<std::uint32_t> kNone;
 }
 
 void OverlayIndex::build(const model::Trace* trace, TimelineOverlays overlays) {
+    m_trace = trace;
     m_overlays = std::move(overlays);
+    m_labels = std::make_unique<LabelCache>();  // name ids of another trace mean other names
     m_gaps.clear();
     m_badges.clear();
     m_lowFill.clear();
@@ -42,6 +46,22 @@ void OverlayIndex::build(const model::Trace* trace, TimelineOverlays overlays) {
         std::sort(list.begin(), list.end());
         list.erase(std::unique(list.begin(), list.end()), list.end());
     }
+}
+
+QString OverlayIndex::label(const model::Slice& slice) const {
+    if (!m_trace) {
+        return {};
+    }
+    const std::string_view name = m_trace->str(slice.nameId);
+    if (slice.kind != model::SliceKind::Kernel || m_overlays.fullKernelNames) {
+        return QString::fromUtf8(name.data(), qsizetype(name.size()));
+    }
+    const std::lock_guard lock(m_labels->mutex);
+    auto [it, fresh] = m_labels->shortNames.try_emplace(slice.nameId);
+    if (fresh) {
+        it->second = QString::fromStdString(analysis::shortKernelName(name));
+    }
+    return it->second;
 }
 
 const std::vector<std::uint32_t>& OverlayIndex::gapsFor(std::int32_t deviceId,

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -15,10 +17,16 @@ namespace wl::ui {
 // Owns the analysis overlays of one trace and indexes them for drawing: gaps per (device, stream)
 // sorted by start, kernel badges by slice, and low-fill kernels per track sorted by slice index
 // (so a frame finds the visible ones by binary search). Built on the GUI thread when the overlays
-// or the trace change; read-only afterwards.
+// or the trace change; read-only afterwards, apart from the label cache (locked, so a draw list
+// may be built on any thread).
 class OverlayIndex {
 public:
     void build(const model::Trace* trace, TimelineOverlays overlays);
+
+    // The text a slice is labelled with on the timeline: its name, or a kernel's short name unless
+    // overlays().fullKernelNames. Each distinct kernel name is shortened once per build, not per
+    // frame.
+    QString label(const model::Slice& slice) const;
 
     const TimelineOverlays& overlays() const { return m_overlays; }
     // Indices into overlays().gaps for one row, sorted by start; stream -1 = the whole device.
@@ -33,7 +41,13 @@ private:
     static std::uint64_t refKey(model::SliceRef r) {
         return (std::uint64_t{r.track} << 32) | r.index;
     }
+    struct LabelCache {
+        std::mutex mutex;
+        std::unordered_map<model::StringId, QString> shortNames;
+    };
+    const model::Trace* m_trace = nullptr;
     TimelineOverlays m_overlays;
+    std::unique_ptr<LabelCache> m_labels = std::make_unique<LabelCache>();
     std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::uint32_t>> m_gaps;
     std::unordered_map<std::uint64_t, std::uint32_t> m_badges;
     std::unordered_map<model::TrackIndex, std::vector<std::uint32_t>> m_lowFill;

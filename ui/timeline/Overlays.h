@@ -25,14 +25,18 @@ struct GapOverlay {
 struct KernelBadge {
     model::SliceRef slice;
     float occupancyPct = 0.0f;  // theoretical, 0..100
-    bool lowFill = false;
+    bool lowFill = false;       // the grid leaves most of the GPU empty: the warning triangle
     QString tooltip;
+    bool lowOccupancy = false;  // few warps per SM: said in the tooltip, the gauge shows it
 };
 
 // Everything analysis adds on top of a trace. Given to TimelineView::setOverlays() by value.
 struct TimelineOverlays {
     std::vector<GapOverlay> gaps;
     std::vector<KernelBadge> kernelBadges;
+    // Kernel slices are labelled with their short names (analysis::shortKernelName) unless this is
+    // set (View > Full kernel names); tooltips and the details always give the full name.
+    bool fullKernelNames = false;
 };
 
 }  // namespace wl::ui

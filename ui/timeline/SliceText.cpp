@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include "analysis/KernelNames.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimelineLayout.h"
 
@@ -72,8 +73,23 @@ QString formatBytes(std::uint64_t bytes) {
 QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const KernelBadge* badge) {
     const model::Slice& s = trace.slice(ref);
     const model::Track& track = trace.track(ref.track);
+    // Kernels under their full demangled name; the short one the timeline writes, and the library
+    // they come from, below it.
+    QString title = qstr(trace.str(s.nameId));
     QString rows;
     rows += row(QStringLiteral("Kind"), sliceKindName(trace, s));
+    if (s.kind == model::SliceKind::Kernel) {
+        const std::string full = analysis::demangleKernelName(trace.str(s.nameId));
+        title = QString::fromStdString(full);
+        const QString shortName = QString::fromStdString(analysis::shortKernelName(full));
+        if (shortName != title) {
+            rows += row(QStringLiteral("Short name"), shortName);
+        }
+        const std::string_view library = analysis::kernelLibrary(full);
+        if (!library.empty()) {
+            rows += row(QStringLiteral("Library"), qstr(library));
+        }
+    }
     rows += row(QStringLiteral("Row"), TimelineLayout::trackTitle(trace, track));
     rows += row(QStringLiteral("Start"), formatDuration(s.startNs));
     rows += row(QStringLiteral("Duration"), formatDuration(s.durationNs));
@@ -128,12 +144,16 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     if (badge) {
         rows += row(QStringLiteral("Theoretical occupancy"),
                     QString::number(double(badge->occupancyPct), 'f', 1) + QStringLiteral(" %"));
+        // Each warning names what is low: the triangle is drawn for low fill only.
+        if (badge->lowOccupancy) {
+            rows += row(QStringLiteral("Warning"), QStringLiteral("low theoretical occupancy"));
+        }
         if (badge->lowFill) {
             rows += row(QStringLiteral("Warning"), QStringLiteral("low GPU fill"));
         }
     }
     QString html = QStringLiteral("<b>%1</b><table cellspacing='0' cellpadding='1'>%2</table>")
-                       .arg(qstr(trace.str(s.nameId)).toHtmlEscaped(), rows);
+                       .arg(title.toHtmlEscaped(), rows);
     if (badge && !badge->tooltip.isEmpty()) {
         html += QStringLiteral("<p>%1</p>").arg(badge->tooltip.toHtmlEscaped());
     }
@@ -141,16 +161,12 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
 }
 
 QString gapTooltip(const GapOverlay& gap) {
-    QString cause = gap.cause;
-    if (gap.cause == QStringLiteral("host_sync")) {
-        cause = QStringLiteral("host blocked in a synchronising call");
-    } else if (gap.cause == QStringLiteral("host_launch")) {
-        cause = QStringLiteral("host launched the next work late");
-    }
-    QString html = QStringLiteral("<b>Idle gap</b> %1<br>Cause: %2")
-                       .arg(formatDuration(gap.durationNs), cause.toHtmlEscaped());
+    // The duration and the cause's id once; the analysis's explanation below it, line by line.
+    QString html = QStringLiteral("<b>Idle gap</b> %1 &middot; %2")
+                       .arg(formatDuration(gap.durationNs), gap.cause.toHtmlEscaped());
     if (!gap.tooltip.isEmpty()) {
-        html += QStringLiteral("<br>") + gap.tooltip.toHtmlEscaped();
+        html += QStringLiteral("<br>") +
+                gap.tooltip.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     }
     return html;
 }

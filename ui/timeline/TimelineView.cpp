@@ -4,7 +4,9 @@
 #include <cmath>
 #include <optional>
 #include <unordered_set>
+#include <utility>
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -83,6 +85,12 @@ struct TimelineView::State {
     model::TimeNs pressStartNs = 0;
     model::TimeNs pressEndNs = 0;
     int pressScroll = 0;
+
+    // Range selection: a drag that started on the ruler or with Shift.
+    bool selectingRange = false;
+    model::TimeNs rangeAnchorNs = 0;
+    std::optional<model::TimeRange> timeSelection;
+    std::vector<model::TimeRange> analysisWindow;
 };
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
@@ -131,6 +139,8 @@ void TimelineView::setTrace(model::TracePtr trace) {
     s.trace = std::move(trace);
     s.selected = {};
     s.collapsed.clear();
+    s.timeSelection.reset();  // times of the previous trace
+    s.analysisWindow.clear();
     // Overlays address slices of the previous trace: they go with it.
     s.overlays.build(s.trace.get(), {});
     ++s.overlayVersion;
@@ -411,6 +421,9 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     }
     s.pressed = true;
     s.dragging = false;
+    s.selectingRange = s.trace && p.x() >= kHeaderWidthPx &&
+                       (p.y() < kRulerHeightPx || (event->modifiers() & Qt::ShiftModifier));
+    s.rangeAnchorNs = nsAtX(p.x());
     s.pressPos = p;
     s.pressStartNs = visibleStartNs();
     s.pressEndNs = visibleEndNs();
@@ -435,6 +448,14 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     s.dragging = true;
+    if (s.selectingRange) {
+        const model::TimeNs t = nsAtX(p.x());
+        s.timeSelection =
+            model::TimeRange{std::min(s.rangeAnchorNs, t), std::max(s.rangeAnchorNs, t)};
+        setCursor(Qt::IBeamCursor);
+        update();
+        return;
+    }
     setCursor(Qt::ClosedHandCursor);
     // Drag pans time with the pointer and scrolls rows vertically.
     const double nsPerPx =
@@ -452,13 +473,63 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
     s.pressed = false;
     unsetCursor();
+    const bool selecting = std::exchange(s.selectingRange, false);
     if (s.dragging) {
         s.dragging = false;
+        if (selecting) {
+            if (s.timeSelection && !s.timeSelection->empty()) {
+                emit timeRangeSelected(s.timeSelection->startNs, s.timeSelection->endNs);
+            } else {
+                s.timeSelection.reset();
+            }
+            update();
+        }
+        return;
+    }
+    if (selecting && event->position().y() < kRulerHeightPx) {
+        // A click on the ruler clears the time selection.
+        if (s.timeSelection) {
+            s.timeSelection.reset();
+            update();
+            emit timeSelectionCleared();
+        }
         return;
     }
     // A click: select what is under the pointer (or clear the selection on empty space).
     const HitResult hit = hitAt(event->position().toPoint());
     selectSlice(hit.kind == HitResult::Kind::Slice ? hit.slice : model::SliceRef{});
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+    const HitResult hit = hitAt(event->pos());
+    if (hit.kind != HitResult::Kind::Slice) {
+        QWidget::contextMenuEvent(event);
+        return;
+    }
+    selectSlice(hit.slice);
+    emit sliceContextMenuRequested(hit.slice, event->globalPos());
+    event->accept();
+}
+
+model::TimeNs TimelineView::nsAtX(int widgetX) const {
+    const TimeMapper map = mapper();
+    const double x = std::clamp(double(widgetX - kHeaderWidthPx), 0.0, double(map.widthPx()));
+    return std::clamp<model::TimeNs>(map.nsForX(x), 0,
+                                     m_state->trace ? m_state->trace->spanNs() : 0);
+}
+
+std::optional<model::TimeRange> TimelineView::timeSelection() const {
+    return m_state->timeSelection;
+}
+
+void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
+    m_state->timeSelection = range;
+    update();
+}
+
+void TimelineView::setAnalysisWindow(std::vector<model::TimeRange> parts) {
+    m_state->analysisWindow = std::move(parts);
+    update();
 }
 
 void TimelineView::leaveEvent(QEvent* event) {
@@ -593,6 +664,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
     paintHeaders(p, area);
     paintRuler(p, map, ticks);
+    paintTimeRanges(p, area, map);
     paintTimeCursor(p, area, map);
     paintLegend(p);
 }
@@ -756,6 +828,46 @@ void TimelineView::paintLegend(QPainter& p) const {
             break;
         }
     }
+}
+
+void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const {
+    const State& s = *m_state;
+    const auto xOf = [&](model::TimeNs t) {
+        return area.left() +
+               int(std::lround(std::clamp(map.xForNs(t), -1.0, double(area.width() + 1))));
+    };
+    p.save();
+    p.setClipRect(QRect(area.left(), 0, area.width(), area.bottom() + 1));
+    // The analysis window: a bar along the ruler's foot over each part.
+    for (const model::TimeRange& part : s.analysisWindow) {
+        const int x0 = xOf(part.startNs);
+        const int x1 = xOf(part.endNs);
+        if (x1 < area.left() || x0 > area.right()) {
+            continue;
+        }
+        p.fillRect(QRect(x0, kRulerHeightPx - 5, std::max(1, x1 - x0), 4),
+                   QColor::fromRgb(Palette::kAnalysisWindow));
+    }
+    // The time selection: a translucent band over the rows, its duration on the ruler.
+    if (s.timeSelection && !s.timeSelection->empty()) {
+        const int x0 = xOf(s.timeSelection->startNs);
+        const int x1 = xOf(s.timeSelection->endNs);
+        QColor band = QColor::fromRgb(Palette::kAnalysisWindow);
+        band.setAlpha(40);
+        p.fillRect(QRect(x0, area.top(), std::max(1, x1 - x0), area.height()), band);
+        p.setPen(QColor::fromRgb(Palette::kAnalysisWindow));
+        p.drawLine(x0, 0, x0, area.bottom());
+        p.drawLine(x1, 0, x1, area.bottom());
+        const QString label = formatDuration(s.timeSelection->durationNs());
+        const QFontMetrics fm(font());
+        QRect box(0, 2, fm.horizontalAdvance(label) + 10, kRulerHeightPx - 10);
+        box.moveLeft(std::clamp((x0 + x1) / 2 - box.width() / 2, area.left(),
+                                std::max(area.left(), area.right() - box.width())));
+        p.fillRect(box, QColor::fromRgb(Palette::kAnalysisWindow));
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, label);
+    }
+    p.restore();
 }
 
 void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QWidget>
@@ -23,7 +24,9 @@ namespace wl::ui {
 // frame. Holds a shared read-only Trace; GUI thread only. Times are ns since the trace origin.
 //
 // Keys and mouse as in Perfetto: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, wheel scrolls
-// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip.
+// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip. A drag
+// on the ruler (or a shift-drag anywhere) selects a time range (timeRangeSelected); a click on the
+// ruler clears it. A right-click on a slice asks for its context menu (sliceContextMenuRequested).
 //
 // Two views on one time scale (Compare): give both the same TimeScale,
 //     auto scale = std::make_shared<TimeScale>();
@@ -53,6 +56,13 @@ public:
     model::SliceRef selectedSlice() const;
     void zoomToSlices(const std::vector<model::SliceRef>& refs);  // select first, fit all of them
 
+    // The time range selected by dragging on the ruler (nullopt when none).
+    std::optional<model::TimeRange> timeSelection() const;
+    void setTimeSelection(std::optional<model::TimeRange> range);
+    // The parts of the trace the analysis describes, shaded on the ruler and outlined over the
+    // rows (empty: the whole trace, nothing drawn).
+    void setAnalysisWindow(std::vector<model::TimeRange> parts);
+
     // Shares the visible range with other views (see the class comment). Never null afterwards.
     void setTimeScale(std::shared_ptr<TimeScale> scale);
     std::shared_ptr<TimeScale> timeScale() const;
@@ -67,6 +77,11 @@ public:
 signals:
     void sliceSelected(wl::model::SliceRef ref);  // invalid ref when the selection is cleared
     void visibleRangeChanged(wl::model::TimeNs startNs, wl::model::TimeNs endNs);
+    // A time range was selected by dragging (never empty), or the selection was cleared.
+    void timeRangeSelected(wl::model::TimeNs startNs, wl::model::TimeNs endNs);
+    void timeSelectionCleared();
+    // A right-click on a slice, at a global screen position.
+    void sliceContextMenuRequested(wl::model::SliceRef ref, QPoint globalPos);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -76,6 +91,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool event(QEvent* event) override;  // tooltips
 
@@ -94,6 +110,8 @@ private:
     void paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const;
     void paintLegend(QPainter& p) const;
     void paintSelection(QPainter& p, const TimeMapper& map) const;
+    void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
+    model::TimeNs nsAtX(int widgetX) const;
     void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;
 
     struct State;

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <QBarCategoryAxis>
 #include <QChart>
 
 #include "analysis/Analysis.h"
@@ -113,6 +114,45 @@ TEST(CompareView, OneSideMissing) {
     EXPECT_DOUBLE_EQ(view.speedup(), 0.0);
     EXPECT_FALSE(view.asyncView()->trace());
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::WallTime, 1), 0.0);
+}
+
+TEST(CompareView, KernelTimeChartUsesShortNames) {
+    const std::string_view reduce =
+        "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+        "at::native::MeanOps<float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, "
+        "at::native::MeanOps<float, float>, unsigned int, float, 4>)";
+    const std::string_view partial =
+        "wl::workloads::(anonymous namespace)::partial_reduce(float const*, long, float*)";
+    test::HandTrace b;
+    b.kernel(1, 0, 3'000'000, -1, reduce);
+    b.kernel(1, 3'000'000, 4'000'000, -1, partial);
+    test::HandTrace a;
+    a.kernel(1, 0, 1'000'000, -1, reduce);
+    a.kernel(2, 0, 1'000'000, -1, reduce);
+    a.kernel(1, 1'000'000, 1'500'000, -1, partial);
+    a.kernel(1, 1'500'000, 1'600'000, -1, "only_in_async");
+    CompareView view;
+    view.setRuns(b.finish(), a.finish());
+    // Longest (in either run) at the top; kernels meet by name across the two traces.
+    EXPECT_EQ(view.kernelChartNames(),
+              (QStringList{"reduce_kernel", "partial_reduce", "only_in_async"}));
+    EXPECT_DOUBLE_EQ(view.kernelBarValue(0, 0), 3.0);
+    EXPECT_DOUBLE_EQ(view.kernelBarValue(0, 1), 2.0);
+    EXPECT_DOUBLE_EQ(view.kernelBarValue(1, 0), 1.0);
+    EXPECT_DOUBLE_EQ(view.kernelBarValue(1, 1), 0.5);
+    EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 0), 0.0);
+    EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 1), 0.1);
+    ASSERT_EQ(view.kernelChart()->series().size(), 1);
+    // The chart's category axis carries the same short names.
+    bool found = false;
+    for (QAbstractAxis* axis : view.kernelChart()->axes(Qt::Vertical)) {
+        if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
+            found = true;
+            EXPECT_TRUE(categories->categories().contains("reduce_kernel"));
+            EXPECT_FALSE(categories->categories().join(' ').contains("at::native"));
+        }
+    }
+    EXPECT_TRUE(found);
 }
 
 }  // namespace

@@ -142,12 +142,15 @@ TEST(AnalysisOverlays, GapsAndKernelBadges) {
         if (g.streamId == -1) {
             ++deviceGaps;
             EXPECT_EQ(g.durationNs, 100'000);
-            EXPECT_TRUE(g.tooltip.contains(g.cause)) << g.tooltip.toStdString();
+            EXPECT_TRUE(g.tooltip.contains(QStringLiteral("issued no work")))
+                << g.tooltip.toStdString();
+            EXPECT_TRUE(g.tooltip.contains(QStringLiteral("Ended by work launched with cuda")))
+                << g.tooltip.toStdString();
         }
     }
     EXPECT_EQ(deviceGaps, 2u);
     EXPECT_EQ(o.gaps.front().startNs, 100'000);
-    EXPECT_EQ(o.gaps.front().cause, QStringLiteral("host_launch"));  // launched at 150 us
+    EXPECT_EQ(o.gaps.front().cause, QStringLiteral("host"));  // launched at 150 us
     ASSERT_EQ(o.kernelBadges.size(), 1u);
     EXPECT_FLOAT_EQ(o.kernelBadges[0].occupancyPct, 50.0f);
     EXPECT_TRUE(o.kernelBadges[0].lowFill);

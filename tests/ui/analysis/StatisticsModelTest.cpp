@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
@@ -43,15 +45,27 @@ TEST(StatisticsModel, PassesTheModelTester) {
 TEST(StatisticsModel, CellsAreFormattedAndRawForSorting) {
     StatisticsModel kernels(StatisticsModel::Table::Kernels);
     kernels.setStatistics(sampleStatistics());
-    // Longest total first: "ten" (10 us), "nine" (9 us), "half" (2 x 0.5 us).
-    EXPECT_EQ(kernels.data(kernels.index(0, 0)).toString(), "ten");
-    EXPECT_EQ(kernels.data(kernels.index(0, 2)).toString(), "10.0 us");
-    EXPECT_EQ(kernels.data(kernels.index(0, 2), StatisticsModel::kSortRole).toLongLong(), 10'000);
-    EXPECT_EQ(kernels.data(kernels.index(2, 1)).toString(), "2");
-    EXPECT_EQ(kernels.data(kernels.index(2, 3)).toString(), "500 ns");
-    EXPECT_DOUBLE_EQ(kernels.data(kernels.index(0, 6), StatisticsModel::kSortRole).toDouble(),
-                     100.0 * 10'000 / 20'000);
-    EXPECT_EQ(kernels.headerData(6, Qt::Horizontal).toString(), "% GPU time");
+    // Numbers first, the name last. Longest total first: "ten" (10 us), "nine" (9 us), "half"
+    // (2 x 0.5 us).
+    EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kName)).toString(), "ten");
+    EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kTotal)).toString(), "10.0 us");
+    EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kTotal), StatisticsModel::kSortRole)
+                  .toLongLong(),
+              10'000);
+    EXPECT_EQ(kernels.data(kernels.index(2, StatisticsModel::kCount)).toString(), "2");
+    EXPECT_EQ(kernels.data(kernels.index(2, StatisticsModel::kMean)).toString(), "500 ns");
+    EXPECT_DOUBLE_EQ(
+        kernels.data(kernels.index(0, StatisticsModel::kPct), StatisticsModel::kSortRole)
+            .toDouble(),
+        100.0 * 10'000 / 20'000);
+    EXPECT_EQ(kernels.headerData(0, Qt::Horizontal).toString(), "Count");
+    EXPECT_EQ(kernels.headerData(5, Qt::Horizontal).toString(), "% GPU time");
+    EXPECT_EQ(kernels.headerData(6, Qt::Horizontal).toString(), "Kernel");
+    EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kName), Qt::TextAlignmentRole).toInt(),
+              int(Qt::AlignLeft | Qt::AlignVCenter));
+    EXPECT_EQ(
+        kernels.data(kernels.index(0, StatisticsModel::kTotal), Qt::TextAlignmentRole).toInt(),
+        int(Qt::AlignRight | Qt::AlignVCenter));
 
     StatisticsModel copies(StatisticsModel::Table::Copies);
     copies.setStatistics(sampleStatistics());
@@ -66,14 +80,81 @@ TEST(StatisticsView, HeaderClickSortsNumerically) {
     view.setStatistics(sampleStatistics());
     QSortFilterProxyModel* proxy = view.kernelProxy();
     QAbstractItemModelTester tester(proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    view.kernelTable()->sortByColumn(2, Qt::AscendingOrder);
-    EXPECT_EQ(proxy->data(proxy->index(0, 0)).toString(), "half");
-    EXPECT_EQ(proxy->data(proxy->index(1, 0)).toString(), "nine");
-    EXPECT_EQ(proxy->data(proxy->index(2, 0)).toString(), "ten");
-    view.kernelTable()->sortByColumn(1, Qt::DescendingOrder);  // by count
-    EXPECT_EQ(proxy->data(proxy->index(0, 0)).toString(), "half");
-    view.kernelTable()->sortByColumn(0, Qt::AscendingOrder);  // by name
-    EXPECT_EQ(proxy->data(proxy->index(2, 0)).toString(), "ten");
+    constexpr int name = StatisticsModel::kName;
+    view.kernelTable()->sortByColumn(StatisticsModel::kTotal, Qt::AscendingOrder);
+    EXPECT_EQ(proxy->data(proxy->index(0, name)).toString(), "half");
+    EXPECT_EQ(proxy->data(proxy->index(1, name)).toString(), "nine");
+    EXPECT_EQ(proxy->data(proxy->index(2, name)).toString(), "ten");
+    view.kernelTable()->sortByColumn(StatisticsModel::kCount, Qt::DescendingOrder);
+    EXPECT_EQ(proxy->data(proxy->index(0, name)).toString(), "half");
+    view.kernelTable()->sortByColumn(name, Qt::AscendingOrder);
+    EXPECT_EQ(proxy->data(proxy->index(2, name)).toString(), "ten");
+}
+
+// Two kernels with long C++ names, the longer-running first.
+analysis::Statistics longNameStatistics() {
+    test::HandTrace t;
+    t.kernel(1, 0, 9'000, -1,
+             "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+             "at::native::MeanOps<float, float>, unsigned int, float, 4> >(at::native::ReduceOp<"
+             "float, at::native::MeanOps<float, float>, unsigned int, float, 4>)");
+    t.kernel(1, 10'000, 11'000, -1, "_ZN3foo6kernelIiEEvPKfi");  // mangled
+    const auto trace = t.finish();
+    return analysis::analyzeTrace(*trace).statistics;
+}
+
+TEST(StatisticsModel, ShortNamesUnlessFullNamesAreAskedFullNameAsTooltip) {
+    StatisticsModel kernels(StatisticsModel::Table::Kernels);
+    QAbstractItemModelTester tester(&kernels,
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    kernels.setStatistics(longNameStatistics());
+    const QModelIndex reduce = kernels.index(0, StatisticsModel::kName);
+    const QModelIndex mangled = kernels.index(1, StatisticsModel::kName);
+    EXPECT_EQ(kernels.data(reduce).toString(), "reduce_kernel");
+    EXPECT_EQ(kernels.data(mangled).toString(), "foo::kernel");
+    // The whole name, demangled, on every cell of the row.
+    EXPECT_TRUE(kernels.data(reduce, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith("void at::native::reduce_kernel<512, 1,"));
+    EXPECT_EQ(kernels.data(kernels.index(1, StatisticsModel::kTotal), Qt::ToolTipRole).toString(),
+              "void foo::kernel<int>(float const*, int)");
+
+    QSignalSpy changed(&kernels, &QAbstractItemModel::dataChanged);
+    kernels.setFullKernelNames(true);
+    EXPECT_EQ(changed.count(), 1);
+    EXPECT_TRUE(kernels.data(reduce).toString().startsWith("void at::native::reduce_kernel<512"));
+    EXPECT_EQ(kernels.data(mangled).toString(), "void foo::kernel<int>(float const*, int)");
+    kernels.setFullKernelNames(true);  // no change, no signal
+    EXPECT_EQ(changed.count(), 1);
+    kernels.setFullKernelNames(false);
+    EXPECT_EQ(kernels.data(reduce).toString(), "reduce_kernel");
+}
+
+TEST(StatisticsView, NameColumnIsLastElidedInTheMiddleAndClickAsksForLaunches) {
+    const analysis::Statistics stats = longNameStatistics();
+    StatisticsView view;
+    view.setStatistics(stats);
+    QTableView* table = view.kernelTable();
+    EXPECT_EQ(table->textElideMode(), Qt::ElideMiddle);
+    EXPECT_TRUE(table->horizontalHeader()->stretchLastSection());
+    EXPECT_EQ(view.kernelModel()
+                  ->headerData(StatisticsModel::kKernelColumns - 1, Qt::Horizontal)
+                  .toString(),
+              "Kernel");
+
+    QSignalSpy activated(&view, &StatisticsView::kernelActivated);
+    // Sorted by total ascending the shorter, mangled kernel comes first: a click names the
+    // clicked row's kernel, whatever the order and the column.
+    table->sortByColumn(StatisticsModel::kTotal, Qt::AscendingOrder);
+    emit table->clicked(view.kernelProxy()->index(0, StatisticsModel::kCount));
+    ASSERT_EQ(activated.count(), 1);
+    EXPECT_EQ(activated.front().front().value<model::StringId>(), stats.kernels[1].nameId);
+    emit table->clicked(view.kernelProxy()->index(1, StatisticsModel::kName));
+    ASSERT_EQ(activated.count(), 2);
+    EXPECT_EQ(activated.back().front().value<model::StringId>(), stats.kernels[0].nameId);
+
+    view.setFullKernelNames(true);
+    EXPECT_TRUE(view.kernelModel()->fullKernelNames());
 }
 
 }  // namespace
