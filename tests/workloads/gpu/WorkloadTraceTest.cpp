@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "GpuTestSupport.h"
+#include "analysis/Analysis.h"
 #include "cupti/CuptiTracer.h"
 #include "model/Trace.h"
 #include "workloads/PowerIteration.h"
@@ -288,6 +289,45 @@ TEST(PowerTrace, BaselineCopiesShareTheComputeStream) {
     }
     EXPECT_TRUE(f.hasNvtx("I/O 14"));
     EXPECT_TRUE(f.hasNvtx("Compute & Residual 14"));
+}
+
+// The timed part is marked with cudaProfilerStart/Stop: the trace's default analysis window is that
+// part alone (not the warm-up kernel, the compilation or the host allocation before it), and every
+// timed kernel lies inside it.
+TEST(WorkloadTrace, TheTimedPartIsTheDefaultAnalysisWindow) {
+    WL_REQUIRE_GPU();
+    ReduceWorkload workload;
+    const model::TracePtr trace = traced(workload, reduce(Mode::Async, 4, true, false, 2));
+    ASSERT_NE(trace, nullptr);
+    const auto ranges = analysis::captureRanges(*trace);
+    ASSERT_EQ(ranges.size(), 1u) << "cudaProfilerStart/Stop were not traced";
+    const auto window = analysis::resolveWindow(*trace);
+    ASSERT_TRUE(window.ok()) << window.error().describe();
+    EXPECT_EQ(window->source, analysis::WindowSource::Capture);
+    // Every single_thread_sum but the warm-up's is inside the window.
+    int inside = 0;
+    int outside = 0;
+    for (const model::Track& track : trace->tracks()) {
+        for (const model::Slice& s : track.slices) {
+            if (s.kind != model::SliceKind::Kernel ||
+                trace->str(s.nameId).find("single_thread_sum") == std::string_view::npos) {
+                continue;
+            }
+            const bool in = s.startNs >= ranges[0].startNs && s.endNs() <= ranges[0].endNs;
+            (in ? inside : outside) += 1;
+        }
+    }
+    EXPECT_EQ(inside, 4 * 2);
+    EXPECT_EQ(outside, 1);  // the warm-up
+    const analysis::AnalysisResult r = analysis::analyzeTrace(*trace);
+    EXPECT_EQ(r.window().source, analysis::WindowSource::Capture);
+    // The timed part is copies and kernels back to back: far busier than the whole trace.
+    analysis::WindowRequest whole;
+    whole.kind = analysis::WindowRequest::Kind::WholeTrace;
+    const analysis::AnalysisResult w =
+        analysis::analyzeTrace(*trace, {}, *analysis::resolveWindow(*trace, whole));
+    EXPECT_GT(r.gpuBusyPct(), 50.0);
+    EXPECT_GT(r.gpuBusyPct(), w.gpuBusyPct());
 }
 
 }  // namespace
