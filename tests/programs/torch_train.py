@@ -74,6 +74,7 @@ def main():
 
     losses = []
     t0 = time.perf_counter()
+    torch.cuda.nvtx.range_push("train")  # the part to analyse: `warpline analyze --range train`
     for step in range(args.steps):
         torch.cuda.nvtx.range_push(f"step {step}")
         loss = train_step(args.warmup + step)
@@ -82,6 +83,7 @@ def main():
         if step % 10 == 0 or step == args.steps - 1:
             print(f"step {step:3d}: loss = {loss:.4f}")
     torch.cuda.synchronize()
+    torch.cuda.nvtx.range_pop()
     t1 = time.perf_counter()
 
     print(f"{args.steps} steps in {(t1 - t0) * 1000:.1f} ms "
