@@ -102,6 +102,7 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
         out.field("idle_ns", static_cast<std::int64_t>(h.idleNs));
         out.field("count", static_cast<std::uint64_t>(h.count));
         out.field("queued_ns", static_cast<std::int64_t>(h.queuedNs));
+        out.field("launching_ns", static_cast<std::int64_t>(h.launchingNs));
         out.endObject();
     }
     out.endArray();

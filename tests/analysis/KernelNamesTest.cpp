@@ -309,11 +309,17 @@ TEST(KernelNames, LibraryNamingSchemes) {
     EXPECT_EQ(kernelLibrary("void gemv2T_kernel_val<int, int, float, float, float, float, 128, 16, "
                             "4, 4, false, false>(float)"),
               "cuBLAS");
+    // cuBLAS's classic kernels outside any namespace (a PyTorch training loop on an H100).
+    EXPECT_EQ(kernelLibrary("sgemm_largek_lds64"), "cuBLAS");
+    EXPECT_EQ(kernelLibrary("void splitKreduce_kernel<32, 16, int, float, float, float, float, "
+                            "true, false, false>(cublasSplitKParams<float>, float const*)"),
+              "cuBLAS");
 }
 
 TEST(KernelNames, UserCodeIsNotALibrary) {
     // A user's own GEMM, named the way people name them.
     EXPECT_FALSE(isLibraryKernel("gemm_kernel"));
+    EXPECT_FALSE(isLibraryKernel("sgemm"));
     EXPECT_FALSE(isLibraryKernel("void gemmKernel<float>(float const*, float const*, float*)"));
     EXPECT_FALSE(isLibraryKernel("void matmul_kernel<float>(float const*, float const*, float*)"));
     // A PyTorch extension kernel takes PyTorch's tensors but is the user's code.

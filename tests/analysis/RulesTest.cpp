@@ -196,8 +196,48 @@ TEST(LaunchBound, NotWhenOneLongHostTaskIsTheIdleTime) {
     for (int i = 0; i < 50; ++i) {
         t.kernel(1, 1'000 * i + 100, 1'000 * i + 900, 1'000 * i);
     }
-    t.kernel(1, 1'000'000, 1'000'800, 999'000);  // after ~950 us of host work
+    t.kernel(1, 5'000'000, 5'000'800, 4'999'000);  // after ~5 ms of host work (I/O, say)
     EXPECT_FALSE(analyzeTrace(*t.finish()).fired(RuleId::LaunchBound));
+}
+
+TEST(LaunchBound, FrameworkDispatchBetweenOpsFires) {
+    // A PyTorch step in miniature: ops of 10 us, each dispatched after 150 us of Python, inside
+    // "step N" ranges that launch them. Launch-bound names it; the step ranges are the launch path,
+    // not a host task that stalls the GPU.
+    test::HandTrace t;
+    for (int step = 0; step < 20; ++step) {
+        const model::TimeNs base = 1'000'000 * step;
+        t.nvtx("step " + std::to_string(step), base, base + 999'000);
+        for (int op = 0; op < 6; ++op) {
+            const model::TimeNs launch = base + 160'000 * op + 150'000;
+            t.kernel(1, launch + 5'000, launch + 15'000, launch);
+        }
+    }
+    const AnalysisResult r = analyzeTrace(*t.finish());
+    EXPECT_TRUE(r.fired(RuleId::LaunchBound));
+    EXPECT_FALSE(r.fired(RuleId::HostRangeStallsGpu))
+        << r.findings(RuleId::HostRangeStallsGpu).front()->message;
+    ASSERT_FALSE(r.utilization.idleByHostRange.empty());
+    const HostRangeIdle& steps = r.utilization.idleByHostRange.front();
+    EXPECT_EQ(steps.name, "step #");
+    EXPECT_GT(steps.launchingNs, steps.idleNs / 2);
+}
+
+TEST(HostRangeStallsGpu, NotForAnOuterRangeThatLaunchesTheWork) {
+    // Host work between batches under no range of its own, inside one outer "Loop" that also
+    // launches every batch: the outer range frames the work and names no culprit.
+    test::HandTrace t;
+    t.nvtx("Loop", 0, 100'000);
+    for (int i = 0; i < 5; ++i) {
+        const model::TimeNs base = 20'000 * i;
+        t.kernel(1, base + 1'000, base + 3'000, base + 500);
+    }
+    AnalysisOptions o;
+    o.gapThresholdNs = 10;
+    const AnalysisResult r = analyzeTrace(*t.finish(), o);
+    EXPECT_FALSE(r.fired(RuleId::HostRangeStallsGpu));
+    ASSERT_EQ(r.utilization.idleByHostRange.size(), 1u);
+    EXPECT_EQ(r.utilization.idleByHostRange[0].name, "Loop");  // still reported, not a finding
 }
 
 TEST(GpuGap, ThresholdDecides) {

@@ -172,5 +172,25 @@ TEST(Samples, PowerBaselineSyncsInTheLoopAndAsyncDoesNot) {
     EXPECT_FALSE(async.result.fired(RuleId::SyncApiInLoop)) << describe(async.result);
 }
 
+// Every sample is analysed over its timed part (the workloads mark it with cudaProfilerStart/Stop),
+// not over start-up, and there the correct async reduce is busier than the shared-stream bug.
+TEST(Samples, DefaultWindowIsTheTimedPartAndAsyncBeatsTheBug) {
+    REQUIRE_SAMPLE(asyncPath, {"reduce", "async"}, {"shared-stream"});
+    REQUIRE_SAMPLE(bugPath, {"reduce", "shared-stream"});
+    const Loaded async = load(asyncPath);
+    const Loaded bug = load(bugPath);
+    ASSERT_TRUE(async.trace && bug.trace);
+    for (const Loaded* l : {&async, &bug}) {
+        EXPECT_EQ(l->result.window().source, WindowSource::Capture);
+        // The window is a small part of the trace: compilation, allocation and the warm-up are
+        // outside it.
+        EXPECT_LT(l->result.window().durationNs() * 5, l->trace->spanNs());
+    }
+    EXPECT_GT(async.result.gpuBusyPct(), 90.0) << describe(async.result);
+    EXPECT_GT(async.result.gpuBusyPct(), bug.result.gpuBusyPct());
+    // The bug's timed part is longer: nothing overlaps.
+    EXPECT_GT(bug.result.window().durationNs(), async.result.window().durationNs());
+}
+
 }  // namespace
 }  // namespace wl::analysis

@@ -267,5 +267,30 @@ TEST(Utilization, NoGpuWorkMeansNothingToReport) {
     EXPECT_TRUE(r.diagnostics.empty());
 }
 
+TEST(Utilization, NumbersThatStandAsWordsFold) {
+    EXPECT_EQ(foldDigits("I/O 45"), "I/O #");
+    EXPECT_EQ(foldDigits("Compute 1 to 15"), "Compute # to #");
+    EXPECT_EQ(foldDigits("step_12"), "step_#");
+    EXPECT_EQ(foldDigits("H2D Memory Stream 3"), "H2D Memory Stream #");
+    EXPECT_EQ(foldDigits("conv2d"), "conv2d");
+    EXPECT_EQ(foldDigits("42"), "#");
+    EXPECT_EQ(foldDigits(""), "");
+}
+
+TEST(Utilization, IdleWhileQueuedWorkWaitsIsNotChargedToHostRanges) {
+    // B is launched at 150, inside "Prepare", long before A ends (200): the gap [200,300) is a GPU
+    // wait, so "Prepare" (and "Busy", where the host is at 200) gets none of it.
+    test::HandTrace t;
+    t.nvtx("Prepare", 140, 160);
+    t.nvtx("Busy", 170, 400);
+    t.kernel(1, 100, 200, 10, "A");
+    t.kernel(1, 300, 350, 150, "B");
+    const auto trace = t.finish();
+    const UtilizationResult u = run(*trace, 10);
+    ASSERT_EQ(u.attribution.size(), 1u);
+    EXPECT_EQ(u.attribution[0].ns(GapCause::GpuWait), 100);
+    EXPECT_TRUE(u.idleByHostRange.empty());
+}
+
 }  // namespace
 }  // namespace wl::analysis

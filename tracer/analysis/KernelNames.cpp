@@ -394,6 +394,19 @@ bool isCublasFamily(std::string_view id) {
                              (rest.size() >= 2 && isUpper(rest[0]) && isUpper(rest[1])));
 }
 
+// cuBLAS's classic BLAS kernels outside any namespace: sgemm_largek_lds64, dgemm_sm_heavy_...,
+// zgemv2T_kernel, and the split-K reduction of its GEMMs.
+bool isClassicBlasKernel(std::string_view id) {
+    if (startsWith(id, "splitKreduce_kernel")) {
+        return true;
+    }
+    if (id.size() < 6 || std::string_view("sdhczb").find(id[0]) == std::string_view::npos) {
+        return false;
+    }
+    const std::string_view op = id.substr(1, 4);
+    return (op == "gemm" || op == "gemv") && (id[5] == '_' || isDigit(id[5]) || isUpper(id[5]));
+}
+
 }  // namespace
 
 std::string demangleKernelName(std::string_view name) {
@@ -465,7 +478,7 @@ std::string_view kernelLibrary(std::string_view name) {
     // cuBLAS and cuBLASLt: their parameter structs (cublasGemvParams, cublasLtEpilogue_t) appear
     // in their kernels' signatures; the architecture-named GEMMs (ampere_sgemm_128x64_nn,
     // sm90_xmma_gemm_...) and the gemv/gemm families have none.
-    if (contains(lower, "cublas") || anyId(isCublasFamily) ||
+    if (contains(lower, "cublas") || anyId(isCublasFamily) || isClassicBlasKernel(base) ||
         (isArchitecturePrefixed(base) &&
          (contains(base, "gemm") || contains(base, "gemv") || contains(base, "xmma")))) {
         return "cuBLAS";

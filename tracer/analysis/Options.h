@@ -51,10 +51,12 @@ struct AnalysisOptions {
     std::size_t maxHostRangeFindings = 3;
 
     // launch-bound: GPU busy below this share of the window, most idle time is the host's, and most
-    // of that lies in holes shorter than shortGapNs (launch overhead, not one long host task).
+    // of that lies in holes shorter than shortGapNs: the host spends its time between ops (API and
+    // framework dispatch: a PyTorch op costs tens to hundreds of µs of Python), not in one long
+    // host task such as I/O.
     double launchBoundBusyPct = 50.0;
     double launchBoundHostIdlePct = 50.0;
-    model::TimeNs shortGapNs = 100 * model::kNsPerUs;
+    model::TimeNs shortGapNs = model::kNsPerMs;
 
     // streams-serialized: work counts as "on one stream" when one stream holds this share of it.
     double serializedStreamSharePct = 90.0;

@@ -101,6 +101,12 @@ void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) 
         if (u.window.source == WindowSource::Nvtx && foldDigits(u.window.name) == r.name) {
             continue;
         }
+        // Idle time in the ranges that launch the work (a "step N", an outer "Loop" with no
+        // inner range at that moment) is the launch path's cost (API and framework overhead:
+        // launch-bound says so), not a host task holding the GPU back.
+        if (2 * r.launchingNs > r.idleNs) {
+            continue;
+        }
         Diagnostic d;
         d.rule = RuleId::HostRangeStallsGpu;
         d.count = r.count;

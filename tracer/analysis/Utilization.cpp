@@ -24,18 +24,29 @@ const char* toString(GapCause cause) {
 }
 
 std::string foldDigits(std::string_view name) {
+    // Only numbers that stand as words fold: "I/O 45", "step_3", "Compute 1 to 15"; digits inside
+    // a word are part of its name ("H2D Memory", "conv2d", "x86").
+    const auto isLetter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+    const auto isDigit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
     std::string out;
     out.reserve(name.size());
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        if (std::isdigit(static_cast<unsigned char>(name[i])) != 0) {
-            out += '#';
-            while (i + 1 < name.size() &&
-                   std::isdigit(static_cast<unsigned char>(name[i + 1])) != 0) {
-                ++i;
-            }
-        } else {
-            out += name[i];
+    for (std::size_t i = 0; i < name.size();) {
+        if (!isDigit(name[i])) {
+            out += name[i++];
+            continue;
         }
+        std::size_t end = i;
+        while (end < name.size() && isDigit(name[end])) {
+            ++end;
+        }
+        const bool inWord =
+            (i > 0 && isLetter(name[i - 1])) || (end < name.size() && isLetter(name[end]));
+        if (inWord) {
+            out.append(name.substr(i, end - i));
+        } else {
+            out += '#';
+        }
+        i = end;
     }
     return out;
 }
@@ -161,17 +172,26 @@ public:
         return gap.launch.track;
     }
 
-    // Charges [a, b) of a device idle interval to the launching thread's innermost ranges.
+    // Charges [a, b) of a device idle interval to the launching thread's innermost ranges. Only
+    // idle time the host is answerable for counts: while queued work waits on the GPU (GpuWait)
+    // the host's ranges say nothing about why.
     void chargeRanges(IdleGap& gap, model::TrackIndex apiTrack) {
         const auto spans = m_host.innermostRanges(apiTrack, gap.startNs, gap.endNs());
         if (!spans.empty() && spans.front().startNs == gap.startNs) {
             gap.hostRange = spans.front().range;
         }
+        if (gap.cause == GapCause::GpuWait) {
+            return;
+        }
+        const model::TimeNs launchNs = m_trace.slice(gap.launch).startNs;
         for (const auto& span : spans) {
             const model::Slice& range = m_trace.slice(span.range);
             Group& g = groupFor(range.nameId);
             const model::TimeNs ns = span.endNs - span.startNs;
             g.idleNs += ns;
+            if (range.startNs <= launchNs && launchNs < range.endNs()) {
+                g.launchingNs += ns;  // this instance issued the work that ended the idle time
+            }
             auto [it, first] = g.instances.try_emplace(key(span.range), 0);
             it->second += ns;
             if (first) {
@@ -196,6 +216,7 @@ public:
             r.idleNs = g.idleNs;
             r.count = g.instances.size();
             r.queuedNs = g.queuedNs;
+            r.launchingNs = g.launchingNs;
             r.example = g.example;
             r.exampleIdleNs = g.exampleIdleNs;
             out.push_back(std::move(r));
@@ -210,6 +231,7 @@ private:
     struct Group {
         model::TimeNs idleNs = 0;
         model::TimeNs queuedNs = 0;
+        model::TimeNs launchingNs = 0;
         std::unordered_map<std::uint64_t, model::TimeNs> instances;  // idle per range instance
         model::SliceRef example;
         model::TimeNs exampleIdleNs = 0;

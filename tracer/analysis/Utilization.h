@@ -82,14 +82,18 @@ struct IdleAttribution {
     double pct(GapCause c) const;  // share of idleNs, 0..100
 };
 
-// GPU idle time spent while the launching host thread was inside NVTX ranges of one name (digits
-// folded: "I/O 45" and "I/O 60" are "I/O #"), over every device.
+// GPU idle time the host is answerable for (causes AfterBlockingCall and Host) spent while the
+// launching host thread was inside NVTX ranges of one name (numbers folded: "I/O 45" and "I/O 60"
+// are "I/O #"), over every device.
 struct HostRangeIdle {
     std::string name;
     model::TimeNs idleNs = 0;
     std::uint64_t count = 0;     // range instances that idle time fell in
     model::TimeNs queuedNs = 0;  // GPU work still running when those instances began, summed
-    model::SliceRef example;     // the instance with the most idle time
+    // Of idleNs, the part in instances that themselves launched the work ending the idle time:
+    // the launch path (API overhead), not a host task that held the launches back.
+    model::TimeNs launchingNs = 0;
+    model::SliceRef example;  // the instance with the most idle time
     model::TimeNs exampleIdleNs = 0;
 };
 
@@ -106,7 +110,8 @@ struct UtilizationResult {
     model::TimeNs idleNs() const { return spanNs - busyNs; }
 };
 
-// "I/O 45" -> "I/O #": runs of digits become one '#'.
+// "I/O 45" -> "I/O #": a number that stands as a word becomes one '#'; digits inside a word stay
+// ("H2D Memory Stream 3" -> "H2D Memory Stream #").
 std::string foldDigits(std::string_view name);
 
 // Busy time, idle gaps and the attribution of every idle ns, per device and stream, inside the
