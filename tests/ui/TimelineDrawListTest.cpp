@@ -227,6 +227,23 @@ TEST(DrawListBuilder, OverlaysBecomeHatchesGaugesAndMarks) {
     EXPECT_TRUE(gauge);
 }
 
+TEST(DrawListBuilder, ALongGapStartingInAShortGapsPixelIsDrawnWhole) {
+    // 10 ns per pixel: a 5 ns gap at 6000 and a 3000 ns gap starting at 6005, in the same pixel
+    // (the blocking copy's short gap, then the host's long I/O). The hatch must reach 9005.
+    const test::SmallTrace small = test::makeSmallTrace();
+    TimelineOverlays overlays;
+    overlays.gaps.push_back(GapOverlay{0, -1, 6'000, 5, "after_blocking_call", {}});
+    overlays.gaps.push_back(GapOverlay{0, -1, 6'005, 3'000, "host", {}});
+    const Frame f = buildFrame(small.trace, 0, 10'000, 1000, 4000, overlays);
+    ASSERT_FALSE(f.list.hatches.empty());
+    int right = 0;
+    for (const DrawHatch& h : f.list.hatches) {
+        right = std::max(right, h.rect.right());
+    }
+    EXPECT_GE(right, 900 - 1);
+    EXPECT_EQ(f.list.hatches.front().rect.left(), 600);
+}
+
 TEST(DrawListBuilder, CounterRowsDrawMinMaxPerPixel) {
     const test::SmallTrace small = test::makeSmallTrace();
     // 10 us over 10 px: each pixel covers one sample period, alternating 20% / 80%.

@@ -312,12 +312,24 @@ private:
             }
             lastX1 = std::max(lastX1, x1);
             ++it;
-            // Gaps starting inside pixels already covered add nothing: skip them in one search.
-            if (it != list->end() && m_map.xForNs(all[*it].startNs) < lastX1) {
-                const double boundary = m_map.pixelStartNs(lastX1);
-                it = std::partition_point(it, list->end(), [&](std::uint32_t g) {
-                    return double(all[g].startNs) < boundary;
-                });
+            // Gaps starting inside pixels already covered can only widen what is drawn: a short
+            // gap and a long one that starts in the same pixel must still show the long one.
+            // (At most one gap per threshold's worth of time, so this pass stays short.)
+            for (; it != list->end() && m_map.xForNs(all[*it].startNs) < lastX1; ++it) {
+                const GapOverlay& next = all[*it];
+                const int nextX1 = std::min(
+                    m_map.widthPx(), int(std::ceil(m_map.xForNs(next.startNs + next.durationNs))));
+                if (nextX1 <= lastX1) {
+                    continue;
+                }
+                const QRgb nextColor = Palette::gapColor(next.cause);
+                if (m_list.hatches.back().color == nextColor) {
+                    m_list.hatches.back().rect.setRight(nextX1 - 1);
+                } else {
+                    m_list.hatches.push_back(
+                        DrawHatch{QRect(lastX1, y, nextX1 - lastX1, h), nextColor});
+                }
+                lastX1 = nextX1;
             }
         }
     }
