@@ -27,23 +27,50 @@ TEST(RuleIds, RoundTrip) {
 
 TEST(PageableMemcpy, FiresOnPageableOnly) {
     test::HandTrace t;
-    t.copy(1, 0, 1000, CopyKind::HostToDevice, 4000, 0, 1000, "cudaMemcpyAsync",
+    t.copy(1, 0, 1'000'000, CopyKind::HostToDevice, 4'000'000, 0, 1'000'000, "cudaMemcpyAsync",
            MemoryKind::Pageable);
-    t.copy(1, 2000, 2500, CopyKind::DeviceToHost, 4000, 2000, 2500, "cudaMemcpyAsync");
+    t.copy(1, 2'000'000, 2'500'000, CopyKind::DeviceToHost, 4'000'000, 2'000'000, 2'500'000,
+           "cudaMemcpyAsync");
     const auto trace = t.finish();
     const AnalysisResult r = analyzeTrace(*trace);
     const Diagnostic d = only(r, RuleId::PageableMemcpy);
     EXPECT_EQ(d.count, 1u);
-    EXPECT_EQ(d.costNs, 1000);
+    EXPECT_EQ(d.costNs, 1'000'000);
     ASSERT_EQ(d.evidence.size(), 1u);
     EXPECT_EQ(trace->slice(d.evidence[0]).startNs, 0);
-    EXPECT_NE(d.message.find("4.0 KB"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("4.0 MB"), std::string::npos) << d.message;
     EXPECT_NE(d.message.find("4.0 GB/s"), std::string::npos) << d.message;
     EXPECT_FALSE(d.fix.empty());
 
     test::HandTrace pinned;
     pinned.copy(1, 0, 1000, CopyKind::HostToDevice, 4000, 0, 1000);
     EXPECT_FALSE(analyzeTrace(*pinned.finish()).fired(RuleId::PageableMemcpy));
+
+    // A scalar read back from pageable memory (CuPy's float(x)) is not worth a finding.
+    test::HandTrace scalar;
+    scalar.copy(1, 0, 1500, CopyKind::DeviceToHost, 8, 0, 1600, "cudaMemcpyAsync",
+                MemoryKind::Pageable);
+    EXPECT_FALSE(analyzeTrace(*scalar.finish()).fired(RuleId::PageableMemcpy));
+}
+
+TEST(SyncApiInLoop, AOneOffLongGapAfterAWaitIsNotTheLoopsCost) {
+    // Three waits that drain the GPU for 720 ns each, then one after which the host spends
+    // 200 ms elsewhere (start-up, imports): the loop's cost is the three short gaps.
+    test::HandTrace t;
+    model::TimeNs at = 0;
+    for (int i = 0; i < 4; ++i) {
+        t.kernel(1, at + 20, at + 300, at);
+        t.api("cudaStreamSynchronize_v3020", at + 10, at + 310);
+        at += i == 0 ? 200'000'000 : 1'000;
+    }
+    t.kernel(1, at + 20, at + 300, at);
+    AnalysisOptions o;
+    o.minIdleAfterSyncNs = 100;
+    o.gapThresholdNs = 100;
+    const AnalysisResult r = analyzeTrace(*t.finish(), o);
+    const Diagnostic d = only(r, RuleId::SyncApiInLoop);
+    EXPECT_EQ(d.count, 3u);
+    EXPECT_EQ(d.costNs, 3 * 720);
 }
 
 TEST(SyncMemcpy, BlockingCopiesExceptDeviceToDeviceAndSmallUploads) {

@@ -29,7 +29,8 @@ void checkPageableMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         addEvidence(d, op.ref, ctx.options.maxEvidence);
         cover(d, ctx.trace, op.ref);
     }
-    if (d.count == 0) {
+    // A few bytes of pageable copies (a scalar read back) cost nothing worth fixing.
+    if (d.count == 0 || bytes < ctx.options.minPageableBytes) {
         return;
     }
     const double gbps = d.costNs > 0 ? static_cast<double>(bytes) / d.costNs : 0.0;

@@ -44,6 +44,10 @@ struct AnalysisOptions {
 
     // sync-api-in-loop also needs this share of the device's idle time to follow blocking calls.
     double minBlockingIdleSharePct = 20.0;
+    // ... and leaves out gaps longer than this many times the thread's typical (median) one and
+    // longer than syncLoopOutlierMinNs: one-off host tasks after a wait, not the loop's cost.
+    std::int64_t syncLoopOutlierFactor = 10;
+    model::TimeNs syncLoopOutlierMinNs = 100 * model::kNsPerMs;
 
     // host-range-stalls-gpu: a host NVTX range name (digits folded) that holds at least this share
     // of the GPU's idle time; at most maxHostRangeFindings of them, largest first.
@@ -57,6 +61,9 @@ struct AnalysisOptions {
     double launchBoundBusyPct = 50.0;
     double launchBoundHostIdlePct = 50.0;
     model::TimeNs shortGapNs = model::kNsPerMs;
+
+    // pageable-memcpy: pageable copies of fewer bytes than this in all are not reported.
+    std::uint64_t minPageableBytes = 64 * 1024;
 
     // streams-serialized: work counts as "on one stream" when one stream holds this share of it.
     double serializedStreamSharePct = 90.0;

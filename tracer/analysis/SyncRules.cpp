@@ -17,25 +17,47 @@ void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             a.pct(GapCause::AfterBlockingCall) < ctx.options.minBlockingIdleSharePct) {
             continue;
         }
-        std::map<model::TrackIndex, Diagnostic> byThread;
-        std::map<model::TrackIndex, std::map<std::string, std::uint64_t>> namesByThread;
+        const auto addGap = [&](Diagnostic& d, std::map<std::string, std::uint64_t>& names,
+                                const IdleGap& gap) {
+            d.rule = RuleId::SyncApiInLoop;
+            d.deviceId = a.deviceId;
+            ++d.count;
+            d.costNs += gap.durationNs;
+            ++names[std::string(baseApiName(ctx.trace.str(ctx.trace.slice(gap.reason).nameId)))];
+            rules::addEvidence(d, gap.reason, ctx.options.maxEvidence);
+            rules::cover(d, ctx.trace, gap.reason);
+            rules::cover(d, ctx.trace, gap.after);
+        };
+        std::map<model::TrackIndex, std::vector<const IdleGap*>> gapsByThread;
         for (const IdleGap& gap : ctx.result.utilization.gaps) {
             if (gap.deviceId != a.deviceId || gap.streamId != -1 ||
                 gap.cause != GapCause::AfterBlockingCall || !gap.reason.valid() ||
                 gap.durationNs < ctx.options.minIdleAfterSyncNs) {
                 continue;
             }
-            const model::TrackIndex thread = gap.reason.track;
-            Diagnostic& d = byThread[thread];
-            d.rule = RuleId::SyncApiInLoop;
-            d.deviceId = a.deviceId;
-            ++d.count;
-            d.costNs += gap.durationNs;
-            ++namesByThread[thread][std::string(
-                baseApiName(ctx.trace.str(ctx.trace.slice(gap.reason).nameId)))];
-            rules::addEvidence(d, gap.reason, ctx.options.maxEvidence);
-            rules::cover(d, ctx.trace, gap.reason);
-            rules::cover(d, ctx.trace, gap.after);
+            gapsByThread[gap.reason.track].push_back(&gap);
+        }
+        std::map<model::TrackIndex, Diagnostic> byThread;
+        std::map<model::TrackIndex, std::map<std::string, std::uint64_t>> namesByThread;
+        for (auto& [thread, gaps] : gapsByThread) {
+            // What a loop's wait costs is what it costs each time: a one-off gap far longer than
+            // the typical one (a program's start-up after its first sync, seconds of imports) is
+            // some other host task, and is left to the other findings.
+            std::vector<model::TimeNs> durations;
+            for (const IdleGap* g : gaps) {
+                durations.push_back(g->durationNs);
+            }
+            std::nth_element(durations.begin(), durations.begin() + durations.size() / 2,
+                             durations.end());
+            const model::TimeNs typical = durations[durations.size() / 2];
+            const model::TimeNs outlier = std::max(ctx.options.syncLoopOutlierFactor * typical,
+                                                   ctx.options.syncLoopOutlierMinNs);
+            for (const IdleGap* g : gaps) {
+                if (g->durationNs > outlier) {
+                    continue;
+                }
+                addGap(byThread[thread], namesByThread[thread], *g);
+            }
         }
         for (auto& [thread, d] : byThread) {
             // A loop repeats itself: the same call must drain the GPU that many times (a few
