@@ -14,6 +14,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "analysis/Format.h"
 #include "ui/analysis/AnalysisOverlays.h"
@@ -64,6 +65,24 @@ QString runLabel(const QString& name, const model::TracePtr& trace, const RunMet
         .arg(m.wallMs, 0, 'f', 2)
         .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
         .arg(QString::fromStdString(analysis::formatPercent(m.copyComputePct)));
+}
+
+// Empties a chart for new series: the old series and axes go.
+void clearChart(QChart* c) {
+    c->removeAllSeries();
+    for (QAbstractAxis* axis : c->axes()) {
+        c->removeAxis(axis);
+        delete axis;
+    }
+}
+
+// The two bar sets every chart compares, in the runs' colours.
+std::pair<QBarSet*, QBarSet*> runBarSets() {
+    auto* base = new QBarSet(QObject::tr("Baseline"));
+    auto* async = new QBarSet(QObject::tr("Async"));
+    base->setColor(QColor(0x8c, 0x8c, 0x8c));
+    async->setColor(QColor(0x2e, 0x86, 0xde));
+    return {base, async};
 }
 
 }  // namespace
@@ -277,16 +296,9 @@ void CompareView::updateKernelChart() {
     }
 
     QChart* c = kernelChart();
-    c->removeAllSeries();
-    for (QAbstractAxis* axis : c->axes()) {
-        c->removeAxis(axis);
-        delete axis;
-    }
+    clearChart(c);
     auto* series = new QHorizontalBarSeries;
-    auto* base = new QBarSet(tr("Baseline"));
-    auto* async = new QBarSet(tr("Async"));
-    base->setColor(QColor(0x8c, 0x8c, 0x8c));
-    async->setColor(QColor(0x2e, 0x86, 0xde));
+    const auto [base, async] = runBarSets();
     // Horizontal bars grow upwards from the first category: add the longest last so it is on top.
     QStringList categories;
     double longest = 1e-9;
@@ -316,16 +328,9 @@ void CompareView::updateCharts() {
     for (int i = 0; i < kMetricCount; ++i) {
         const auto metric = static_cast<Metric>(i);
         QChart* c = chart(metric);
-        c->removeAllSeries();
-        for (QAbstractAxis* axis : c->axes()) {
-            c->removeAxis(axis);
-            delete axis;
-        }
+        clearChart(c);
         auto* series = new QBarSeries;
-        auto* base = new QBarSet(tr("Baseline"));
-        auto* async = new QBarSet(tr("Async"));
-        base->setColor(QColor(0x8c, 0x8c, 0x8c));
-        async->setColor(QColor(0x2e, 0x86, 0xde));
+        const auto [base, async] = runBarSets();
         const double b = metricValue(m_baseMetrics, metric);
         const double a = metricValue(m_asyncMetrics, metric);
         *base << b;
