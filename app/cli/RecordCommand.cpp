@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/cli/Commands.h"
+#include "io/RecordOutput.h"
 
 namespace wl::app {
 namespace {
@@ -25,12 +26,18 @@ constexpr const char* kRecordHelp = R"(Usage: warpline record [-o FILE] -- PROGR
 
 Runs PROGRAM under the CUPTI tracer and writes its trace when it exits: kernels, copies, memsets,
 synchronisations, CUDA runtime and driver API calls and NVTX ranges, from every process start
-until exit (also when a signal handler of the program calls exit(); a crash loses the trace).
+until exit. Every process of the program that uses CUDA writes a trace of its own. A signal that
+ends the program (SIGTERM, SIGHUP, Ctrl+C where the program does not handle it, abort(), a crash)
+still leaves the trace of what ran until then; only SIGKILL loses it.
 
 Options:
   -o, --output FILE  where to write the trace (Chrome trace JSON; gzip-compressed when FILE ends
                      in .gz). Default: PROGRAM-PID.json.gz in the current folder, PROGRAM being
-                     the program's file name and PID its process id.
+                     the program's file name and PID its process id. Processes the program starts
+                     write FILE's name with their pid before the extension (mp.json.gz ->
+                     mp.4242.json.gz). FILE may hold Nsight Systems' patterns instead: %p (pid),
+                     %h (host name), %q{VAR} (an environment variable: RANK, LOCAL_RANK,
+                     OMPI_COMM_WORLD_RANK, SLURM_PROCID), %n (the first free number), %% ('%').
   -h, --help         this text
 
 PROGRAM finds its CUDA library as usual; Python programs work too (python3 script.py). NVTX
@@ -103,6 +110,16 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
         }
         break;  // the program, without a "--"
     }
+    if (!out.output.empty()) {
+        // The pattern's syntax is checked now; variables are the traced processes' own.
+        io::RecordProcess probe;
+        probe.env = [](const char*) { return ""; };
+        const auto named = io::recordOutputPath(out.output, probe);
+        if (!named.ok()) {
+            printError("record: " + named.error().message);
+            return false;
+        }
+    }
     out.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
     if (out.command.empty()) {
         printError(
@@ -171,6 +188,7 @@ int recordCommand(const std::vector<std::string>& args) {
             setenv("NVTX_INJECTION64_PATH", injection.c_str(), 1);
         }
         setenv("WARPLINE_RECORD_OUTPUT", output.c_str(), 1);
+        setenv("WARPLINE_RECORD_ROOT_PID", std::to_string(getpid()).c_str(), 1);
         setenv("WARPLINE_RECORD_STATUS", statusPath.c_str(), 1);
         std::vector<char*> argv;
         for (auto& arg : parsed.command) {
@@ -228,6 +246,12 @@ int recordCommand(const std::vector<std::string>& args) {
                 space == std::string::npos ? std::string() : rest.substr(space + 1);
             std::fprintf(stderr, "warpline: trace written to %s (%s)\n", path.c_str(),
                          stats.c_str());
+            if (const auto at = stats.find(" signal="); at != std::string::npos) {
+                std::fprintf(stderr,
+                             "warpline: that process was ended by signal %d: its trace holds "
+                             "what ran until then\n",
+                             std::atoi(stats.c_str() + at + 8));
+            }
             if (stats.find("dropped=0") == std::string::npos) {
                 std::fprintf(stderr,
                              "warpline: warning: CUPTI dropped records: the trace is incomplete\n");
@@ -239,8 +263,10 @@ int recordCommand(const std::vector<std::string>& args) {
     }
     if (!wrote && lines.empty()) {
         if (WIFSIGNALED(waitStatus)) {
-            printError(parsed.command[0] +
-                       ": no trace was written: the program did not exit normally");
+            printError(parsed.command[0] + ": no trace was written: signal " +
+                       std::to_string(WTERMSIG(waitStatus)) +
+                       " ended the program before its trace could be written (SIGKILL cannot "
+                       "be caught)");
         } else {
             printError(parsed.command[0] +
                        ": no trace was written: the program never initialised CUDA (or ran under "

@@ -1,21 +1,35 @@
 // warpline_inject: loaded into a CUDA program through CUDA_INJECTION64_PATH (set by
 // `warpline record`). The driver calls InitializeInjection() inside cuInit(), before the program's
 // first CUDA work; the library starts the CUPTI tracer there and writes the trace when the program
-// exits (atexit, which also runs when a signal handler of the program calls exit()).
+// exits: at exit, and also when a signal that would end the program arrives (SIGTERM from a
+// launcher, SIGHUP, Ctrl+C where the program has no handler of its own, abort(), a crash), so what
+// was recorded up to then is kept. Every traced process (the program and the processes it starts)
+// writes a trace of its own.
 //
 // Environment (set by `warpline record`):
-//   WARPLINE_RECORD_OUTPUT  where to write the trace (default: warpline-record-<pid>.json.gz)
-//   WARPLINE_RECORD_STATUS  a file that receives one line: "ok <path>" or "error <message>", so the
-//                           recorder can tell the user what happened in the traced process.
+//   WARPLINE_RECORD_OUTPUT    the -o name or pattern (io::recordOutputPath; default
+//                             warpline-record-<pid>.json.gz)
+//   WARPLINE_RECORD_ROOT_PID  the pid of the process `record` started: it alone writes the plain
+//                             -o name, the others write beside it
+//   WARPLINE_RECORD_STATUS    a file that receives one line per traced process: "ok <path> ..." or
+//                             "error <message>", so the recorder can tell the user what happened
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "cupti/CuptiTracer.h"
+#include "io/RecordOutput.h"
 #include "io/TraceFile.h"
 
 namespace {
@@ -24,12 +38,27 @@ std::atomic<bool> g_initialized{false};
 std::atomic<bool> g_written{false};
 wl::cupti::CuptiTracer* g_tracer = nullptr;  // never destroyed: it must outlive every exit handler
 
-std::string outputPath() {
-    const char* path = std::getenv("WARPLINE_RECORD_OUTPUT");
-    if (path != nullptr && path[0] != '\0') {
-        return path;
+std::string hostName() {
+    char name[256] = {};
+    return gethostname(name, sizeof(name) - 1) == 0 ? std::string(name) : std::string();
+}
+
+wl::model::Result<std::string> outputPath() {
+    const char* pattern = std::getenv("WARPLINE_RECORD_OUTPUT");
+    const char* rootPid = std::getenv("WARPLINE_RECORD_ROOT_PID");
+    wl::io::RecordProcess process;
+    process.pid = getpid();
+    process.root = rootPid == nullptr || std::atoll(rootPid) == process.pid;
+    process.host = hostName();
+    process.env = [](const char* name) { return std::getenv(name); };
+    process.exists = [](const std::string& path) {
+        struct stat info {};
+        return stat(path.c_str(), &info) == 0;
+    };
+    if (pattern == nullptr || pattern[0] == '\0') {
+        return "warpline-record-" + std::to_string(process.pid) + ".json.gz";
     }
-    return "warpline-record-" + std::to_string(getpid()) + ".json.gz";
+    return wl::io::recordOutputPath(pattern, process);
 }
 
 void reportStatus(const std::string& line) {
@@ -77,6 +106,9 @@ std::string commandLine() {
     return text;
 }
 
+// The signal that ended the program, when one did (0: it exited).
+std::atomic<int> g_endingSignal{0};
+
 void writeTrace() {
     if (g_tracer == nullptr || g_written.exchange(true)) {
         return;
@@ -88,7 +120,15 @@ void writeTrace() {
         reportStatus("error tracing failed: " + trace.error().message);
         return;
     }
-    const std::string path = outputPath();
+    // A name that cannot be made in this process (a %q{VAR} it lacks) must not lose its trace:
+    // it goes to the default name in the current folder, and the recorder says so.
+    const auto named = outputPath();
+    const std::string path =
+        named.ok() ? named.value() : "warpline-record-" + std::to_string(getpid()) + ".json.gz";
+    if (!named.ok()) {
+        std::fprintf(stderr, "warpline: warning: %s; writing %s instead\n",
+                     named.error().message.c_str(), path.c_str());
+    }
     wl::model::Status saved = wl::io::saveTrace(*trace.value(), path);
     if (!saved.ok()) {
         std::fprintf(stderr, "warpline: error: %s\n", saved.error().describe().c_str());
@@ -97,9 +137,96 @@ void writeTrace() {
     }
     const auto& diagnostics = trace.value()->diagnostics();
     reportStatus("ok " + path + " slices=" + std::to_string(trace.value()->counts().slices) +
-                 " kernels=" + std::to_string(trace.value()->counts().kernel) +
-                 " dropped=" + std::to_string(diagnostics.droppedRecords) +
+                 " kernels=" + std::to_string(trace.value()->counts().kernel) + " dropped=" +
+                 std::to_string(diagnostics.droppedRecords) + " pid=" + std::to_string(getpid()) +
+                 (g_endingSignal != 0 ? " signal=" + std::to_string(g_endingSignal.load()) : "") +
                  " cupti=" + wl::cupti::CuptiTracer::loadedCuptiPath());
+}
+
+// Signals that end a program by default. When one arrives and the program has no handler of its
+// own for it, the handler asks the writer thread to write the trace, waits for it (at most
+// kSignalWriteTimeoutMs), and lets the signal end the program as it would have. Programs' own
+// handlers are called instead (Python's Ctrl+C raises KeyboardInterrupt; the program then exits
+// and the trace is written at exit). The handler itself only writes to and polls pipes, which
+// are async-signal-safe; the writing happens on a thread of its own with these signals blocked.
+constexpr int kEndingSignals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS};
+constexpr int kSignalWriteTimeoutMs = 60'000;
+struct sigaction g_previous[NSIG];
+int g_requestPipe[2] = {-1, -1};  // handler -> writer thread: one byte, the signal number
+int g_donePipe[2] = {-1, -1};     // writer thread -> handler: the trace is written
+pid_t g_tracedPid = 0;            // a forked child inherits the handlers, not the tracer
+
+void onEndingSignal(int sig, siginfo_t* info, void* context) {
+    const struct sigaction& previous = g_previous[sig];
+    const bool ownHandler = (previous.sa_flags & SA_SIGINFO) != 0
+                                ? previous.sa_sigaction != nullptr
+                                : previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN;
+    if (ownHandler) {
+        if ((previous.sa_flags & SA_SIGINFO) != 0) {
+            previous.sa_sigaction(sig, info, context);
+        } else {
+            previous.sa_handler(sig);
+        }
+        return;
+    }
+    if ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_IGN) {
+        return;
+    }
+    const int savedErrno = errno;
+    if (getpid() == g_tracedPid && !g_written.load()) {
+        g_endingSignal.store(sig);
+        const unsigned char byte = static_cast<unsigned char>(sig);
+        if (write(g_requestPipe[1], &byte, 1) == 1) {
+            pollfd done{g_donePipe[0], POLLIN, 0};
+            while (poll(&done, 1, kSignalWriteTimeoutMs) < 0 && errno == EINTR) {
+            }
+        }
+    }
+    // End the program as the signal would have: with the default action, now unblocked.
+    struct sigaction fallback {};
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(sig, &fallback, nullptr);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nullptr);
+    raise(sig);
+    errno = savedErrno;
+}
+
+void writerThread() {
+    unsigned char byte = 0;
+    while (read(g_requestPipe[0], &byte, 1) == 1) {
+        writeTrace();
+        const unsigned char done = 1;
+        (void)!write(g_donePipe[1], &done, 1);
+    }
+}
+
+void installSignalHandlers() {
+    if (pipe2(g_requestPipe, O_CLOEXEC) != 0 || pipe2(g_donePipe, O_CLOEXEC) != 0) {
+        return;  // the trace is still written at a normal exit
+    }
+    g_tracedPid = getpid();
+    // The writer thread must never run a handler (it would wait for itself): it starts with
+    // every ending signal blocked, and keeps that mask.
+    sigset_t blocked;
+    sigset_t previousMask;
+    sigemptyset(&blocked);
+    for (int sig : kEndingSignals) {
+        sigaddset(&blocked, sig);
+    }
+    pthread_sigmask(SIG_BLOCK, &blocked, &previousMask);
+    std::thread(writerThread).detach();
+    pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
+    for (int sig : kEndingSignals) {
+        struct sigaction handler {};
+        handler.sa_sigaction = &onEndingSignal;
+        handler.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&handler.sa_mask);
+        sigaction(sig, &handler, &g_previous[sig]);
+    }
 }
 
 }  // namespace
@@ -157,5 +284,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
         return 1;  // the program runs on untraced
     }
     std::atexit(&writeTrace);
+    installSignalHandlers();
     return 1;
 }

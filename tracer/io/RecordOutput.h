@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "model/Result.h"
+
+namespace wl::io {
+
+// Who is writing a recorded trace: `warpline record` traces the program it starts (the root) and
+// every process that program starts in turn, and each writes a trace of its own.
+struct RecordProcess {
+    std::int64_t pid = 0;
+    bool root = true;  // the process `record` started; false for its children
+    std::string host;
+    // An environment variable's value, or nullptr when unset (std::getenv in real use).
+    std::function<const char*(const char*)> env;
+    // Whether a path is taken already (for %n); never called when the pattern has no %n.
+    std::function<bool(const std::string&)> exists;
+};
+
+// The file a process writes its trace to, from the -o pattern (Nsight Systems' names):
+//   %p  the process id          %h  the host name        %q{VAR}  the environment variable VAR
+//   %n  the smallest number from 1 that makes the name new        %%  a '%'
+// (RANK, LOCAL_RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID tell ranks apart: -o run-%q{RANK}.json.gz).
+// A name without any % pattern is the root's; the other processes write beside it, their pid
+// before the extension (mp.json.gz -> mp.4242.json.gz), so no process overwrites another's trace.
+// Errors: an unknown %x, an unterminated %q{, an unset %q variable (named), an empty result.
+model::Result<std::string> recordOutputPath(std::string_view pattern, const RecordProcess& process);
+
+}  // namespace wl::io
