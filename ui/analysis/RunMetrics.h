@@ -7,7 +7,9 @@ namespace wl::ui {
 
 // The figures Compare puts side by side for one run. Plain value.
 struct RunMetrics {
-    double wallMs = 0.0;          // metadata "wall_time_ms" when the run recorded it, else the span
+    // The analysis window's duration when it is not the whole trace (the timed part); else
+    // metadata "wall_time_ms" when the run recorded it; else the trace's span.
+    double wallMs = 0.0;
     double gpuBusyPct = 0.0;      // busy / span of the GPU
     double copyComputePct = 0.0;  // share of copy time overlapped by kernels
     double copyGbps = 0.0;        // all copies: bytes / copy time

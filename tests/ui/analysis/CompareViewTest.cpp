@@ -44,6 +44,19 @@ TEST(RunMetrics, FromAnalysis) {
     EXPECT_DOUBLE_EQ(m.copyGbps, 80'000'000.0 / 8'000'000.0);
 }
 
+TEST(RunMetrics, TimeIsTheTimedPartWhenTheTraceMarksOne) {
+    // A warm-up kernel, then the timed part [10, 14) ms between cudaProfilerStart and Stop.
+    test::HandTrace t;
+    t.kernel(1, 0, 1'000'000, -1);
+    t.api("cudaProfilerStart_v4000", 9'999'000, 10'000'000);
+    t.kernel(1, 10'000'200, 13'000'200, 10'000'100);
+    t.api("cudaProfilerStop_v4000", 14'000'000, 14'001'000);
+    const auto trace = t.finish();
+    const RunMetrics m = runMetrics(*trace, analysis::analyzeTrace(*trace));
+    EXPECT_DOUBLE_EQ(m.wallMs, 4.0);
+    EXPECT_DOUBLE_EQ(m.gpuBusyPct, 75.0);
+}
+
 TEST(CompareView, MetricsChartsAndSpeedup) {
     CompareView view;
     view.resize(1200, 800);
