@@ -267,6 +267,19 @@ TEST(HostRangeStallsGpu, NotForAnOuterRangeThatLaunchesTheWork) {
     EXPECT_EQ(r.utilization.idleByHostRange[0].name, "Loop");  // still reported, not a finding
 }
 
+TEST(GpuGap, NotForAGpuBusyNearlyAllTheWindow) {
+    // 30 ns idle of 1000 (3 %): below the 5 % that makes a finding; at 2 % it is one.
+    test::HandTrace t;
+    t.kernel(1, 0, 500, -1);
+    t.kernel(1, 530, 1000, -1);
+    const auto trace = t.finish();
+    AnalysisOptions o;
+    o.gapThresholdNs = 10;
+    EXPECT_FALSE(analyzeTrace(*trace, o).fired(RuleId::GpuGap));
+    o.minGpuGapIdlePct = 2.0;
+    EXPECT_TRUE(analyzeTrace(*trace, o).fired(RuleId::GpuGap));
+}
+
 TEST(GpuGap, ThresholdDecides) {
     test::HandTrace t;
     t.kernel(1, 0, 100, -1);

@@ -12,6 +12,8 @@ struct AnalysisOptions {
     // Idle gaps shorter than this still count as idle time but are not listed or diagnosed.
     // Nsight's 500 ms default would hide every gap these workloads have.
     model::TimeNs gapThresholdNs = 20 * model::kNsPerUs;
+    // gpu-gap fires only when the device idled at least this share of the window.
+    double minGpuGapIdlePct = 5.0;
 
     // low-utilization: the device span is cut into this many windows; a window whose busy share
     // is below the threshold is reported.

@@ -47,6 +47,10 @@ void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             continue;
         }
         const double share = dev.spanNs() > 0 ? 100.0 * attribution->idleNs / dev.spanNs() : 0.0;
+        // A GPU busy nearly all the window has nothing to fix in its few gaps.
+        if (share < ctx.options.minGpuGapIdlePct) {
+            continue;
+        }
         d.message = "GPU " + std::to_string(dev.deviceId) + " idled " +
                     formatDuration(attribution->idleNs) + " (" + formatPercent(share) +
                     " of the window): " + causeShares(*attribution) + "; " +
