@@ -49,18 +49,23 @@ GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window) {
     const auto byStart = [](const GpuOp& a, const GpuOp& b) {
         return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs < b.endNs;
     };
-    std::sort(m_ops.begin(), m_ops.end(), byStart);
-    if (window == nullptr || m_ops.empty()) {
+    const auto holdsAll = [&] {
+        if (window == nullptr || m_ops.empty()) {
+            return true;
+        }
+        const auto& parts = window->parts;
+        return parts.size() == 1 && std::all_of(m_ops.begin(), m_ops.end(), [&](const GpuOp& op) {
+                   return op.startNs >= parts.front().startNs && op.endNs <= parts.front().endNs;
+               });
+    };
+    if (holdsAll()) {
+        std::sort(m_ops.begin(), m_ops.end(), byStart);
         return;
     }
+    // Clip to the window first and sort only what is inside: a window is often a small part of
+    // the trace, and the ops outside are only searched once per device (the op that ends the
+    // window's last gap).
     const auto& parts = window->parts;
-    const bool holdsAll = parts.size() == 1 && parts.front().startNs <= m_ops.front().startNs &&
-                          std::all_of(m_ops.begin(), m_ops.end(), [&](const GpuOp& op) {
-                              return op.endNs <= parts.front().endNs;
-                          });
-    if (holdsAll) {
-        return;
-    }
     std::vector<GpuOp> inside;
     for (const GpuOp& op : m_ops) {
         // Parts are sorted and disjoint: the first that ends after the op's start.
@@ -81,20 +86,32 @@ GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window) {
         }
     }
     std::sort(inside.begin(), inside.end(), byStart);
-    m_everything = std::move(m_ops);
+    m_outside = std::move(m_ops);
     m_ops = std::move(inside);
 }
 
 const GpuOp* GpuOps::firstStartingAtOrAfter(std::int32_t deviceId, model::TimeNs t) const {
-    const std::vector<GpuOp>& ops = everything();
-    auto it = std::lower_bound(ops.begin(), ops.end(), t,
-                               [](const GpuOp& op, model::TimeNs v) { return op.startNs < v; });
-    for (; it != ops.end(); ++it) {
-        if (it->deviceId == deviceId) {
-            return &*it;
+    if (m_outside.empty()) {
+        // Every op, sorted: the first at or after t, then the device's first from there.
+        auto it = std::lower_bound(m_ops.begin(), m_ops.end(), t,
+                                   [](const GpuOp& op, model::TimeNs v) { return op.startNs < v; });
+        for (; it != m_ops.end(); ++it) {
+            if (it->deviceId == deviceId) {
+                return &*it;
+            }
+        }
+        return nullptr;
+    }
+    // Unsorted: one pass for the earliest.
+    const GpuOp* best = nullptr;
+    for (const GpuOp& op : m_outside) {
+        if (op.deviceId == deviceId && op.startNs >= t &&
+            (best == nullptr || op.startNs < best->startNs ||
+             (op.startNs == best->startNs && op.endNs < best->endNs))) {
+            best = &op;
         }
     }
-    return nullptr;
+    return best;
 }
 
 std::vector<std::int32_t> GpuOps::deviceIds() const {

@@ -37,12 +37,8 @@ public:
 
     // The ops inside the window, clipped to it.
     const std::vector<GpuOp>& all() const { return m_ops; }
-    // Every op of the trace, unclipped.
-    const std::vector<GpuOp>& everything() const {
-        return m_everything.empty() ? m_ops : m_everything;
-    }
-    // The first op of the device (anywhere in the trace) that starts at or after t; nullptr if
-    // none.
+    // The first op of the device (anywhere in the trace, unclipped) that starts at or after t;
+    // nullptr if none.
     const GpuOp* firstStartingAtOrAfter(std::int32_t deviceId, model::TimeNs t) const;
     std::vector<std::int32_t> deviceIds() const;
     // Union of the device's ops (of the given kinds) as an interval set.
@@ -52,7 +48,9 @@ public:
 
 private:
     std::vector<GpuOp> m_ops;
-    std::vector<GpuOp> m_everything;  // empty when the window holds every op whole
+    // Every op of the trace, unclipped and unsorted, when the window leaves some out (empty
+    // when it holds every op whole: m_ops is then all of them).
+    std::vector<GpuOp> m_outside;
 };
 
 }  // namespace wl::analysis
