@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -76,18 +75,6 @@ std::string libraryFix(std::string_view library) {
     return fix + ", or give the library larger problems";
 }
 
-// What warp use depends on: the device and the kernel's launch configuration.
-using LaunchConfig = std::array<std::int32_t, 10>;
-struct LaunchConfigHash {
-    std::size_t operator()(const LaunchConfig& c) const {
-        std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
-        for (std::int32_t v : c) {
-            h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
-        }
-        return static_cast<std::size_t>(h);
-    }
-};
-
 }  // namespace
 
 void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
@@ -97,9 +84,8 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         Flags flags;
     };
     std::map<std::pair<std::int32_t, model::StringId>, Group> groups;
-    // Launch configurations repeat (each launch has a detail record of its own, but a program
-    // has a handful of configurations): judge each (device, configuration) once.
-    std::unordered_map<LaunchConfig, std::pair<WarpUse, Flags>, LaunchConfigHash> cache;
+    // Launch configurations repeat: judge each (device, detail) once.
+    std::unordered_map<std::uint64_t, std::pair<WarpUse, Flags>> cache;
     for (const GpuOp& op : ctx.ops.all()) {
         if (op.kind != GpuOpKind::Kernel) {
             continue;
@@ -109,10 +95,7 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         if (k == nullptr) {
             continue;
         }
-        const LaunchConfig key{
-            op.deviceId,          k->grid[0],           k->grid[1],  k->grid[2],
-            k->block[0],          k->block[1],          k->block[2], k->registersPerThread,
-            k->staticSharedBytes, k->dynamicSharedBytes};
+        const std::uint64_t key = (std::uint64_t(std::uint32_t(op.deviceId)) << 32) | s.detailIndex;
         auto it = cache.find(key);
         if (it == cache.end()) {
             const WarpUse w = computeWarpUse(ctx.result.limitsFor(op.deviceId), *k);
