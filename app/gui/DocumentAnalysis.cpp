@@ -98,8 +98,9 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     const bool sameBadges = previous != nullptr && previous->result != nullptr &&
                             previous->result->options.lowFillPct == options.lowFillPct &&
                             previous->result->options.lowOccupancyPct == options.lowOccupancyPct;
-    out->overlays.kernelBadges =
-        sameBadges ? previous->overlays.kernelBadges : ui::makeKernelBadges(trace, *result);
+    out->overlays.kernelBadges = sameBadges ? previous->overlays.kernelBadges
+                                            : std::make_shared<const std::vector<ui::KernelBadge>>(
+                                                  ui::makeKernelBadges(trace, *result));
     out->summary = analysisSummary(*result);
     const analysis::AnalysisWindow& w = result->window();
     if (w.source != analysis::WindowSource::Trace && w.durationNs() > 0) {

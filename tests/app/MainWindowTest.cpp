@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QMimeData>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -404,6 +405,58 @@ TEST_F(MainWindowTest, CompareRunsBaselineThenAsyncWithTheSameParameters) {
     EXPECT_EQ(window.timeline()->trace(), window.currentDocument()->trace);
 }
 
+TEST_F(MainWindowTest, AnotherWindowIsAnalysedAndNamedAndKeepsTheBadges) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    const auto opened = window.currentAnalysis();
+    ASSERT_TRUE(opened);
+    const auto badges = window.timeline()->overlays().kernelBadges;
+
+    // "Analyse every 'Kernels'" from an NVTX range's menu.
+    analysis::WindowRequest kernels;
+    kernels.kind = analysis::WindowRequest::Kind::NvtxRange;
+    kernels.rangeName = "Kernels";
+    window.analyzeWindow(kernels);
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    const auto ranged = window.currentAnalysis();
+    ASSERT_TRUE(ranged);
+    ASSERT_NE(ranged, opened);
+    EXPECT_EQ(ranged->result->window().source, analysis::WindowSource::Nvtx);
+    EXPECT_TRUE(ranged->summary.contains(QStringLiteral("'Kernels'")))
+        << ranged->summary.toStdString();
+    EXPECT_EQ(window.diagnostics()->entryCount(),
+              static_cast<int>(ranged->result->diagnostics.size()));
+    // The same badges, not a copy: a window change does not rebuild them.
+    EXPECT_EQ(window.timeline()->overlays().kernelBadges, badges);
+
+    // A drag on the ruler selects a time range and analyses it.
+    ui::TimelineView* timeline = window.timeline();
+    timeline->fitAll();
+    const int y = 10;  // on the ruler
+    const int x0 = 240 + (timeline->width() - 240) / 4;
+    const int x1 = 240 + (timeline->width() - 240) / 2;
+    QTest::mousePress(timeline, Qt::LeftButton, {}, QPoint(x0, y));
+    QMouseEvent move(QEvent::MouseMove, QPointF(x1, y), timeline->mapToGlobal(QPointF(x1, y)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(timeline, &move);
+    QTest::mouseRelease(timeline, Qt::LeftButton, {}, QPoint(x1, y));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ASSERT_TRUE(timeline->timeSelection().has_value());
+    const auto selected = window.currentAnalysis();
+    ASSERT_TRUE(selected);
+    EXPECT_EQ(selected->result->window().source, analysis::WindowSource::Selection);
+    EXPECT_EQ(selected->result->window().startNs(), timeline->timeSelection()->startNs);
+    EXPECT_EQ(selected->result->window().endNs(), timeline->timeSelection()->endNs);
+}
+
 TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {
     MainWindow window(deps(withDevice));
     window.show();
@@ -424,7 +477,7 @@ TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {
         [](const analysis::IdleGap& g) { return g.streamId < 0; });
     EXPECT_GT(deviceGaps, 0);
     EXPECT_EQ(static_cast<std::ptrdiff_t>(window.timeline()->overlays().gaps.size()), deviceGaps);
-    EXPECT_FALSE(window.timeline()->overlays().kernelBadges.empty());
+    EXPECT_FALSE(window.timeline()->overlays().kernelBadges->empty());
 
     // Clicking a finding with evidence selects it and zooms the timeline to it.
     int row = -1;
@@ -470,12 +523,12 @@ TEST_F(MainWindowTest, FullKernelNamesToggleAndKernelRowsSelectTheirLaunches) {
     EXPECT_FALSE(full->isChecked());  // short names by default
     EXPECT_FALSE(window.timeline()->overlays().fullKernelNames);
     EXPECT_FALSE(window.statistics()->kernelModel()->fullKernelNames());
-    const std::size_t badges = window.timeline()->overlays().kernelBadges.size();
+    const std::size_t badges = window.timeline()->overlays().kernelBadges->size();
     ASSERT_GT(badges, 0u);
 
     full->setChecked(true);
     EXPECT_TRUE(window.timeline()->overlays().fullKernelNames);
-    EXPECT_EQ(window.timeline()->overlays().kernelBadges.size(), badges);  // the rest is kept
+    EXPECT_EQ(window.timeline()->overlays().kernelBadges->size(), badges);  // the rest is kept
     EXPECT_TRUE(window.statistics()->kernelModel()->fullKernelNames());
     EXPECT_TRUE(QSettings().value("view/fullKernelNames").toBool());
     {

@@ -15,7 +15,7 @@ void BM_MakeOverlays(benchmark::State& state) {
     std::size_t badges = 0;
     for (auto _ : state) {
         const wl::ui::TimelineOverlays overlays = wl::ui::makeOverlays(*trace, result);
-        badges = overlays.kernelBadges.size();
+        badges = overlays.kernelBadges->size();
         benchmark::DoNotOptimize(overlays.gaps.data());
     }
     state.counters["kernel badges"] = static_cast<double>(badges);

@@ -156,7 +156,7 @@ TEST(KernelLabels, LowFillMarkOnlyWhereTheGpuIsEmpty) {
     const model::SliceRef normalize = kernelNamed(*trace, kNormalize);
     const KernelBadge* gemvBadge = nullptr;
     const KernelBadge* normalizeBadge = nullptr;
-    for (const KernelBadge& b : overlays.kernelBadges) {
+    for (const KernelBadge& b : *overlays.kernelBadges) {
         gemvBadge = b.slice == gemv ? &b : gemvBadge;
         normalizeBadge = b.slice == normalize ? &b : normalizeBadge;
     }

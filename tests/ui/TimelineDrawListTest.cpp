@@ -210,7 +210,8 @@ TEST(DrawListBuilder, OverlaysBecomeHatchesGaugesAndMarks) {
     overlays.gaps.push_back(GapOverlay{0, -1, 6'000, 2'000, "after_blocking_call", "waiting"});
     overlays.gaps.push_back(GapOverlay{0, 7, 6'000, 4'000, "host", {}});
     const model::SliceRef kernel{small.stream7, 0};
-    overlays.kernelBadges.push_back(KernelBadge{kernel, 1.5f, true, "one warp"});
+    overlays.kernelBadges = std::make_shared<const std::vector<KernelBadge>>(
+        std::vector<KernelBadge>{KernelBadge{kernel, 1.5f, true, "one warp"}});
     const Frame f = buildFrame(small.trace, 0, 10'000, 1000, 4000, overlays);
     ASSERT_GE(f.layout.rowOfDeviceGaps(0), 0);
     ASSERT_EQ(f.list.hatches.size(), 2u);

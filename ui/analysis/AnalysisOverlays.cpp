@@ -82,7 +82,8 @@ QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap) {
 TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::AnalysisResult& result) {
     TimelineOverlays out;
     out.gaps = makeGapOverlays(trace, result);
-    out.kernelBadges = makeKernelBadges(trace, result);
+    out.kernelBadges =
+        std::make_shared<const std::vector<KernelBadge>>(makeKernelBadges(trace, result));
     return out;
 }
 

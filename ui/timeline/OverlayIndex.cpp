@@ -11,12 +11,17 @@ const std::vector<std::uint32_t> kNone;
 }
 
 void OverlayIndex::build(const model::Trace* trace, TimelineOverlays overlays) {
+    if (!overlays.kernelBadges) {
+        overlays.kernelBadges = std::make_shared<const std::vector<KernelBadge>>();
+    }
+    // Another window of the same trace brings the same badges: their index stays.
+    const bool sameBadges = trace == m_trace && overlays.kernelBadges == m_overlays.kernelBadges;
+    if (trace != m_trace) {
+        m_labels = std::make_unique<LabelCache>();  // name ids of another trace mean other names
+    }
     m_trace = trace;
     m_overlays = std::move(overlays);
-    m_labels = std::make_unique<LabelCache>();  // name ids of another trace mean other names
     m_gaps.clear();
-    m_badges.clear();
-    m_lowFill.clear();
     m_devicesWithGaps.clear();
     for (std::size_t i = 0; i < m_overlays.gaps.size(); ++i) {
         const GapOverlay& gap = m_overlays.gaps[i];
@@ -30,8 +35,14 @@ void OverlayIndex::build(const model::Trace* trace, TimelineOverlays overlays) {
             return m_overlays.gaps[a].startNs < m_overlays.gaps[b].startNs;
         });
     }
-    for (std::size_t i = 0; i < m_overlays.kernelBadges.size(); ++i) {
-        const KernelBadge& badge = m_overlays.kernelBadges[i];
+    if (sameBadges) {
+        return;
+    }
+    m_badges.clear();
+    m_lowFill.clear();
+    const std::vector<KernelBadge>& badges = *m_overlays.kernelBadges;
+    for (std::size_t i = 0; i < badges.size(); ++i) {
+        const KernelBadge& badge = badges[i];
         // Badges that do not address a slice of this trace are ignored rather than trusted.
         if (!trace || !badge.slice.valid() || badge.slice.track >= trace->tracks().size() ||
             badge.slice.index >= trace->track(badge.slice.track).slices.size()) {
@@ -72,7 +83,7 @@ const std::vector<std::uint32_t>& OverlayIndex::gapsFor(std::int32_t deviceId,
 
 const KernelBadge* OverlayIndex::badge(model::SliceRef ref) const {
     auto it = m_badges.find(refKey(ref));
-    return it == m_badges.end() ? nullptr : &m_overlays.kernelBadges[it->second];
+    return it == m_badges.end() ? nullptr : &(*m_overlays.kernelBadges)[it->second];
 }
 
 const std::vector<std::uint32_t>& OverlayIndex::lowFillOf(model::TrackIndex track) const {

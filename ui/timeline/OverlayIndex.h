@@ -35,7 +35,7 @@ public:
     // Slice indices (within the track) of low-fill kernels, sorted.
     const std::vector<std::uint32_t>& lowFillOf(model::TrackIndex track) const;
     const std::unordered_set<std::int32_t>& devicesWithGaps() const { return m_devicesWithGaps; }
-    bool empty() const { return m_overlays.gaps.empty() && m_overlays.kernelBadges.empty(); }
+    bool empty() const { return m_overlays.gaps.empty() && m_overlays.kernelBadges->empty(); }
 
 private:
     static std::uint64_t refKey(model::SliceRef r) {

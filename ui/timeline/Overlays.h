@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <QString>
@@ -33,7 +34,10 @@ struct KernelBadge {
 // Everything analysis adds on top of a trace. Given to TimelineView::setOverlays() by value.
 struct TimelineOverlays {
     std::vector<GapOverlay> gaps;
-    std::vector<KernelBadge> kernelBadges;
+    // Shared, not copied: the badges cover every kernel whatever the analysis window, so a new
+    // window of the same trace keeps them (and the timeline keeps their index). Never null.
+    std::shared_ptr<const std::vector<KernelBadge>> kernelBadges =
+        std::make_shared<const std::vector<KernelBadge>>();
     // Kernel slices are labelled with their short names (analysis::shortKernelName) unless this is
     // set (View > Full kernel names); tooltips and the details always give the full name.
     bool fullKernelNames = false;

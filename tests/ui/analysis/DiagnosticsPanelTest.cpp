@@ -151,12 +151,12 @@ TEST(AnalysisOverlays, GapsAndKernelBadges) {
     EXPECT_EQ(deviceGaps, 2u);
     EXPECT_EQ(o.gaps.front().startNs, 100'000);
     EXPECT_EQ(o.gaps.front().cause, QStringLiteral("host"));  // launched at 150 us
-    ASSERT_EQ(o.kernelBadges.size(), 1u);
-    EXPECT_FLOAT_EQ(o.kernelBadges[0].occupancyPct, 50.0f);
-    EXPECT_TRUE(o.kernelBadges[0].lowFill);
-    EXPECT_TRUE(o.kernelBadges[0].tooltip.contains(QStringLiteral("1 of 32 lanes")))
-        << o.kernelBadges[0].tooltip.toStdString();
-    EXPECT_TRUE(o.kernelBadges[0].tooltip.contains(QStringLiteral("on 1 of 132 SMs")));
+    ASSERT_EQ(o.kernelBadges->size(), 1u);
+    EXPECT_FLOAT_EQ((*o.kernelBadges)[0].occupancyPct, 50.0f);
+    EXPECT_TRUE((*o.kernelBadges)[0].lowFill);
+    EXPECT_TRUE((*o.kernelBadges)[0].tooltip.contains(QStringLiteral("1 of 32 lanes")))
+        << (*o.kernelBadges)[0].tooltip.toStdString();
+    EXPECT_TRUE((*o.kernelBadges)[0].tooltip.contains(QStringLiteral("on 1 of 132 SMs")));
 }
 
 }  // namespace
