@@ -93,6 +93,7 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     auto result = std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(
         trace, options, window.ok() ? window.value() : analysis::AnalysisWindow{}));
     out->overlays.gaps = ui::makeGapOverlays(trace, *result);
+    out->overlays.gapDetails = &ui::gapTooltip;
     // The badges judge fill and occupancy against the options' thresholds: keep them only when
     // those are the same.
     const bool sameBadges = previous != nullptr && previous->result != nullptr &&

@@ -62,11 +62,17 @@ QString gapCauseText(analysis::GapCause cause) {
     return QStringLiteral("the host was busy elsewhere and issued no work");
 }
 
-QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap) {
+QString gapTooltip(const model::Trace& trace, const GapOverlay& gap) {
     QStringList lines;
     lines << (gap.streamId < 0 ? QStringLiteral("On GPU %1").arg(gap.deviceId)
                                : QStringLiteral("On stream %1").arg(gap.streamId));
-    lines << gapCauseText(gap.cause);
+    analysis::GapCause cause = analysis::GapCause::Host;
+    for (auto c : {analysis::GapCause::AfterBlockingCall, analysis::GapCause::GpuWait}) {
+        if (gap.cause == QLatin1String(analysis::toString(c))) {
+            cause = c;
+        }
+    }
+    lines << gapCauseText(cause);
     if (gap.reason.valid()) {
         lines << QStringLiteral("Blocking call: %1").arg(sliceName(trace, gap.reason));
     }
@@ -82,6 +88,7 @@ QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap) {
 TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::AnalysisResult& result) {
     TimelineOverlays out;
     out.gaps = makeGapOverlays(trace, result);
+    out.gapDetails = &gapTooltip;
     out.kernelBadges =
         std::make_shared<const std::vector<KernelBadge>>(makeKernelBadges(trace, result));
     return out;
@@ -104,7 +111,9 @@ std::vector<GapOverlay> makeGapOverlays(const model::Trace& trace,
         o.startNs = g.startNs;
         o.durationNs = g.durationNs;
         o.cause = QString::fromLatin1(analysis::toString(g.cause));
-        o.tooltip = gapTooltip(trace, g);
+        o.reason = g.reason;
+        o.hostRange = g.hostRange;
+        o.launch = g.launch;
         out.push_back(std::move(o));
     }
     return out;

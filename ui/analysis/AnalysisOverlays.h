@@ -21,7 +21,8 @@ std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
 // One line saying what a gap cause means, for tooltips and the legend.
 QString gapCauseText(analysis::GapCause cause);
 // The lines under a gap's tooltip heading: where, what the cause means, the blocking call, the
-// launching thread's NVTX range, the call that launched the work that ended the gap.
-QString gapTooltip(const model::Trace& trace, const analysis::IdleGap& gap);
+// launching thread's NVTX range, the call that launched the work that ended the gap. Built when
+// the tooltip is shown (TimelineOverlays::gapDetails).
+QString gapTooltip(const model::Trace& trace, const GapOverlay& gap);
 
 }  // namespace wl::ui

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include "model/Slice.h"
+#include "model/Trace.h"
 #include "model/Time.h"
 
 namespace wl::ui {
@@ -18,8 +19,13 @@ struct GapOverlay {
     std::int64_t streamId = -1;  // -1 = the whole device (drawn on the device's idle row)
     model::TimeNs startNs = 0;
     model::TimeNs durationNs = 0;
-    QString cause;  // "host_sync" | "host_launch" | "other"
-    QString tooltip;
+    QString cause;    // analysis::toString(GapCause): "after_blocking_call" | "host" | "gpu_wait"
+    QString tooltip;  // the explanation when known up front; else TimelineOverlays::gapDetails
+    // What the explanation is made of, for gapDetails: the blocking call, the launching thread's
+    // NVTX range, the call that launched the work that ended the gap (each may be invalid).
+    model::SliceRef reason;
+    model::SliceRef hostRange;
+    model::SliceRef launch;
 };
 
 // A warp annotation for one kernel slice: theoretical occupancy shading and a low-fill mark.
@@ -34,6 +40,9 @@ struct KernelBadge {
 // Everything analysis adds on top of a trace. Given to TimelineView::setOverlays() by value.
 struct TimelineOverlays {
     std::vector<GapOverlay> gaps;
+    // Writes a gap's explanation when its tooltip is shown, so a window with thousands of gaps
+    // does not build thousands of texts up front (null: GapOverlay::tooltip is used).
+    QString (*gapDetails)(const model::Trace& trace, const GapOverlay& gap) = nullptr;
     // Shared, not copied: the badges cover every kernel whatever the analysis window, so a new
     // window of the same trace keeps them (and the timeline keeps their index). Never null.
     std::shared_ptr<const std::vector<KernelBadge>> kernelBadges =

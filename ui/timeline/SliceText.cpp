@@ -160,13 +160,13 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     return html;
 }
 
-QString gapTooltip(const GapOverlay& gap) {
+QString gapTooltip(const GapOverlay& gap, const QString& details) {
     // The duration and the cause's id once; the analysis's explanation below it, line by line.
     QString html = QStringLiteral("<b>Idle gap</b> %1 &middot; %2")
                        .arg(formatDuration(gap.durationNs), gap.cause.toHtmlEscaped());
-    if (!gap.tooltip.isEmpty()) {
+    if (!details.isEmpty()) {
         html += QStringLiteral("<br>") +
-                gap.tooltip.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+                details.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     }
     return html;
 }

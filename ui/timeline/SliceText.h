@@ -16,6 +16,9 @@ QString sliceKindName(const model::Trace& trace, const model::Slice& slice);
 QString formatBytes(std::uint64_t bytes);
 // Rich-text (HTML) tooltip; `badge` adds the warp annotation when there is one.
 QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const KernelBadge* badge);
-QString gapTooltip(const GapOverlay& gap);
+QString gapTooltip(const GapOverlay& gap, const QString& details);
+inline QString gapTooltip(const GapOverlay& gap) {
+    return gapTooltip(gap, gap.tooltip);
+}
 
 }  // namespace wl::ui

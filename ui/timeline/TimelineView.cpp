@@ -574,9 +574,12 @@ bool TimelineView::event(QEvent* event) {
             case HitResult::Kind::Slice:
                 text = sliceTooltip(*s.trace, hit.slice, s.overlays.badge(hit.slice));
                 break;
-            case HitResult::Kind::Gap:
-                text = gapTooltip(s.overlays.overlays().gaps[hit.gap]);
+            case HitResult::Kind::Gap: {
+                const TimelineOverlays& o = s.overlays.overlays();
+                const GapOverlay& gap = o.gaps[hit.gap];
+                text = gapTooltip(gap, o.gapDetails ? o.gapDetails(*s.trace, gap) : gap.tooltip);
                 break;
+            }
             case HitResult::Kind::Counter: {
                 const TimelineRow& r = s.layout.rows()[std::size_t(hit.row)];
                 const model::CounterTrack& c = s.trace->counters()[r.counter];

@@ -142,10 +142,11 @@ TEST(AnalysisOverlays, GapsAndKernelBadges) {
         if (g.streamId == -1) {
             ++deviceGaps;
             EXPECT_EQ(g.durationNs, 100'000);
-            EXPECT_TRUE(g.tooltip.contains(QStringLiteral("issued no work")))
-                << g.tooltip.toStdString();
-            EXPECT_TRUE(g.tooltip.contains(QStringLiteral("Ended by work launched with cuda")))
-                << g.tooltip.toStdString();
+            ASSERT_NE(o.gapDetails, nullptr);
+            const QString text = o.gapDetails(*f.trace, g);
+            EXPECT_TRUE(text.contains(QStringLiteral("issued no work"))) << text.toStdString();
+            EXPECT_TRUE(text.contains(QStringLiteral("Ended by work launched with cuda")))
+                << text.toStdString();
         }
     }
     EXPECT_EQ(deviceGaps, 2u);
