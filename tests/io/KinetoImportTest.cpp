@@ -25,6 +25,10 @@ TEST(KinetoImport, HandWrittenFixtureMapsKindsDevicesAndStreams) {
     EXPECT_EQ(c.nvtx, 2u);  // user_annotation on the host, gpu_user_annotation on stream 7
     EXPECT_EQ(trace->metadataValue("producer"), "PyTorch profiler (Kineto)");
     EXPECT_EQ(trace->metadataValue("cuda_runtime_version"), "12040");
+    // distributedInfo says which rank of which job wrote the file.
+    EXPECT_EQ(trace->metadataValue("backend"), "nccl");
+    EXPECT_EQ(trace->metadataValue("rank"), "0");
+    EXPECT_EQ(trace->metadataValue("world_size"), "1");
 
     // Origin: baseTimeNanoseconds + the earliest event (900 µs).
     EXPECT_EQ(trace->originNs(), 1'700'000'000'000'000'000 + 900'000);
@@ -191,6 +195,25 @@ TEST(KinetoImport, ConvertedKinetoTraceRoundTripsExactly) {
     ASSERT_TRUE(again.ok()) << again.error().describe();
     EXPECT_EQ(first, ChromeTraceWriter(*again.value()).toString());
     EXPECT_EQ(again.value()->counts().flows, trace->counts().flows);
+}
+
+TEST(KinetoImport, RankOfAJobSurvivesAConversion) {
+    // A rank-3 trace of an 8-rank job, read and written again: the exported distributedInfo
+    // still says rank 3 of 8, as numbers (what Kineto and HTA read).
+    const std::string json = R"({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8},
+        "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                         "ts": 10, "dur": 5, "args": {"stream": 7, "device": 0}}]})";
+    const auto first = ChromeTraceReader().read(json, "rank3.json");
+    ASSERT_TRUE(first.ok()) << first.error().describe();
+    EXPECT_EQ(first.value()->metadataValue("rank"), "3");
+    const std::string exported = ChromeTraceWriter(*first.value()).toString();
+    EXPECT_NE(exported.find(R"("distributedInfo":{"backend":"nccl","rank":3,"world_size":8})"),
+              std::string::npos)
+        << exported.substr(0, 600);
+    const auto second = ChromeTraceReader().read(exported, "again.json");
+    ASSERT_TRUE(second.ok()) << second.error().describe();
+    EXPECT_EQ(second.value()->metadataValue("rank"), "3");
+    EXPECT_EQ(second.value()->metadataValue("world_size"), "8");
 }
 
 }  // namespace

@@ -276,6 +276,28 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     options.hostName = commandName();
     options.metadata["producer"] = "warpline record";
     options.metadata["command"] = commandLine();
+    // Which process of which job this is: traces of one job's ranks are told apart by these
+    // (written as Kineto's distributedInfo too).
+    options.metadata["host"] = hostName();
+    options.metadata["pid"] = std::to_string(getpid());
+    struct LauncherVariable {
+        const char* key;
+        const char* names[4];  // the first one set wins
+    };
+    static constexpr LauncherVariable kLauncherVariables[] = {
+        {"rank", {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}},
+        {"world_size", {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}},
+        {"local_rank", {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", nullptr}},
+    };
+    for (const LauncherVariable& v : kLauncherVariables) {
+        for (const char* name : v.names) {
+            const char* value = name != nullptr ? std::getenv(name) : nullptr;
+            if (value != nullptr && value[0] != '\0') {
+                options.metadata[v.key] = value;
+                break;
+            }
+        }
+    }
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {

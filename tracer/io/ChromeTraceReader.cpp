@@ -639,6 +639,9 @@ private:
     void parseDevices(od::value& v);
     void parseWarplineBlock(od::value& v);
     void parseMetadataObject(od::value& v);
+    // Keeps a top-level fact of another producer as metadata (strings, numbers and booleans as
+    // text); anything else is checked and skipped.
+    void keepScalar(const std::string& key, od::value& value);
 
     void handleEvent(RawEvent& e);
     void addSlice(const RawEvent& e, TimeNs start, TimeNs end);
@@ -1389,6 +1392,23 @@ void Importer::parseDevices(od::value& v) {
     }
 }
 
+void Importer::keepScalar(const std::string& key, od::value& value) {
+    switch (typeOf(value)) {
+        case od::json_type::string:
+            m_foreignMetadata[key] = std::string(getString(value, key));
+            break;
+        case od::json_type::number:
+            m_foreignMetadata[key] = std::string(numberText(value, key));
+            break;
+        case od::json_type::boolean:
+            m_foreignMetadata[key] = value.get_bool().value() ? "true" : "false";
+            break;
+        default:
+            skipValue(value, 1);
+            break;
+    }
+}
+
 void Importer::parseMetadataObject(od::value& v) {
     if (typeOf(v) != od::json_type::object)
         fail("\"warplineMetadata\" must be an object", locate(v));
@@ -1789,9 +1809,23 @@ model::TracePtr Importer::run(od::document& doc) {
                         continue;
                     }
                     break;
+                case keyHash(format::kDistributedInfo):
+                    if (key == format::kDistributedInfo) {
+                        // Which rank of which job wrote the file (Kineto: backend, rank,
+                        // world_size): kept as metadata, so a job's traces can be told apart.
+                        if (typeOf(value) == od::json_type::object) {
+                            for (auto info : value.get_object()) {
+                                od::value v = info.value();
+                                keepScalar(std::string(keyText(info)), v);
+                            }
+                        } else {
+                            skipValue(value, 1);
+                        }
+                        continue;
+                    }
+                    break;
                 case keyHash("displayTimeUnit"):
                 case keyHash("schemaVersion"):
-                case keyHash(format::kDistributedInfo):
                     skipValue(value, 1);
                     continue;
                 default:
@@ -1799,21 +1833,7 @@ model::TracePtr Importer::run(od::document& doc) {
             }
             // Other producers' top-level facts (trace_id, cuda_runtime_version, ...) are kept as
             // metadata; structures we do not read are checked and skipped.
-            switch (typeOf(value)) {
-                case od::json_type::string:
-                    m_foreignMetadata[std::string(key)] = std::string(getString(value, key));
-                    break;
-                case od::json_type::number:
-                    m_foreignMetadata[std::string(key)] = std::string(numberText(value, key));
-                    break;
-                case od::json_type::boolean:
-                    m_foreignMetadata[std::string(key)] =
-                        value.get_bool().value() ? "true" : "false";
-                    break;
-                default:
-                    skipValue(value, 1);
-                    break;
-            }
+            keepScalar(std::string(key), value);
         }
         if (!haveEvents)
             fail("no \"traceEvents\" array in the JSON object", m_base);

@@ -228,7 +228,9 @@ private:
         m_out.putInt(m_trace.originNs());
         b.append(",\n\"deviceProperties\":");
         writeDevices(b);
-        b.append(",\n\"distributedInfo\":{\"rank\":0,\"world_size\":1},\n\"");
+        b.append(",\n\"distributedInfo\":");
+        writeDistributedInfo(b);
+        b.append(",\n\"");
         b.append(format::kMetadata);
         b.append("\":");
         {
@@ -243,6 +245,37 @@ private:
         b.append("\":");
         writeWarplineBlock(b);
         b.append(",\n");
+    }
+
+    // Kineto's block saying which rank of which job this is, from the metadata `record` took
+    // from the launcher's variables (rank, world_size, local_rank) and the process (host, pid);
+    // rank 0 of 1 when there is none. Numbers stay numbers, as Kineto writes them.
+    void writeDistributedInfo(std::string& b) {
+        JsonWriter w(b);
+        w.beginObject();
+        const auto put = [&](const char* key, std::string_view fallback, bool numeric) {
+            std::string value = m_trace.metadataValue(key);
+            if (value.empty()) {
+                value = std::string(fallback);
+            }
+            if (value.empty()) {
+                return;
+            }
+            std::int64_t n = 0;
+            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+            if (numeric && ec == std::errc{} && end == value.data() + value.size()) {
+                w.field(key, n);
+            } else {
+                w.field(key, value);
+            }
+        };
+        put("backend", "", false);
+        put("rank", "0", true);
+        put("world_size", "1", true);
+        put("local_rank", "", true);
+        put("host", "", false);
+        put("pid", "", true);
+        w.endObject();
     }
 
     void writeDevices(std::string& b) {
