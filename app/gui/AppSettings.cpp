@@ -1,5 +1,8 @@
 #include "app/gui/AppSettings.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 namespace wl::app {
 
 RunRequest loadRunRequest(const QSettings& s) {
@@ -36,6 +39,18 @@ bool loadFullKernelNames(const QSettings& s) {
 
 void saveFullKernelNames(QSettings& s, bool full) {
     s.setValue("view/fullKernelNames", full);
+}
+
+QString dialogFolder(const QString& remembered, bool forWriting) {
+    const QFileInfo info(remembered);
+    const QString path = info.canonicalFilePath();  // links resolved: /proc reached by a link too
+    const bool pseudo = path == QLatin1String("/proc") || path == QLatin1String("/sys") ||
+                        path == QLatin1String("/dev") || path.startsWith(QLatin1String("/proc/")) ||
+                        path.startsWith(QLatin1String("/sys/")) ||
+                        path.startsWith(QLatin1String("/dev/"));
+    const bool usable = !remembered.isEmpty() && info.isDir() && info.isReadable() &&
+                        (!forWriting || info.isWritable()) && !pseudo;
+    return usable ? path : QDir::homePath();
 }
 
 }  // namespace wl::app

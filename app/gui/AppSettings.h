@@ -16,4 +16,10 @@ void saveRunRequest(QSettings& settings, const RunRequest& request);
 bool loadFullKernelNames(const QSettings& settings);
 void saveFullKernelNames(QSettings& settings, bool full);
 
+// The folder a file dialog opens in: the remembered one when it is a real folder that can be
+// read (and written, for a save dialog), else the home folder. Pseudo file systems (/proc, /sys,
+// /dev) are never used: a dialog that lists /proc reads files such as /proc/kmsg that block for
+// ever, which froze the window, and again at every start once the folder was remembered.
+QString dialogFolder(const QString& remembered, bool forWriting);
+
 }  // namespace wl::app

@@ -794,7 +794,7 @@ model::Status MainWindow::exportViewPng(const QString& path) {
 }
 
 void MainWindow::openInteractive() {
-    const QString dir = m_settings.value("paths/open").toString();
+    const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Trace"), dir, tr("Chrome traces (*.json *.json.gz *.gz);;All files (*)"));
     if (path.isEmpty())
@@ -813,31 +813,32 @@ void MainWindow::exportChromeTraceInteractive() {
         base.chop(8);
     else if (base.endsWith(QLatin1String(".json")))
         base.chop(5);
-    const QString dir = m_settings.value("paths/export").toString();
+    const QString dir = dialogFolder(m_settings.value("paths/export").toString(), true);
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export Chrome Trace"), QDir(dir).filePath(base + QStringLiteral(".json.gz")),
         tr("Compressed Chrome trace (*.json.gz);;Chrome trace (*.json)"));
     if (path.isEmpty())
         return;
-    m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
     if (model::Status s = exportChromeTrace(path); !s) {
         showError(tr("Export failed: %1").arg(QString::fromStdString(s.error().describe())));
     } else {
+        // Only a folder that took the file is remembered.
+        m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
         showInfo(tr("Exported to %1 (opens in Perfetto and chrome://tracing).").arg(path));
     }
 }
 
 void MainWindow::exportViewPngInteractive() {
-    const QString dir = m_settings.value("paths/export").toString();
+    const QString dir = dialogFolder(m_settings.value("paths/export").toString(), true);
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export View as PNG"), QDir(dir).filePath(QStringLiteral("timeline.png")),
         tr("PNG image (*.png)"));
     if (path.isEmpty())
         return;
-    m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
     if (model::Status s = exportViewPng(path); !s) {
         showError(tr("Export failed: %1").arg(QString::fromStdString(s.error().describe())));
     } else {
+        m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
         showInfo(tr("Saved the view to %1.").arg(path));
     }
 }
