@@ -110,6 +110,29 @@ TEST_F(ViewFixture, KeysZoomAndPan) {
     EXPECT_EQ(spy.last().at(0).value<model::TimeNs>(), -1'000);
 }
 
+TEST_F(ViewFixture, ZoomOutAndPanStopNearTheTrace) {
+    // Hundreds of zoom-outs once overflowed the 64-bit range; panning went on for ever.
+    const model::TimeNs span = small.trace->spanNs();
+    const model::TimeNs slack = std::max<model::TimeNs>(span / 10, 1000);
+    for (int i = 0; i < 300; ++i) {
+        QTest::keyClick(&view, Qt::Key_S);
+    }
+    EXPECT_GE(view.visibleStartNs(), -slack);
+    EXPECT_LE(view.visibleEndNs(), span + slack);
+    EXPECT_GE(view.visibleEndNs(), span);  // the whole trace is in view
+    for (int i = 0; i < 3; ++i) {
+        QTest::keyClick(&view, Qt::Key_W);
+    }
+    for (int i = 0; i < 300; ++i) {
+        QTest::keyClick(&view, Qt::Key_A);
+    }
+    EXPECT_EQ(view.visibleStartNs(), -slack);
+    for (int i = 0; i < 300; ++i) {
+        QTest::keyClick(&view, Qt::Key_D);
+    }
+    EXPECT_EQ(view.visibleEndNs(), span + slack);
+}
+
 TEST_F(ViewFixture, ZoomKeepsTheTimeUnderTheCursor) {
     view.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));

@@ -149,6 +149,9 @@ void TimelineView::setTrace(model::TracePtr trace) {
     s.cacheKey.reset();
     rebuildLayout();
     s.vbar->setValue(0);
+    if (s.trace) {
+        s.scale->includeSpan(s.trace->spanNs());
+    }
     fitAll();
     if (hadSelection) {
         emit sliceSelected({});
@@ -241,6 +244,9 @@ void TimelineView::setTimeScale(std::shared_ptr<TimeScale> scale) {
         disconnect(s.scaleConnection);
     }
     s.scale = std::move(scale);
+    if (s.trace) {
+        s.scale->includeSpan(s.trace->spanNs());
+    }
     s.scaleConnection = connect(s.scale.get(), &TimeScale::rangeChanged, this,
                                 [this](model::TimeNs a, model::TimeNs b) {
                                     update();
@@ -326,7 +332,8 @@ TimeMapper TimelineView::mapper() const {
 void TimelineView::zoomAt(double xPx, double factor) {
     const TimeMapper map = mapper();
     const double anchor = map.startNs() + xPx * map.nsPerPx();
-    const double newDuration = std::max(double(kMinVisibleNs), map.durationNs() * factor);
+    const double newDuration = std::clamp(map.durationNs() * factor, double(kMinVisibleNs),
+                                          double(m_state->scale->maxDurationNs()));
     // Keep the time under the cursor where it is.
     const double newStart = anchor - (anchor - map.startNs()) * (newDuration / map.durationNs());
     const model::TimeNs start = model::TimeNs(std::llround(newStart));
