@@ -113,6 +113,25 @@ TEST(DetailsPanel, ApiCallNamesTheWorkItLaunched) {
     EXPECT_EQ(panel.value("Grid"), "");
 }
 
+TEST(DetailsPanel, ApiCallIsNamedWithoutCuptisVersionSuffix) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "python3");
+    const auto api = b.hostApiTrack(host, 100);
+    b.addApi(api, 0, 1'000, "cudaDeviceSynchronize_v3020", 1, {});
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "cudaDeviceSynchronize_v3020"));
+    EXPECT_EQ(panel.title(), "cudaDeviceSynchronize");
+    EXPECT_EQ(panel.value("CUPTI name"), "cudaDeviceSynchronize_v3020");
+    // A name without a suffix gets no second row.
+    auto plain = launchTrace();
+    panel.setTrace(plain);
+    panel.showSlice(findSlice(*plain, "cudaLaunchKernel"));
+    EXPECT_EQ(panel.title(), "cudaLaunchKernel");
+    EXPECT_EQ(panel.value("CUPTI name"), "");
+}
+
 TEST(DetailsPanel, InvalidRefClears) {
     auto trace = launchTrace();
     DetailsPanel panel;

@@ -118,6 +118,29 @@ TEST(KernelLabels, LabelCacheBelongsToOneTrace) {
     EXPECT_EQ(index.label(sb), "second_kernel");
 }
 
+TEST(KernelLabels, ApiCallsAreLabelledWithoutCuptisVersionSuffix) {
+    test::HandTrace t;
+    t.api("cudaDeviceSynchronize_v3020", 0, 10);
+    const auto trace = t.finish();
+    OverlayIndex index;
+    index.build(trace.get(), {});
+    for (std::uint32_t ti = 0; ti < trace->tracks().size(); ++ti) {
+        const auto& slices = trace->tracks()[ti].slices;
+        for (std::uint32_t i = 0; i < slices.size(); ++i) {
+            if (slices[i].kind != model::SliceKind::RuntimeApi) {
+                continue;
+            }
+            EXPECT_EQ(index.label(slices[i]), "cudaDeviceSynchronize");
+            const QString tip = sliceTooltip(*trace, {ti, i}, nullptr);
+            EXPECT_TRUE(tip.startsWith(QStringLiteral("<b>cudaDeviceSynchronize</b>")))
+                << tip.toStdString();
+            EXPECT_TRUE(tip.contains(QStringLiteral("cudaDeviceSynchronize_v3020")));  // kept
+            return;
+        }
+    }
+    ADD_FAILURE() << "no API call in the trace";
+}
+
 TEST(KernelLabels, NonKernelSlicesKeepTheirNames) {
     test::HandTrace t;
     t.api("cudaLaunchKernel", 0, 10);

@@ -6,6 +6,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
 #include "ui/details/Units.h"
 
@@ -169,10 +170,15 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
     }
     m_ref = ref;
     const model::Slice& s = m_trace->slice(ref);
-    // Kernels under their full demangled name (a trace may hold the mangled one).
+    // Kernels under their full demangled name (a trace may hold the mangled one); API calls as
+    // the user wrote them, without CUPTI's version suffix (kept in a row below).
+    const std::string_view name = m_trace->str(s.nameId);
+    const bool api =
+        s.kind == model::SliceKind::RuntimeApi || s.kind == model::SliceKind::DriverApi;
     m_titleText = s.kind == model::SliceKind::Kernel
-                      ? QString::fromStdString(analysis::demangleKernelName(m_trace->str(s.nameId)))
-                      : qstr(m_trace->str(s.nameId));
+                      ? QString::fromStdString(analysis::demangleKernelName(name))
+                  : api ? qstr(analysis::baseApiName(name))
+                        : qstr(name);
     m_title->setText(m_titleText.isEmpty() ? tr("(unnamed)") : breakable(m_titleText));
     m_title->setToolTip(m_titleText);
     fillSlice(s);
@@ -182,6 +188,10 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
     const model::Trace& t = *m_trace;
     const model::Track& track = t.track(m_ref.track);
     addRow(tr("Kind"), kindName(s.kind));
+    if ((s.kind == model::SliceKind::RuntimeApi || s.kind == model::SliceKind::DriverApi) &&
+        analysis::baseApiName(t.str(s.nameId)).size() != t.str(s.nameId).size()) {
+        addRow(tr("CUPTI name"), qstr(t.str(s.nameId)));
+    }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string_view name = t.str(s.nameId);
         addRow(tr("Short name"), QString::fromStdString(analysis::shortKernelName(name)));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
 
 namespace wl::ui {
@@ -64,6 +65,11 @@ QString OverlayIndex::label(const model::Slice& slice) const {
         return {};
     }
     const std::string_view name = m_trace->str(slice.nameId);
+    if (slice.kind == model::SliceKind::RuntimeApi || slice.kind == model::SliceKind::DriverApi) {
+        // API calls without CUPTI's version suffix: "cudaDeviceSynchronize", not "..._v3020".
+        const std::string_view base = analysis::baseApiName(name);
+        return QString::fromUtf8(base.data(), qsizetype(base.size()));
+    }
     if (slice.kind != model::SliceKind::Kernel || m_overlays.fullKernelNames) {
         return QString::fromUtf8(name.data(), qsizetype(name.size()));
     }

@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimelineLayout.h"
@@ -78,6 +79,14 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     QString title = qstr(trace.str(s.nameId));
     QString rows;
     rows += row(QStringLiteral("Kind"), sliceKindName(trace, s));
+    if (s.kind == model::SliceKind::RuntimeApi || s.kind == model::SliceKind::DriverApi) {
+        // "cudaMemcpyAsync", as the user wrote it; CUPTI's versioned name below it.
+        const std::string_view base = analysis::baseApiName(trace.str(s.nameId));
+        if (base.size() != trace.str(s.nameId).size()) {
+            rows += row(QStringLiteral("CUPTI name"), title);
+            title = qstr(base);
+        }
+    }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string full = analysis::demangleKernelName(trace.str(s.nameId));
         title = QString::fromStdString(full);
