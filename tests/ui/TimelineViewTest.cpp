@@ -110,6 +110,28 @@ TEST_F(ViewFixture, KeysZoomAndPan) {
     EXPECT_EQ(spy.last().at(0).value<model::TimeNs>(), -1'000);
 }
 
+TEST_F(ViewFixture, SelectingASliceOutOfViewBringsItIntoTheVisibleTime) {
+    // The last slice of the trace, with the view zoomed in on its start.
+    model::SliceRef last;
+    model::TimeNs lastStart = -1;
+    for (std::uint32_t t = 0; t < small.trace->tracks().size(); ++t) {
+        const auto& slices = small.trace->tracks()[t].slices;
+        for (std::uint32_t i = 0; i < slices.size(); ++i) {
+            if (slices[i].startNs > lastStart) {
+                lastStart = slices[i].startNs;
+                last = {t, i};
+            }
+        }
+    }
+    ASSERT_GT(lastStart, 100);
+    view.setVisibleRange(0, 100);
+    view.selectSlice(last);
+    const model::Slice& slice = small.trace->slice(last);
+    EXPECT_LE(view.visibleStartNs(), slice.endNs());  // some of it is in view: its middle
+    EXPECT_GE(view.visibleEndNs(), slice.startNs);
+    EXPECT_EQ(view.visibleEndNs() - view.visibleStartNs(), 100);  // the zoom is kept
+}
+
 TEST_F(ViewFixture, ZoomOutAndPanStopNearTheTrace) {
     // Hundreds of zoom-outs once overflowed the 64-bit range; panning went on for ever.
     const model::TimeNs span = small.trace->spanNs();

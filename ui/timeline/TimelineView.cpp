@@ -291,6 +291,15 @@ void TimelineView::selectSlice(model::SliceRef ref) {
                 s.vbar->setValue(std::max(0, *y - viewH / 3));
             }
         }
+        // And into the visible time, at the same zoom ("Launched by" in the details may point
+        // far away).
+        const model::TimeNs from = visibleStartNs();
+        const model::TimeNs to = visibleEndNs();
+        if (slice.endNs() < from || slice.startNs > to) {
+            const model::TimeNs width = to - from;
+            const model::TimeNs start = slice.startNs + slice.durationNs / 2 - width / 2;
+            setVisibleRange(start, start + width);
+        }
     }
     if (ref == s.selected) {
         return;
