@@ -1,6 +1,6 @@
 # Power iteration, baseline (blocking) version.
 #
-# Source: /work/shared/seeds/asynchrony_power_iteration_cupy.txt ("异步性与幂迭代", the
+# Source: shared/seeds/asynchrony_power_iteration_cupy.txt ("异步性与幂迭代", the
 # "Asynchrony - Power Iteration" CuPy notebook), sections 3 (基线实现) and 5 (使用 NVTX 提高可见性).
 # The seed keeps only the notebook's prose; the code of the `power_iteration__baseline.py` cell is
 # the notebook's (NVIDIA accelerated-computing-hub, accelerated-python fundamentals,
