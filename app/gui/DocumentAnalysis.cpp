@@ -92,16 +92,13 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     }
     auto result = std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(
         trace, options, window.ok() ? window.value() : analysis::AnalysisWindow{}));
-    out->overlays.gaps = ui::makeGapOverlays(trace, *result);
-    out->overlays.gapDetails = &ui::gapTooltip;
     // The badges judge fill and occupancy against the options' thresholds: keep them only when
     // those are the same.
     const bool sameBadges = previous != nullptr && previous->result != nullptr &&
                             previous->result->options.lowFillPct == options.lowFillPct &&
                             previous->result->options.lowOccupancyPct == options.lowOccupancyPct;
-    out->overlays.kernelBadges = sameBadges ? previous->overlays.kernelBadges
-                                            : std::make_shared<const std::vector<ui::KernelBadge>>(
-                                                  ui::makeKernelBadges(trace, *result));
+    out->overlays =
+        ui::makeOverlays(trace, *result, sameBadges ? previous->overlays.kernelBadges : nullptr);
     out->summary = analysisSummary(*result);
     const analysis::AnalysisWindow& w = result->window();
     if (w.source != analysis::WindowSource::Trace && w.durationNs() > 0) {

@@ -173,25 +173,14 @@ void MainWindow::createWidgets() {
         }
     });
     connect(m_diagnostics, &ui::DiagnosticsPanel::evidenceActivated, this,
-            [this](const std::vector<model::SliceRef>& refs) {
-                m_tabs->setCurrentWidget(m_timeline);
-                if (refs.empty())
-                    return;
-                m_timeline->zoomToSlices(refs);
-                showSliceDetails(m_timeline->trace(), refs.front());
-            });
+            &MainWindow::showSlicesOnTimeline);
     connect(m_statistics, &ui::StatisticsView::kernelActivated, this, [this](model::StringId name) {
         const auto current = currentAnalysis();
         if (!current || m_timeline->trace() != currentDocument()->trace)
             return;
         // The launches the row counted: those in the analysed window.
-        const auto refs =
-            analysis::kernelLaunches(*m_timeline->trace(), name, current->result->window().parts);
-        m_tabs->setCurrentWidget(m_timeline);
-        if (refs.empty())
-            return;
-        m_timeline->zoomToSlices(refs);
-        showSliceDetails(m_timeline->trace(), refs.front());
+        showSlicesOnTimeline(
+            analysis::kernelLaunches(*m_timeline->trace(), name, current->result->window().parts));
     });
     connect(m_diagnostics, &ui::DiagnosticsPanel::rangeActivated, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
@@ -303,12 +292,11 @@ void MainWindow::createActions() {
     m_fullNamesAction->setCheckable(true);
     m_fullNamesAction->setChecked(loadFullKernelNames(m_settings));
     m_statistics->setFullKernelNames(m_fullNamesAction->isChecked());
+    m_timeline->setFullKernelNames(m_fullNamesAction->isChecked());
     connect(m_fullNamesAction, &QAction::toggled, this, [this](bool full) {
         saveFullKernelNames(m_settings, full);
         m_statistics->setFullKernelNames(full);
-        ui::TimelineOverlays overlays = m_timeline->overlays();
-        overlays.fullKernelNames = full;
-        m_timeline->setOverlays(std::move(overlays));
+        m_timeline->setFullKernelNames(full);
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -572,9 +560,7 @@ void MainWindow::setCurrentDocument(int index) {
     const DocumentPtr& doc = m_documents[index];
     m_history->setCurrentIndex(index);
     m_timeline->setTrace(doc->trace);
-    ui::TimelineOverlays none;
-    none.fullKernelNames = m_fullNamesAction->isChecked();
-    m_timeline->setOverlays(std::move(none));
+    m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
     m_diagnostics->setAnalysis(doc->trace, nullptr);
     m_statistics->clear();
@@ -731,6 +717,14 @@ void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async) {
     onBusyChanged();
 }
 
+void MainWindow::showSlicesOnTimeline(const std::vector<model::SliceRef>& refs) {
+    m_tabs->setCurrentWidget(m_timeline);
+    if (refs.empty())
+        return;
+    m_timeline->zoomToSlices(refs);
+    showSliceDetails(m_timeline->trace(), refs.front());
+}
+
 void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {
     if (m_details->trace() != trace) {
         m_details->setTrace(trace);
@@ -745,9 +739,7 @@ void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {
 
 void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis,
                                bool focus) {
-    ui::TimelineOverlays overlays = analysis->overlays;
-    overlays.fullKernelNames = m_fullNamesAction->isChecked();
-    m_timeline->setOverlays(std::move(overlays));
+    m_timeline->setOverlays(analysis->overlays);
     const analysis::AnalysisWindow& window = analysis->result->window();
     m_timeline->setAnalysisWindow(window.source == analysis::WindowSource::Trace
                                       ? std::vector<model::TimeRange>{}

@@ -131,6 +131,9 @@ private:
     void analyzeCurrent(bool focus);
     void showComparison(DocumentPtr baseline, DocumentPtr async);
     void showSliceMenu(model::SliceRef ref, QPoint globalPos);
+    // Switches to the timeline, selects the first slice and fits them all (a finding's evidence,
+    // a kernel's launches).
+    void showSlicesOnTimeline(const std::vector<model::SliceRef>& refs);
     // Shows a slice of `trace` (the current document's, or one of Compare's) in the details.
     void showSliceDetails(model::TracePtr trace, model::SliceRef ref);
     void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);

@@ -521,13 +521,13 @@ TEST_F(MainWindowTest, FullKernelNamesToggleAndKernelRowsSelectTheirLaunches) {
     ASSERT_TRUE(full);
     EXPECT_TRUE(full->isCheckable());
     EXPECT_FALSE(full->isChecked());  // short names by default
-    EXPECT_FALSE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_FALSE(window.timeline()->fullKernelNames());
     EXPECT_FALSE(window.statistics()->kernelModel()->fullKernelNames());
     const std::size_t badges = window.timeline()->overlays().kernelBadges->size();
     ASSERT_GT(badges, 0u);
 
     full->setChecked(true);
-    EXPECT_TRUE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_TRUE(window.timeline()->fullKernelNames());
     EXPECT_EQ(window.timeline()->overlays().kernelBadges->size(), badges);  // the rest is kept
     EXPECT_TRUE(window.statistics()->kernelModel()->fullKernelNames());
     EXPECT_TRUE(QSettings().value("view/fullKernelNames").toBool());
@@ -541,9 +541,9 @@ TEST_F(MainWindowTest, FullKernelNamesToggleAndKernelRowsSelectTheirLaunches) {
     if (window.isBusy()) {
         ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
     }
-    EXPECT_TRUE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_TRUE(window.timeline()->fullKernelNames());
     full->setChecked(false);
-    EXPECT_FALSE(window.timeline()->overlays().fullKernelNames);
+    EXPECT_FALSE(window.timeline()->fullKernelNames());
     EXPECT_FALSE(window.statistics()->kernelModel()->fullKernelNames());
 
     // A click on a kernel's row selects its launches on the timeline, as a finding's evidence.

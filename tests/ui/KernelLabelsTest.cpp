@@ -56,7 +56,9 @@ struct Frame {
 };
 
 // The frame of [0, 10000) ns over 1000 px: both kernels are hundreds of pixels wide.
-void build(Frame& f, const model::TracePtr& trace, TimelineOverlays overlays) {
+void build(Frame& f, const model::TracePtr& trace, TimelineOverlays overlays,
+           bool fullKernelNames = false) {
+    f.overlays.setFullKernelNames(fullKernelNames);
     f.overlays.build(trace.get(), std::move(overlays));
     f.layout.build(trace.get(), {}, f.overlays.devicesWithGaps());
     CounterSummary counters;
@@ -84,10 +86,8 @@ TEST(KernelLabels, TimelineWritesShortNamesUnlessFullNamesAreAsked) {
     build(f, trace, {});
     EXPECT_EQ(labelTexts(f.list), (QStringList{"gemvx::kernel", "normalizeKernel"}));
 
-    TimelineOverlays full;
-    full.fullKernelNames = true;
     Frame g;
-    build(g, trace, full);
+    build(g, trace, {}, /*fullKernelNames=*/true);
     const QStringList texts = labelTexts(g.list);
     ASSERT_EQ(texts.size(), 2);
     // The full names, elided to the slice.

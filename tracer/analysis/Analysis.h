@@ -49,4 +49,14 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
 // slice has no kernel details).
 WarpUse warpUseOf(const model::Trace& trace, const AnalysisResult& result, model::SliceRef kernel);
 
+// What is low about a kernel's warp use, against the options' thresholds: the one judgement the
+// low-occupancy-kernel rule and the timeline's marks share. All false when occupancy is unknown.
+struct WarpFlags {
+    bool lowOccupancy = false;  // few warps per SM (theoretical occupancy)
+    bool lowFill = false;       // the grid leaves most of the GPU empty
+    bool lowLanes = false;      // warps with idle lanes (block size not a multiple of 32)
+    bool any() const { return lowOccupancy || lowFill || lowLanes; }
+};
+WarpFlags judgeWarpUse(const WarpUse& use, const AnalysisOptions& options);
+
 }  // namespace wl::analysis

@@ -24,6 +24,13 @@ std::string_view baseApiName(std::string_view name) {
     }
 }
 
+std::string_view shownName(const model::Trace& trace, const model::Slice& slice) {
+    const std::string_view name = trace.str(slice.nameId);
+    const bool api =
+        slice.kind == model::SliceKind::RuntimeApi || slice.kind == model::SliceKind::DriverApi;
+    return api ? baseApiName(name) : name;
+}
+
 bool isExplicitSyncApi(std::string_view name) {
     static constexpr std::array<std::string_view, 7> kSync = {
         "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",

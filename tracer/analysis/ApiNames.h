@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "model/Trace.h"
+
 namespace wl::analysis {
 
 // Classifies CUDA runtime/driver API calls by name, as CUPTI ("cudaMemcpy_v3020") and Kineto
@@ -9,6 +11,9 @@ namespace wl::analysis {
 
 // The name without a CUPTI version suffix ("_v3020", "_v2", "_ptsz", "_ptds").
 std::string_view baseApiName(std::string_view name);
+// A slice's name as the user wrote it: API calls without CUPTI's suffix ("cudaMemcpyAsync"),
+// everything else as recorded. What the timeline, tooltips and details show.
+std::string_view shownName(const model::Trace& trace, const model::Slice& slice);
 // Calls whose whole purpose is to wait for the GPU (device/stream/event/context synchronize).
 bool isExplicitSyncApi(std::string_view name);
 // Copies that return only when the copy is done (cudaMemcpy, cuMemcpyDtoH, ...; not *Async).

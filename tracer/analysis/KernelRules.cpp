@@ -12,24 +12,6 @@ namespace wl::analysis {
 
 namespace {
 
-struct Flags {
-    bool lowOccupancy = false;
-    bool lowFill = false;
-    bool lowLanes = false;
-    bool any() const { return lowOccupancy || lowFill || lowLanes; }
-};
-
-Flags judge(const WarpUse& w, const AnalysisOptions& o) {
-    Flags f;
-    if (!w.occupancy.valid) {
-        return f;
-    }
-    f.lowOccupancy = w.occupancy.theoreticalPct < o.lowOccupancyPct;
-    f.lowFill = w.smCount > 0 && w.gpuFillPct < o.lowFillPct;
-    f.lowLanes = w.laneUsePct < o.lowLaneUsePct;
-    return f;
-}
-
 std::string describe(const WarpUse& w) {
     std::string s =
         std::to_string(w.blocks) + (w.blocks == 1 ? " block" : " blocks") + " of " +
@@ -46,7 +28,7 @@ std::string describe(const WarpUse& w) {
 
 // What is low, in words, for the head of a finding: the occupancy figure when that is the
 // problem, the fill when the grid is too small, never one for the other.
-std::string problems(const Flags& f) {
+std::string problems(const WarpFlags& f) {
     std::string s;
     const auto add = [&s](const char* what) { s += (s.empty() ? "" : ", ") + std::string(what); };
     if (f.lowOccupancy) {
@@ -81,11 +63,11 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     struct Group {
         Diagnostic d;
         WarpUse example;
-        Flags flags;
+        WarpFlags flags;
     };
     std::map<std::pair<std::int32_t, model::StringId>, Group> groups;
     // Launch configurations repeat: judge each (device, detail) once.
-    std::unordered_map<std::uint64_t, std::pair<WarpUse, Flags>> cache;
+    std::unordered_map<std::uint64_t, std::pair<WarpUse, WarpFlags>> cache;
     for (const GpuOp& op : ctx.ops.all()) {
         if (op.kind != GpuOpKind::Kernel) {
             continue;
@@ -99,7 +81,7 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         auto it = cache.find(key);
         if (it == cache.end()) {
             const WarpUse w = computeWarpUse(ctx.result.limitsFor(op.deviceId), *k);
-            it = cache.emplace(key, std::make_pair(w, judge(w, ctx.options))).first;
+            it = cache.emplace(key, std::make_pair(w, judgeWarpUse(w, ctx.options))).first;
         }
         const auto& [use, flags] = it->second;
         if (!flags.any()) {
@@ -122,7 +104,7 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     Diagnostic library;
     library.rule = RuleId::LibraryKernels;
     library.severity = Severity::Info;
-    Flags libraryFlags;
+    WarpFlags libraryFlags;
     // Per label ("PyTorch vectorized_elementwise_kernel"): its time and the full names behind it
     // (template instantiations share a short name; a kernel may run on several devices).
     struct Listed {
@@ -223,6 +205,17 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         "choice. If one of them matters, give the library larger or batched work (fewer, "
         "bigger calls fill the GPU better)";
     out.push_back(std::move(library));
+}
+
+WarpFlags judgeWarpUse(const WarpUse& w, const AnalysisOptions& o) {
+    WarpFlags f;
+    if (!w.occupancy.valid) {
+        return f;
+    }
+    f.lowOccupancy = w.occupancy.theoreticalPct < o.lowOccupancyPct;
+    f.lowFill = w.smCount > 0 && w.gpuFillPct < o.lowFillPct;
+    f.lowLanes = w.laneUsePct < o.lowLaneUsePct;
+    return f;
 }
 
 }  // namespace wl::analysis

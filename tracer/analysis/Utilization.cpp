@@ -23,6 +23,15 @@ const char* toString(GapCause cause) {
     return "host";
 }
 
+std::optional<GapCause> gapCauseFromString(std::string_view id) {
+    for (GapCause c : {GapCause::GpuWait, GapCause::AfterBlockingCall, GapCause::Host}) {
+        if (id == toString(c)) {
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string foldDigits(std::string_view name) {
     // Only numbers that stand as words fold: "I/O 45", "step_3", "Compute 1 to 15"; digits inside
     // a word are part of its name ("H2D Memory", "conv2d", "x86").

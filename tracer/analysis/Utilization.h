@@ -2,7 +2,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/GpuOps.h"
@@ -24,6 +26,7 @@ enum class GapCause : std::uint8_t {
 };
 inline constexpr std::size_t kGapCauseCount = 3;
 const char* toString(GapCause cause);  // "gpu_wait", "after_blocking_call", "host"
+std::optional<GapCause> gapCauseFromString(std::string_view id);  // toString's inverse
 
 // A hole in the GPU's busy time inside the analysis window, on a whole device (streamId -1) or on
 // one stream. Times in ns.

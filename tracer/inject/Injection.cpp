@@ -43,6 +43,11 @@ std::string hostName() {
     return gethostname(name, sizeof(name) - 1) == 0 ? std::string(name) : std::string();
 }
 
+// Where the trace goes without an -o name, or when this process cannot make its -o name.
+std::string fallbackOutputPath() {
+    return "warpline-record-" + std::to_string(getpid()) + ".json.gz";
+}
+
 wl::model::Result<std::string> outputPath() {
     const char* pattern = std::getenv("WARPLINE_RECORD_OUTPUT");
     const char* rootPid = std::getenv("WARPLINE_RECORD_ROOT_PID");
@@ -56,7 +61,7 @@ wl::model::Result<std::string> outputPath() {
         return stat(path.c_str(), &info) == 0;
     };
     if (pattern == nullptr || pattern[0] == '\0') {
-        return "warpline-record-" + std::to_string(process.pid) + ".json.gz";
+        return fallbackOutputPath();
     }
     return wl::io::recordOutputPath(pattern, process);
 }
@@ -123,8 +128,7 @@ void writeTrace() {
     // A name that cannot be made in this process (a %q{VAR} it lacks) must not lose its trace:
     // it goes to the default name in the current folder, and the recorder says so.
     const auto named = outputPath();
-    const std::string path =
-        named.ok() ? named.value() : "warpline-record-" + std::to_string(getpid()) + ".json.gz";
+    const std::string path = named.ok() ? named.value() : fallbackOutputPath();
     if (!named.ok()) {
         std::fprintf(stderr, "warpline: warning: %s; writing %s instead\n",
                      named.error().message.c_str(), path.c_str());

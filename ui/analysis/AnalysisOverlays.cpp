@@ -17,8 +17,7 @@ QString qs(const std::string& s) {
 }
 
 QString sliceName(const model::Trace& trace, model::SliceRef ref) {
-    // API calls without CUPTI's version suffix ("cudaMemcpy", not "cudaMemcpy_v3020").
-    const std::string_view name = analysis::baseApiName(trace.str(trace.slice(ref).nameId));
+    const std::string_view name = analysis::shownName(trace, trace.slice(ref));
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
@@ -66,13 +65,8 @@ QString gapTooltip(const model::Trace& trace, const GapOverlay& gap) {
     QStringList lines;
     lines << (gap.streamId < 0 ? QStringLiteral("On GPU %1").arg(gap.deviceId)
                                : QStringLiteral("On stream %1").arg(gap.streamId));
-    analysis::GapCause cause = analysis::GapCause::Host;
-    for (auto c : {analysis::GapCause::AfterBlockingCall, analysis::GapCause::GpuWait}) {
-        if (gap.cause == QLatin1String(analysis::toString(c))) {
-            cause = c;
-        }
-    }
-    lines << gapCauseText(cause);
+    lines << gapCauseText(
+        analysis::gapCauseFromString(gap.cause.toStdString()).value_or(analysis::GapCause::Host));
     if (gap.reason.valid()) {
         lines << QStringLiteral("Blocking call: %1").arg(sliceName(trace, gap.reason));
     }
@@ -85,17 +79,10 @@ QString gapTooltip(const model::Trace& trace, const GapOverlay& gap) {
     return lines.join(QLatin1Char('\n'));
 }
 
-TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::AnalysisResult& result) {
-    TimelineOverlays out;
-    out.gaps = makeGapOverlays(trace, result);
-    out.gapDetails = &gapTooltip;
-    out.kernelBadges =
-        std::make_shared<const std::vector<KernelBadge>>(makeKernelBadges(trace, result));
-    return out;
-}
+namespace {
 
-std::vector<GapOverlay> makeGapOverlays(const model::Trace& trace,
-                                        const analysis::AnalysisResult& result) {
+// Gaps depend on the analysis window; warp badges do not (every kernel of the trace gets one).
+std::vector<GapOverlay> makeGapOverlays(const analysis::AnalysisResult& result) {
     std::vector<GapOverlay> out;
     out.reserve(result.utilization.gaps.size());
     for (const analysis::IdleGap& g : result.utilization.gaps) {
@@ -128,8 +115,7 @@ std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
     struct Cached {
         analysis::WarpUse use;
         QString tooltip;
-        bool lowFill;
-        bool lowOccupancy;
+        analysis::WarpFlags flags;
     };
     using ConfigKey = std::array<std::int32_t, 10>;
     std::map<ConfigKey, Cached> cache;
@@ -167,18 +153,13 @@ std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
                                     "Occupancy unknown: the trace has no device "
                                     "properties for GPU %1")
                                     .arg(device);
-                    c.lowFill = false;
-                    c.lowOccupancy = false;
                 } else {
                     c.tooltip = kernelTooltip(c.use);
-                    // The triangle means the grid is too small for the GPU; a kernel that fills
-                    // every SM with few warps each (cuBLAS gemv: 18.8 % occupancy, fill 100 %)
-                    // has low occupancy instead, which its gauge and tooltip say. Same tests as
-                    // the low-occupancy-kernel rule.
-                    c.lowFill = c.use.smCount > 0 && c.use.gpuFillPct < result.options.lowFillPct;
-                    c.lowOccupancy =
-                        c.use.occupancy.theoreticalPct < result.options.lowOccupancyPct;
                 }
+                // The triangle means the grid is too small for the GPU; a kernel that fills
+                // every SM with few warps each (cuBLAS gemv: 18.8 % occupancy, fill 100 %) has
+                // low occupancy instead, which its gauge and tooltip say. The rule's judgement.
+                c.flags = analysis::judgeWarpUse(c.use, result.options);
                 it = cache.emplace(key, std::move(c)).first;
             }
             if (!it->second.use.occupancy.valid) {
@@ -187,12 +168,25 @@ std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
             KernelBadge b;
             b.slice = {t, i};
             b.occupancyPct = static_cast<float>(it->second.use.occupancy.theoreticalPct);
-            b.lowFill = it->second.lowFill;
-            b.lowOccupancy = it->second.lowOccupancy;
+            b.lowFill = it->second.flags.lowFill;
+            b.lowOccupancy = it->second.flags.lowOccupancy;
             b.tooltip = it->second.tooltip;
             out.push_back(std::move(b));
         }
     }
+    return out;
+}
+
+}  // namespace
+
+TimelineOverlays makeOverlays(const model::Trace& trace, const analysis::AnalysisResult& result,
+                              std::shared_ptr<const std::vector<KernelBadge>> badges) {
+    TimelineOverlays out;
+    out.gaps = makeGapOverlays(result);
+    out.gapDetails = &gapTooltip;
+    out.kernelBadges =
+        badges ? std::move(badges)
+               : std::make_shared<const std::vector<KernelBadge>>(makeKernelBadges(trace, result));
     return out;
 }
 

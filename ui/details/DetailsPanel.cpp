@@ -172,13 +172,9 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
     const model::Slice& s = m_trace->slice(ref);
     // Kernels under their full demangled name (a trace may hold the mangled one); API calls as
     // the user wrote them, without CUPTI's version suffix (kept in a row below).
-    const std::string_view name = m_trace->str(s.nameId);
-    const bool api =
-        s.kind == model::SliceKind::RuntimeApi || s.kind == model::SliceKind::DriverApi;
     m_titleText = s.kind == model::SliceKind::Kernel
-                      ? QString::fromStdString(analysis::demangleKernelName(name))
-                  : api ? qstr(analysis::baseApiName(name))
-                        : qstr(name);
+                      ? QString::fromStdString(analysis::demangleKernelName(m_trace->str(s.nameId)))
+                      : qstr(analysis::shownName(*m_trace, s));
     m_title->setText(m_titleText.isEmpty() ? tr("(unnamed)") : breakable(m_titleText));
     m_title->setToolTip(m_titleText);
     fillSlice(s);
@@ -188,8 +184,7 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
     const model::Trace& t = *m_trace;
     const model::Track& track = t.track(m_ref.track);
     addRow(tr("Kind"), kindName(s.kind));
-    if ((s.kind == model::SliceKind::RuntimeApi || s.kind == model::SliceKind::DriverApi) &&
-        analysis::baseApiName(t.str(s.nameId)).size() != t.str(s.nameId).size()) {
+    if (analysis::shownName(t, s) != t.str(s.nameId)) {
         addRow(tr("CUPTI name"), qstr(t.str(s.nameId)));
     }
     if (s.kind == model::SliceKind::Kernel) {

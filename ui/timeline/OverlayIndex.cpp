@@ -64,13 +64,8 @@ QString OverlayIndex::label(const model::Slice& slice) const {
     if (!m_trace) {
         return {};
     }
-    const std::string_view name = m_trace->str(slice.nameId);
-    if (slice.kind == model::SliceKind::RuntimeApi || slice.kind == model::SliceKind::DriverApi) {
-        // API calls without CUPTI's version suffix: "cudaDeviceSynchronize", not "..._v3020".
-        const std::string_view base = analysis::baseApiName(name);
-        return QString::fromUtf8(base.data(), qsizetype(base.size()));
-    }
-    if (slice.kind != model::SliceKind::Kernel || m_overlays.fullKernelNames) {
+    const std::string_view name = analysis::shownName(*m_trace, slice);
+    if (slice.kind != model::SliceKind::Kernel || m_fullKernelNames) {
         return QString::fromUtf8(name.data(), qsizetype(name.size()));
     }
     const std::lock_guard lock(m_labels->mutex);

@@ -24,9 +24,11 @@ public:
     void build(const model::Trace* trace, TimelineOverlays overlays);
 
     // The text a slice is labelled with on the timeline: its name, or a kernel's short name unless
-    // overlays().fullKernelNames. Each distinct kernel name is shortened once per build, not per
-    // frame.
+    // full kernel names are asked for (View > Full Kernel Names: a view setting, kept across
+    // builds). Each distinct kernel name is shortened once per trace, not per frame.
     QString label(const model::Slice& slice) const;
+    void setFullKernelNames(bool full) { m_fullKernelNames = full; }
+    bool fullKernelNames() const { return m_fullKernelNames; }
 
     const TimelineOverlays& overlays() const { return m_overlays; }
     // Indices into overlays().gaps for one row, sorted by start; stream -1 = the whole device.
@@ -46,6 +48,7 @@ private:
         std::unordered_map<model::StringId, QString> shortNames;
     };
     const model::Trace* m_trace = nullptr;
+    bool m_fullKernelNames = false;
     TimelineOverlays m_overlays;
     std::unique_ptr<LabelCache> m_labels = std::make_unique<LabelCache>();
     std::map<std::pair<std::int32_t, std::int64_t>, std::vector<std::uint32_t>> m_gaps;

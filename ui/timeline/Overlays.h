@@ -7,8 +7,8 @@
 #include <QString>
 
 #include "model/Slice.h"
-#include "model/Trace.h"
 #include "model/Time.h"
+#include "model/Trace.h"
 
 namespace wl::ui {
 
@@ -47,9 +47,6 @@ struct TimelineOverlays {
     // window of the same trace keeps them (and the timeline keeps their index). Never null.
     std::shared_ptr<const std::vector<KernelBadge>> kernelBadges =
         std::make_shared<const std::vector<KernelBadge>>();
-    // Kernel slices are labelled with their short names (analysis::shortKernelName) unless this is
-    // set (View > Full kernel names); tooltips and the details always give the full name.
-    bool fullKernelNames = false;
 };
 
 }  // namespace wl::ui

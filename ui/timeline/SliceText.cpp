@@ -76,16 +76,12 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     const model::Track& track = trace.track(ref.track);
     // Kernels under their full demangled name; the short one the timeline writes, and the library
     // they come from, below it.
-    QString title = qstr(trace.str(s.nameId));
+    // API calls as the user wrote them ("cudaMemcpyAsync"), CUPTI's versioned name below.
+    QString title = qstr(analysis::shownName(trace, s));
     QString rows;
     rows += row(QStringLiteral("Kind"), sliceKindName(trace, s));
-    if (s.kind == model::SliceKind::RuntimeApi || s.kind == model::SliceKind::DriverApi) {
-        // "cudaMemcpyAsync", as the user wrote it; CUPTI's versioned name below it.
-        const std::string_view base = analysis::baseApiName(trace.str(s.nameId));
-        if (base.size() != trace.str(s.nameId).size()) {
-            rows += row(QStringLiteral("CUPTI name"), title);
-            title = qstr(base);
-        }
+    if (analysis::shownName(trace, s) != trace.str(s.nameId)) {
+        rows += row(QStringLiteral("CUPTI name"), qstr(trace.str(s.nameId)));
     }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string full = analysis::demangleKernelName(trace.str(s.nameId));

@@ -163,6 +163,20 @@ model::TracePtr TimelineView::trace() const {
     return m_state->trace;
 }
 
+void TimelineView::setFullKernelNames(bool full) {
+    State& s = *m_state;
+    if (full == s.overlays.fullKernelNames()) {
+        return;
+    }
+    s.overlays.setFullKernelNames(full);
+    s.cacheKey.reset();  // the labels change, nothing else
+    update();
+}
+
+bool TimelineView::fullKernelNames() const {
+    return m_state->overlays.fullKernelNames();
+}
+
 void TimelineView::setOverlays(TimelineOverlays overlays) {
     State& s = *m_state;
     s.overlays.build(s.trace.get(), std::move(overlays));

@@ -45,6 +45,9 @@ public:
     model::TracePtr trace() const;
     void setOverlays(TimelineOverlays overlays);
     const TimelineOverlays& overlays() const;
+    // Kernels labelled with their full names instead of the short ones (View > Full Kernel Names).
+    void setFullKernelNames(bool full);
+    bool fullKernelNames() const;
 
     model::TimeNs visibleStartNs() const;
     model::TimeNs visibleEndNs() const;
