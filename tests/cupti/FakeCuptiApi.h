@@ -127,13 +127,25 @@ public:
         return CUPTI_SUCCESS;
     }
     std::string callbackName(CUpti_CallbackDomain, CUpti_CallbackId id) override {
-        return id == 211 ? "cudaLaunchKernel" : "";
+        switch (id) {
+            case 211:
+                return "cudaLaunchKernel";
+            case 171:
+                return "cudaProfilerStart_v4000";
+            case 172:
+                return "cudaProfilerStop_v4000";
+            default:
+                return "";
+        }
     }
     std::string resultString(CUptiResult result) override {
         return "CUPTI result " + std::to_string(static_cast<int>(result));
     }
 
+    std::uint64_t timestampNs() override { return clockNs; }
+
     bool misalignedOrMissingBuffer = false;
+    std::uint64_t clockNs = 0;
 
 private:
     CUpti_BuffersCallbackRequestFunc m_request = nullptr;

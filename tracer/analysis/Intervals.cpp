@@ -97,4 +97,23 @@ IntervalSet IntervalSet::unite(const IntervalSet& other) const {
     return IntervalSet(std::move(all));
 }
 
+// Sorted, disjoint union of ranges (touching ones merged).
+std::vector<model::TimeRange> uniteRanges(std::vector<model::TimeRange> ranges) {
+    std::sort(
+        ranges.begin(), ranges.end(),
+        [](const model::TimeRange& a, const model::TimeRange& b) { return a.startNs < b.startNs; });
+    std::vector<model::TimeRange> out;
+    for (const model::TimeRange& r : ranges) {
+        if (r.empty()) {
+            continue;
+        }
+        if (!out.empty() && r.startNs <= out.back().endNs) {
+            out.back().endNs = std::max(out.back().endNs, r.endNs);
+        } else {
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
 }  // namespace wl::analysis

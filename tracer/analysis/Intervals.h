@@ -47,4 +47,7 @@ private:
     std::vector<model::TimeNs> m_prefixNs;  // m_prefixNs[i] = covered time of intervals [0, i]
 };
 
+// Sorted, disjoint union of time ranges (touching ones merged, empty ones dropped).
+std::vector<model::TimeRange> uniteRanges(std::vector<model::TimeRange> ranges);
+
 }  // namespace wl::analysis

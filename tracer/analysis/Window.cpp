@@ -7,7 +7,9 @@
 #include <map>
 
 #include "analysis/ApiNames.h"
+#include "analysis/CaptureRange.h"
 #include "analysis/Format.h"
+#include "analysis/Intervals.h"
 
 namespace wl::analysis {
 
@@ -108,25 +110,6 @@ bool isNvtxTrack(const model::Track& track) {
     return track.kind == model::TrackKind::Nvtx || track.kind == model::TrackKind::NvtxAsync;
 }
 
-// Sorted, disjoint union of ranges (touching ones merged).
-std::vector<model::TimeRange> unite(std::vector<model::TimeRange> ranges) {
-    std::sort(
-        ranges.begin(), ranges.end(),
-        [](const model::TimeRange& a, const model::TimeRange& b) { return a.startNs < b.startNs; });
-    std::vector<model::TimeRange> out;
-    for (const model::TimeRange& r : ranges) {
-        if (r.empty()) {
-            continue;
-        }
-        if (!out.empty() && r.startNs <= out.back().endNs) {
-            out.back().endNs = std::max(out.back().endNs, r.endNs);
-        } else {
-            out.push_back(r);
-        }
-    }
-    return out;
-}
-
 model::Result<AnalysisWindow> nvtxWindow(const model::Trace& trace, const WindowRequest& request) {
     std::vector<model::TimeRange> instances;
     std::map<std::string_view, std::size_t> names;  // for the error message
@@ -176,7 +159,7 @@ model::Result<AnalysisWindow> nvtxWindow(const model::Trace& trace, const Window
         }
         w.parts = {instances[static_cast<std::size_t>(request.instance) - 1]};
     } else {
-        w.parts = unite(std::move(instances));
+        w.parts = uniteRanges(std::move(instances));
     }
     if (w.durationNs() <= 0) {
         return error("NVTX range '" + request.rangeName + "' has no duration");
@@ -228,46 +211,7 @@ std::vector<model::TimeRange> captureRanges(const model::Trace& trace) {
     if (!trace.captureWindows().empty()) {
         return {trace.captureWindows().begin(), trace.captureWindows().end()};
     }
-    // cudaProfilerStart/Stop calls, in time order over every host thread: a start opens a range
-    // when it returns, the next stop closes it when it is called.
-    std::vector<std::pair<model::TimeNs, bool>> marks;  // (time, isStart)
-    for (const model::Track& track : trace.tracks()) {
-        if (track.kind != model::TrackKind::HostApi) {
-            continue;
-        }
-        std::map<model::StringId, int> kind;  // 0 other, 1 start, 2 stop
-        for (const model::Slice& s : track.slices) {
-            auto [it, fresh] = kind.try_emplace(s.nameId, 0);
-            if (fresh) {
-                const std::string_view base = baseApiName(trace.str(s.nameId));
-                it->second = (base == "cudaProfilerStart" || base == "cuProfilerStart") ? 1
-                             : (base == "cudaProfilerStop" || base == "cuProfilerStop") ? 2
-                                                                                        : 0;
-            }
-            if (it->second == 1) {
-                marks.emplace_back(s.endNs(), true);
-            } else if (it->second == 2) {
-                marks.emplace_back(s.startNs, false);
-            }
-        }
-    }
-    std::sort(marks.begin(), marks.end());
-    std::vector<model::TimeRange> ranges;
-    bool open = false;
-    model::TimeNs openedNs = 0;
-    for (const auto& [t, isStart] : marks) {
-        if (isStart && !open) {
-            open = true;
-            openedNs = t;
-        } else if (!isStart && open) {
-            open = false;
-            ranges.push_back({openedNs, t});
-        }
-    }
-    if (open) {
-        ranges.push_back({openedNs, std::max(openedNs, trace.spanNs())});
-    }
-    return unite(std::move(ranges));
+    return profilerApiSpans(trace, trace.spanNs());
 }
 
 model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,

@@ -139,6 +139,10 @@ public:
     CUptiResult enable(CUpti_ActivityKind kind) override { return cuptiActivityEnable(kind); }
     CUptiResult disable(CUpti_ActivityKind kind) override { return cuptiActivityDisable(kind); }
     CUptiResult flushAll(std::uint32_t flag) override { return cuptiActivityFlushAll(flag); }
+    std::uint64_t timestampNs() override {
+        std::uint64_t now = 0;
+        return cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
+    }
     CUptiResult nextRecord(std::uint8_t* buffer, std::size_t validBytes,
                            CUpti_Activity** record) override {
         return cuptiActivityGetNextRecord(buffer, validBytes, record);

@@ -5,15 +5,20 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "cupti/BufferPool.h"
+#include "cupti/CaptureFilter.h"
 #include "cupti/CuptiApi.h"
 #include "cupti/PmSampler.h"
 #include "cupti/RecordTranslator.h"
+#include "cupti/SpillFile.h"
+#include "cupti/SpillRecovery.h"
 
 namespace wl::cupti {
 namespace {
@@ -86,18 +91,31 @@ public:
     void consume(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
                  std::size_t validBytes) {
         CUpti_Activity* record = nullptr;
+        m_spilled.clear();
         while (validBytes > 0 && m_api->nextRecord(buffer, validBytes, &record) == CUPTI_SUCCESS) {
             m_translator->translate(*record);
+            if (m_spill) {
+                m_spilled.push_back(record);
+            }
         }
-        m_translator->addDroppedRecords(m_api->droppedRecords(context, streamId));
+        const std::size_t dropped = m_api->droppedRecords(context, streamId);
+        m_translator->addDroppedRecords(dropped);
+        if (m_spill) {
+            m_spill->appendBuffer(buffer, validBytes, m_spilled, dropped);
+        }
     }
 
     RecordTranslator& translator() { return *m_translator; }
     CuptiApi& api() { return *m_api; }
+    void setSpill(std::unique_ptr<SpillWriter> spill) { m_spill = std::move(spill); }
+    SpillWriter* spill() { return m_spill.get(); }
+    std::unique_ptr<SpillWriter> takeSpill() { return std::move(m_spill); }
 
 private:
     std::shared_ptr<CuptiApi> m_api;
     std::unique_ptr<RecordTranslator> m_translator;
+    std::unique_ptr<SpillWriter> m_spill;
+    std::vector<const CUpti_Activity*> m_spilled;  // the records of the buffer being consumed
 };
 
 void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size,
@@ -172,6 +190,66 @@ struct CuptiTracer::Impl {
     std::map<int, CuptiApi::DefaultStreams> defaultStreams;
     std::string defaultStreamsNote;
     std::vector<std::unique_ptr<PmSampler>> samplers;
+    std::uint64_t tracingStartNs = 0;  // CUPTI's clock at start() (for --delay / --duration)
+    std::unique_ptr<SpillWriter> finishedSpill;  // kept after stop() until the trace is written
+
+    // Periodic flushing (TracerOptions::flushPeriodMs) on a thread of its own. A forked child
+    // inherits the tracer but not the thread: only the process that started it joins it.
+    std::thread flusher;
+    pid_t flusherOwner = 0;
+    std::mutex flusherMutex;
+    std::condition_variable flusherWake;
+    bool flusherStop = false;
+
+    void startFlusher(std::uint32_t periodMs) {
+        flusherStop = false;
+        flusherOwner = getpid();
+        flusher = std::thread([this, periodMs] {
+            std::size_t rangeIdsSpilled = 0;
+            std::unique_lock lock(flusherMutex);
+            while (!flusherWake.wait_for(lock, std::chrono::milliseconds(periodMs),
+                                         [this] { return flusherStop; })) {
+                lock.unlock();
+                // Hands over every buffer whose records are complete, full or not.
+                api->flushAll(0);
+                spillRangeIds(rangeIdsSpilled);
+                lock.lock();
+            }
+        });
+    }
+
+    void stopFlusher() {
+        if (!flusher.joinable()) {
+            return;
+        }
+        if (getpid() != flusherOwner) {
+            flusher.detach();  // the thread lives on only in the parent process
+            return;
+        }
+        {
+            std::lock_guard lock(flusherMutex);
+            flusherStop = true;
+        }
+        flusherWake.notify_all();
+        flusher.join();
+    }
+
+    // NVTX start/end range ids collected since the last call, to the spill file.
+    void spillRangeIds(std::size_t& alreadySpilled) {
+        std::vector<std::uint64_t> fresh;
+        {
+            std::lock_guard lock(g_rangeMutex);
+            if (g_startEndRanges.size() > alreadySpilled) {
+                fresh.assign(g_startEndRanges.begin() + static_cast<std::ptrdiff_t>(alreadySpilled),
+                             g_startEndRanges.end());
+                alreadySpilled = g_startEndRanges.size();
+            }
+        }
+        std::lock_guard lock(g_runMutex);
+        if (run && run->spill() != nullptr) {
+            run->spill()->appendRangeIds(fresh);
+        }
+    }
 
     model::Status fail(std::string message) {
         rollBack();
@@ -200,6 +278,7 @@ struct CuptiTracer::Impl {
     }
 
     void rollBack() {
+        stopFlusher();
         for (auto& sampler : samplers) {
             if (sampler->running()) {
                 (void)sampler->stop();
@@ -359,6 +438,19 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         });
     translator->setHostProcessName(options.hostName.empty() ? processName() : options.hostName);
     d.run = std::make_unique<ActiveRun>(d.api, std::move(translator));
+    d.tracingStartNs = d.api->timestampNs();
+    d.finishedSpill.reset();
+    if (!options.spillPath.empty()) {
+        auto metadata = options.spillMetadata;
+        metadata[kSpillStartKey] = std::to_string(d.tracingStartNs);
+        auto spill = SpillWriter::create(options.spillPath, metadata);
+        if (spill.ok()) {
+            d.run->setSpill(std::move(spill.value()));
+        } else {
+            // Tracing goes on; only a kill without warning would now lose the trace.
+            d.warnings.push_back(spill.error().message);
+        }
+    }
     {
         std::lock_guard lock(g_runMutex);
         g_run = d.run.get();
@@ -373,9 +465,11 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         return status;
     }
     if (options.traceApi) {
-        if (auto status = d.enableKinds(std::begin(kRuntimeKinds), std::end(kRuntimeKinds));
-            !status.ok()) {
-            return status;
+        if (options.traceRuntimeApi) {
+            if (auto status = d.enableKinds(std::begin(kRuntimeKinds), std::end(kRuntimeKinds));
+                !status.ok()) {
+                return status;
+            }
         }
         if (options.traceDriverApi) {
             if (auto status = d.enableKinds(std::begin(kDriverKinds), std::end(kDriverKinds));
@@ -408,7 +502,21 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
             return status;
         }
     }
+    if (options.flushPeriodMs > 0) {
+        d.startFlusher(options.flushPeriodMs);
+    }
     return {};
+}
+
+void CuptiTracer::setMetadata(const std::string& key, const std::string& value) {
+    m_impl->options.metadata[key] = value;
+}
+
+void CuptiTracer::discardSpill() {
+    if (m_impl->finishedSpill) {
+        m_impl->finishedSpill->remove();
+        m_impl->finishedSpill.reset();
+    }
 }
 
 model::Result<model::TracePtr> CuptiTracer::stop() {
@@ -416,6 +524,7 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
     if (!d.running) {
         return model::Error{"the tracer is not running"};
     }
+    d.stopFlusher();
     if (d.options.synchronizeAtStop && d.deviceCount > 0) {
         std::vector<int> devices(static_cast<std::size_t>(d.deviceCount));
         for (int i = 0; i < d.deviceCount; ++i) {
@@ -435,7 +544,12 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
     d.running = false;
 
     std::unique_ptr<ActiveRun> run = std::move(d.run);
+    d.finishedSpill = run->takeSpill();
     RecordTranslator& translator = run->translator();
+    if (d.finishedSpill && !d.finishedSpill->ok()) {
+        d.warnings.push_back(d.finishedSpill->error() +
+                             " (the trace is complete; only recovery after a kill was at risk)");
+    }
     translator.addDroppedRecords(d.api->droppedRecords(nullptr, 0));  // the global queue
     {
         std::lock_guard lock(g_rangeMutex);
@@ -458,6 +572,8 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         }
     }
     translator.complete();
+    keepCaptured(translator.builder(), d.options.capture,
+                 static_cast<model::TimeNs>(d.tracingStartNs));
     for (const std::string& warning : d.warnings) {
         translator.builder().diagnostics().warn(warning);
     }
@@ -469,6 +585,11 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         translator.builder().setMetadata(key, value);
     }
     return translator.builder().finalize();
+}
+
+std::uint64_t CuptiTracer::clockNs() {
+    std::uint64_t now = 0;
+    return cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
 }
 
 std::string CuptiTracer::loadedCuptiPath() {

@@ -5,16 +5,17 @@
 #include <memory>
 #include <string>
 
+#include "analysis/CaptureRange.h"
 #include "model/Result.h"
 #include "model/Trace.h"
 
 namespace wl::cupti {
 
 struct TracerOptions {
-    bool traceApi = true;  // runtime + driver API calls (needed for launch flows)
-    // With traceApi: driver calls too (each runtime launch makes one).
-    bool traceDriverApi = true;
-    bool traceNvtx = true;  // NVTX ranges and marks
+    bool traceApi = true;  // CUDA API calls (needed for launch flows), as chosen below
+    bool traceRuntimeApi = true;
+    bool traceDriverApi = true;  // each runtime launch makes a driver call too
+    bool traceNvtx = true;       // NVTX ranges and marks
     bool gpuMetrics =
         false;  // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in)
     std::int64_t gpuMetricsIntervalNs = 20'000;
@@ -32,6 +33,15 @@ struct TracerOptions {
     // Facts about the run copied into the trace's metadata ("workload", "mode", ...); they
     // override the tracer's own keys ("producer", "cupti records").
     std::map<std::string, std::string> metadata;
+    // Only this part of the run is kept (`record --capture-range`, `--delay`, `--duration`).
+    analysis::CaptureRange capture;
+    // When set, every activity buffer is also appended to this spill file as CUPTI hands it over
+    // (cupti/SpillFile.h), headed by spillMetadata, so a process killed without warning leaves
+    // its records; and CUPTI is asked for its buffers every flushPeriodMs (0: only when full), so
+    // what a kill loses is at most that period's records.
+    std::string spillPath;
+    std::map<std::string, std::string> spillMetadata;
+    std::uint32_t flushPeriodMs = 0;
 };
 
 class CuptiApi;
@@ -52,10 +62,17 @@ public:
     model::Status start(const TracerOptions& options = {});
     model::Result<model::TracePtr> stop();
     bool running() const;
+    // A fact for the trace's metadata learnt while running (it joins TracerOptions::metadata).
+    void setMetadata(const std::string& key, const std::string& value);
+    // The trace was written: its spill file (TracerOptions::spillPath) is removed. Call after
+    // stop().
+    void discardSpill();
 
     // Points NVTX_INJECTION64_PATH at the libcupti this process loaded, unless the user set it.
     // Must run before the process's first NVTX call; start() calls it too.
     static void ensureNvtxInjection();
+    // CUPTI's clock now: the clock of every record's timestamps (0 when it cannot be read).
+    static std::uint64_t clockNs();
     // Path of the libcupti this process loaded (empty when it cannot be found).
     static std::string loadedCuptiPath();
 

@@ -13,6 +13,10 @@
 //                             -o name, the others write beside it
 //   WARPLINE_RECORD_STATUS    a file that receives one line per traced process: "ok <path> ..." or
 //                             "error <message>", so the recorder can tell the user what happened
+//   WARPLINE_RECORD_SPILL_DIR a folder for each process's spill file (<pid>.spill): every
+//                             activity buffer is appended there as it arrives, so a process killed
+//                             without warning (SIGKILL) still leaves its records for the recorder
+//   WARPLINE_RECORD_*         the record options (cupti::RecordSettings)
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -25,10 +29,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <thread>
 
 #include "cupti/CuptiTracer.h"
+#include "cupti/RecordSettings.h"
+#include "cupti/SpillRecovery.h"
 #include "io/RecordOutput.h"
 #include "io/TraceFile.h"
 
@@ -37,6 +44,12 @@ namespace {
 std::atomic<bool> g_initialized{false};
 std::atomic<bool> g_written{false};
 wl::cupti::CuptiTracer* g_tracer = nullptr;  // never destroyed: it must outlive every exit handler
+std::string g_outputPath;                    // chosen at start: the spill file names it too
+pid_t g_tracedPid = 0;  // a process forked without exec inherits the tracer's memory, not its use
+
+// While a spill file is kept, CUPTI is asked for its buffers this often: a kill loses at most
+// about this much of the end of the run.
+constexpr std::uint32_t kSpillFlushPeriodMs = 1000;
 
 std::string hostName() {
     char name[256] = {};
@@ -48,7 +61,7 @@ std::string fallbackOutputPath() {
     return "warpline-record-" + std::to_string(getpid()) + ".json.gz";
 }
 
-wl::model::Result<std::string> outputPath() {
+wl::model::Result<std::string> outputPath(bool overwrite) {
     const char* pattern = std::getenv("WARPLINE_RECORD_OUTPUT");
     const char* rootPid = std::getenv("WARPLINE_RECORD_ROOT_PID");
     wl::io::RecordProcess process;
@@ -60,10 +73,22 @@ wl::model::Result<std::string> outputPath() {
         struct stat info {};
         return stat(path.c_str(), &info) == 0;
     };
+    process.overwrite = overwrite;
     if (pattern == nullptr || pattern[0] == '\0') {
         return fallbackOutputPath();
     }
     return wl::io::recordOutputPath(pattern, process);
+}
+
+// Wall clock and CUPTI's clock read together: traces of one job from several hosts can be put on
+// one time axis by these pairs ("wall ns,trace ns").
+std::string clockPair() {
+    timespec wall{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    const std::uint64_t traceNs = wl::cupti::CuptiTracer::clockNs();
+    const auto wallNs = static_cast<std::uint64_t>(wall.tv_sec) * 1'000'000'000ull +
+                        static_cast<std::uint64_t>(wall.tv_nsec);
+    return std::to_string(wallNs) + "," + std::to_string(traceNs);
 }
 
 void reportStatus(const std::string& line) {
@@ -115,9 +140,10 @@ std::string commandLine() {
 std::atomic<int> g_endingSignal{0};
 
 void writeTrace() {
-    if (g_tracer == nullptr || g_written.exchange(true)) {
+    if (g_tracer == nullptr || getpid() != g_tracedPid || g_written.exchange(true)) {
         return;
     }
+    g_tracer->setMetadata("clock_sync_end", clockPair());
     auto trace = g_tracer->stop();
     if (!trace.ok()) {
         std::fprintf(stderr, "warpline: error: tracing failed: %s\n",
@@ -125,26 +151,29 @@ void writeTrace() {
         reportStatus("error tracing failed: " + trace.error().message);
         return;
     }
-    // A name that cannot be made in this process (a %q{VAR} it lacks) must not lose its trace:
-    // it goes to the default name in the current folder, and the recorder says so.
-    const auto named = outputPath();
-    const std::string path = named.ok() ? named.value() : fallbackOutputPath();
-    if (!named.ok()) {
-        std::fprintf(stderr, "warpline: warning: %s; writing %s instead\n",
-                     named.error().message.c_str(), path.c_str());
-    }
-    wl::model::Status saved = wl::io::saveTrace(*trace.value(), path);
+    const std::string& path = g_outputPath;
+    const auto& metadata = trace.value()->metadata();
+    auto saved = wl::io::saveTrace(*trace.value(), path);
     if (!saved.ok()) {
         std::fprintf(stderr, "warpline: error: %s\n", saved.error().describe().c_str());
         reportStatus("error " + saved.error().describe());
         return;
     }
+    g_tracer->discardSpill();
     const auto& diagnostics = trace.value()->diagnostics();
-    reportStatus("ok " + path + " slices=" + std::to_string(trace.value()->counts().slices) +
-                 " kernels=" + std::to_string(trace.value()->counts().kernel) + " dropped=" +
-                 std::to_string(diagnostics.droppedRecords) + " pid=" + std::to_string(getpid()) +
-                 (g_endingSignal != 0 ? " signal=" + std::to_string(g_endingSignal.load()) : "") +
-                 " cupti=" + wl::cupti::CuptiTracer::loadedCuptiPath());
+    std::string line = "ok " + path + " slices=" + std::to_string(trace.value()->counts().slices) +
+                       " kernels=" + std::to_string(trace.value()->counts().kernel) +
+                       " dropped=" + std::to_string(diagnostics.droppedRecords) +
+                       " pid=" + std::to_string(getpid());
+    if (const auto it = metadata.find("capture removed"); it != metadata.end()) {
+        line += " outside_capture=" + it->second;
+        const auto windows = metadata.find("capture windows");
+        line += " windows=" + (windows != metadata.end() ? windows->second : std::string("0"));
+    }
+    if (g_endingSignal != 0) {
+        line += " signal=" + std::to_string(g_endingSignal.load());
+    }
+    reportStatus(line + " cupti=" + wl::cupti::CuptiTracer::loadedCuptiPath());
 }
 
 // Signals that end a program by default. When one arrives and the program has no handler of its
@@ -158,7 +187,6 @@ constexpr int kSignalWriteTimeoutMs = 60'000;
 struct sigaction g_previous[NSIG];
 int g_requestPipe[2] = {-1, -1};  // handler -> writer thread: one byte, the signal number
 int g_donePipe[2] = {-1, -1};     // writer thread -> handler: the trace is written
-pid_t g_tracedPid = 0;            // a forked child inherits the handlers, not the tracer
 
 void onEndingSignal(int sig, siginfo_t* info, void* context) {
     const struct sigaction& previous = g_previous[sig];
@@ -212,7 +240,6 @@ void installSignalHandlers() {
     if (pipe2(g_requestPipe, O_CLOEXEC) != 0 || pipe2(g_donePipe, O_CLOEXEC) != 0) {
         return;  // the trace is still written at a normal exit
     }
-    g_tracedPid = getpid();
     // The writer thread must never run a handler (it would wait for itself): it starts with
     // every ending signal blocked, and keeps that mask.
     sigset_t blocked;
@@ -301,6 +328,35 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                 break;
             }
         }
+    }
+    g_tracedPid = getpid();
+    const auto settings = wl::cupti::RecordSettings::fromEnvironment();
+    if (auto applied = settings.applyTo(options); !applied.ok()) {
+        // The recorder checked these before starting the program: only a hand-made environment
+        // gets here. Trace everything rather than nothing.
+        std::fprintf(stderr, "warpline: warning: %s; recording the whole run\n",
+                     applied.error().message.c_str());
+    }
+    // A name that cannot be made in this process (a %q{VAR} it lacks) must not lose its trace:
+    // it goes to the default name in the current folder, and the recorder says so.
+    const auto named = outputPath(settings.forceOverwrite);
+    g_outputPath = named.ok() ? named.value() : fallbackOutputPath();
+    if (!named.ok()) {
+        std::fprintf(stderr, "warpline: warning: %s; writing %s instead\n",
+                     named.error().message.c_str(), g_outputPath.c_str());
+    }
+    options.metadata["clock_sync_start"] = clockPair();
+    if (const char* spillDir = std::getenv("WARPLINE_RECORD_SPILL_DIR");
+        spillDir != nullptr && spillDir[0] != '\0') {
+        options.spillPath = std::string(spillDir) + "/" + std::to_string(getpid()) + ".spill";
+        options.flushPeriodMs = kSpillFlushPeriodMs;
+        options.spillMetadata = options.metadata;
+        options.spillMetadata[wl::cupti::kSpillOutputKey] = g_outputPath;
+        options.spillMetadata[wl::cupti::kSpillProcessNameKey] = options.hostName;
+        options.spillMetadata[wl::cupti::kSpillCaptureRangeKey] = settings.captureRange;
+        options.spillMetadata[wl::cupti::kSpillCaptureEndKey] = settings.captureEnd;
+        options.spillMetadata[wl::cupti::kSpillDelayKey] = settings.delaySeconds;
+        options.spillMetadata[wl::cupti::kSpillDurationKey] = settings.durationSeconds;
     }
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);

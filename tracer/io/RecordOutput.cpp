@@ -100,7 +100,16 @@ model::Result<std::string> recordOutputPath(std::string_view pattern,
     if (path.empty() || path.back() == '/') {
         return error("-o '" + std::string(pattern) + "' names no file");
     }
+    if (!process.overwrite && process.exists && process.exists(path)) {
+        auto [stem, ext] = splitExtension(path);
+        path = stem + "." + std::to_string(process.pid) + ext;
+    }
     return path;
+}
+
+std::string mergedOutputPath(const std::string& firstTracePath) {
+    auto [stem, ext] = splitExtension(firstTracePath);
+    return stem + ".merged" + (ext.empty() ? std::string(".json.gz") : ext);
 }
 
 }  // namespace wl::io

@@ -17,8 +17,11 @@ struct RecordProcess {
     std::string host;
     // An environment variable's value, or nullptr when unset (std::getenv in real use).
     std::function<const char*(const char*)> env;
-    // Whether a path is taken already (for %n); never called when the pattern has no %n.
+    // Whether a path is taken already (for %n, and to keep from overwriting); may be empty.
     std::function<bool(const std::string&)> exists;
+    // false (`record` without --force-overwrite): a name that is taken already gets the pid
+    // before its extension instead, so no earlier trace is overwritten.
+    bool overwrite = true;
 };
 
 // The file a process writes its trace to, from the -o pattern (Nsight Systems' names):
@@ -29,5 +32,9 @@ struct RecordProcess {
 // before the extension (mp.json.gz -> mp.4242.json.gz), so no process overwrites another's trace.
 // Errors: an unknown %x, an unterminated %q{, an unset %q variable (named), an empty result.
 model::Result<std::string> recordOutputPath(std::string_view pattern, const RecordProcess& process);
+
+// Where `record` writes the merged trace of every process of a run: beside the first process's
+// trace, ".merged" before the extension (mp.json.gz -> mp.merged.json.gz).
+std::string mergedOutputPath(const std::string& firstTracePath);
 
 }  // namespace wl::io

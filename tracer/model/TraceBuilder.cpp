@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace wl::model {
 
@@ -282,6 +283,63 @@ void TraceBuilder::addCaptureWindow(TimeNs startNs, TimeNs endNs) {
     if (endNs < startNs)
         std::swap(startNs, endNs);
     m_trace->m_captureWindows.push_back({startNs, endNs});
+}
+
+std::uint64_t TraceBuilder::keepWithin(std::span<const TimeRange> windows) {
+    std::vector<TimeRange> sorted(windows.begin(), windows.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [](const TimeRange& a, const TimeRange& b) { return a.startNs < b.startNs; });
+    // Whether [start, end] meets a window; windows are few (one per capture), so a scan is enough.
+    const auto overlaps = [&](TimeNs start, TimeNs end) {
+        for (const TimeRange& w : sorted) {
+            if (w.startNs > end)
+                break;
+            if (end >= w.startNs && start <= w.endNs)
+                return true;
+        }
+        return false;
+    };
+    Trace& t = *m_trace;
+    std::unordered_set<std::uint64_t> keptCalls;  // correlation ids of kept host calls
+    for (const Track& track : t.m_tracks) {
+        if (track.kind != TrackKind::HostApi && track.kind != TrackKind::Host)
+            continue;
+        for (const Slice& s : track.slices) {
+            if (s.correlationId != 0 && overlaps(s.startNs, s.endNs()))
+                keptCalls.insert(s.correlationId);
+        }
+    }
+    std::uint64_t removed = 0;
+    for (Track& track : t.m_tracks) {
+        const bool gpu = track.kind == TrackKind::GpuStream || track.kind == TrackKind::Sync;
+        const auto before = track.slices.size();
+        std::erase_if(track.slices, [&](const Slice& s) {
+            if (overlaps(s.startNs, s.endNs()))
+                return false;
+            return !(gpu && s.correlationId != 0 && keptCalls.contains(s.correlationId));
+        });
+        removed += before - track.slices.size();
+    }
+    m_sliceCount -= removed;
+    for (CounterTrack& counter : t.m_counters) {
+        auto& samples = counter.samples;
+        std::stable_sort(samples.begin(), samples.end(),
+                         [](const CounterSample& a, const CounterSample& b) {
+                             return a.timestampNs < b.timestampNs;
+                         });
+        std::vector<CounterSample> kept;
+        for (std::size_t i = 0; i < samples.size(); ++i) {
+            const bool inside = overlaps(samples[i].timestampNs, samples[i].timestampNs);
+            // The last sample before a window holds at its start.
+            const bool holdsAtStart =
+                !inside && i + 1 < samples.size() &&
+                overlaps(samples[i + 1].timestampNs, samples[i + 1].timestampNs);
+            if (inside || holdsAtStart)
+                kept.push_back(samples[i]);
+        }
+        samples = std::move(kept);
+    }
+    return removed;
 }
 
 void TraceBuilder::assignLanes(Track& track) {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -90,6 +91,15 @@ public:
     // Keep time values as given (origin = base) instead of rebasing to the earliest event.
     void setKeepTimes(bool keep) { m_keepTimes = keep; }
     Diagnostics& diagnostics() { return m_trace->m_diagnostics; }
+
+    // What was added so far, before finalize(): tracks unsorted, times in the producer's clock.
+    // For producers that decide what to keep from the events themselves (a capture range).
+    const Trace& pending() const { return *m_trace; }
+    // Keeps only what lies in `windows` (producer clock): slices that overlap one, GPU work
+    // launched by a kept call (same correlation id, so work queued inside a window and run after
+    // it stays), and counter samples inside one (plus the sample in force at each window's
+    // start). Returns how many slices were removed. Call before finalize().
+    std::uint64_t keepWithin(std::span<const TimeRange> windows);
 
     std::size_t sliceCount() const { return m_sliceCount; }
     std::shared_ptr<const Trace> finalize();
