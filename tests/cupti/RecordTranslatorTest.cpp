@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <string>
 #include <vector>
 
@@ -329,6 +331,26 @@ TEST_F(RecordTranslatorTest, BadTimestampsTruncatedStringsAndUnknownKindsAreDiag
             }
         }
     }
+}
+
+TEST_F(RecordTranslatorTest, DevicesSayWhichPhysicalGpuTheyWere) {
+    auto device = deviceRecord(0, "NVIDIA H200");
+    const unsigned char uuid[16] = {0x8f, 0x2c, 0x01, 0x02, 0xab, 0xcd, 0x00, 0x11,
+                                    0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99};
+    std::memcpy(device.uuid.bytes, uuid, sizeof(uuid));
+    feed(device);
+    feed(deviceRecord(1, "NVIDIA H200"));  // no UUID reported
+    model::DeviceProperties pci;
+    pci.id = 0;
+    pci.pciBusId = "0000:1b:00.0";
+    translator.addRuntimeDeviceProperties(pci);
+    auto trace = finish();
+    ASSERT_NE(trace->device(0), nullptr);
+    EXPECT_EQ(trace->device(0)->uuid, "GPU-8f2c0102-abcd-0011-2233-445566778899");
+    EXPECT_EQ(trace->device(0)->pciBusId, "0000:1b:00.0");
+    EXPECT_EQ(trace->device(0)->smCount, 132);  // the rest is still CUPTI's
+    ASSERT_NE(trace->device(1), nullptr);
+    EXPECT_TRUE(trace->device(1)->uuid.empty());
 }
 
 TEST_F(RecordTranslatorTest, EachDeviceGetsItsOwnProcessAndProperties) {

@@ -216,5 +216,33 @@ TEST(KinetoImport, RankOfAJobSurvivesAConversion) {
     EXPECT_EQ(second.value()->metadataValue("world_size"), "8");
 }
 
+TEST(KinetoImport, WhichProcessAndGpuOfAJobSurvivesAConversion) {
+    // What `record` writes so traces of one job's processes and hosts can be matched and put on
+    // one time axis: host, pid, clock pairs, and each device's UUID and PCI bus id.
+    const std::string json = R"({"distributedInfo": {"rank": 1, "host": "node7", "pid": 4242,
+            "clock_sync_start": "1764000000000000000,5000", "clock_sync_end": "1764000001000000000,1000005000"},
+        "deviceProperties": [{"id": 0, "name": "NVIDIA H200", "uuid": "GPU-8f2c0102-abcd-0011-2233-445566778899",
+                              "pciBusId": "0000:1b:00.0"}],
+        "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+                         "ts": 10, "dur": 5, "args": {"stream": 7, "device": 0}}]})";
+    const auto first = ChromeTraceReader().read(json, "rank1.json");
+    ASSERT_TRUE(first.ok()) << first.error().describe();
+    const std::string exported = ChromeTraceWriter(*first.value()).toString();
+    const auto second = ChromeTraceReader().read(exported, "again.json");
+    ASSERT_TRUE(second.ok()) << second.error().describe();
+    const model::Trace& t = *second.value();
+    EXPECT_EQ(t.metadataValue("host"), "node7");
+    EXPECT_EQ(t.metadataValue("pid"), "4242");
+    EXPECT_EQ(t.metadataValue("clock_sync_start"), "1764000000000000000,5000");
+    EXPECT_EQ(t.metadataValue("clock_sync_end"), "1764000001000000000,1000005000");
+    ASSERT_NE(t.device(0), nullptr);
+    EXPECT_EQ(t.device(0)->uuid, "GPU-8f2c0102-abcd-0011-2233-445566778899");
+    EXPECT_EQ(t.device(0)->pciBusId, "0000:1b:00.0");
+    // Kineto readers (HTA) find them in distributedInfo.
+    EXPECT_NE(exported.find(R"("clock_sync_start":"1764000000000000000,5000")"), std::string::npos);
+    EXPECT_NE(exported.find(R"("device_uuids":"GPU-8f2c0102-abcd-0011-2233-445566778899")"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace wl::io

@@ -1,6 +1,10 @@
 #include "cupti/CuptiApi.h"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
+
+#include <cctype>
+#include <cstdio>
 
 namespace wl::cupti {
 namespace {
@@ -11,6 +15,13 @@ int attribute(cudaDeviceAttr attr, int device) {
         return 0;
     }
     return value;
+}
+
+// "0000:1b:00.0", as nvidia-smi and the driver write it.
+std::string formatPciBusId(int domain, int bus, int device) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%04x:%02x:%02x.0", domain, bus, device);
+    return text;
 }
 
 // Pass-through to libcupti and the CUDA runtime.
@@ -63,7 +74,28 @@ public:
         // Double data rate: two transfers per memory clock.
         p.memoryBandwidthGBps =
             2.0 * p.memoryClockRateKHz * 1e3 * (p.memoryBusWidthBits / 8.0) / 1e9;
+        p.pciBusId = formatPciBusId(prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
         return p;
+    }
+
+    std::string pciBusId(int device) override {
+        // The driver API, found in the process rather than linked: the injection library runs
+        // inside programs that brought their own libcuda, and needs no context for this.
+        using DeviceGet = int (*)(int*, int);
+        using GetPciBusId = int (*)(char*, int, int);
+        auto deviceGet = reinterpret_cast<DeviceGet>(dlsym(RTLD_DEFAULT, "cuDeviceGet"));
+        auto getPci = reinterpret_cast<GetPciBusId>(dlsym(RTLD_DEFAULT, "cuDeviceGetPCIBusId"));
+        int handle = 0;
+        char text[32] = {};
+        if (deviceGet == nullptr || getPci == nullptr || deviceGet(&handle, device) != 0 ||
+            getPci(text, sizeof(text) - 1, handle) != 0) {
+            return {};
+        }
+        std::string id = text;
+        for (char& c : id) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return id;
     }
 
     model::Result<DefaultStreams> defaultStreams(int device) override {

@@ -60,6 +60,9 @@ public:
     // CUPTI does not know it.
     virtual std::string callbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) = 0;
     virtual std::string resultString(CUptiResult result) = 0;
+    // The PCI bus id of a device ("0000:1b:00.0") from the driver, without a context; empty
+    // when unknown. Not pure: fakes need not know one.
+    virtual std::string pciBusId(int /*device*/) { return {}; }
     // CUPTI's clock now (the clock of every record's timestamps); 0 when it cannot be read. Not
     // pure: fakes need not have a clock.
     virtual std::uint64_t timestampNs() { return 0; }

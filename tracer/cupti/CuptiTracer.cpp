@@ -558,6 +558,18 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         }
         g_startEndRanges.clear();
     }
+    if (!d.options.queryDeviceProperties) {
+        // Only which physical GPU each ordinal was: traces of a job's processes and hosts are
+        // matched by it.
+        for (int device : translator.devices()) {
+            model::DeviceProperties known;
+            known.id = device;
+            known.pciBusId = d.api->pciBusId(device);
+            if (!known.pciBusId.empty()) {
+                translator.addRuntimeDeviceProperties(known);
+            }
+        }
+    }
     if (d.options.queryDeviceProperties) {
         for (int device : translator.devices()) {
             if (auto properties = d.api->deviceProperties(device)) {

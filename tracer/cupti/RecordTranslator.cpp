@@ -101,6 +101,28 @@ std::string memcpyName(CopyKind kind, MemoryKind src, MemoryKind dst) {
            model::toString(dst) + ")";
 }
 
+// nvidia-smi's spelling of a device UUID: "GPU-" and the 16 bytes as 8-4-4-4-12 hex digits.
+// All zero (CUPTI did not say): empty.
+std::string formatUuid(const unsigned char* bytes) {
+    bool any = false;
+    for (int i = 0; i < 16; ++i) {
+        any |= bytes[i] != 0;
+    }
+    if (!any) {
+        return {};
+    }
+    std::string text = "GPU-";
+    constexpr char kHex[] = "0123456789abcdef";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) {
+            text += '-';
+        }
+        text += kHex[bytes[i] >> 4];
+        text += kHex[bytes[i] & 0xF];
+    }
+    return text;
+}
+
 }  // namespace
 
 RecordTranslator::RecordTranslator(ApiNameFn apiName)
@@ -541,6 +563,7 @@ void RecordTranslator::translateDevice(const CUpti_Activity& record) {
     p.clockRateKHz = static_cast<std::int32_t>(d.coreClockRate);
     // CUPTI reports kB/s.
     p.memoryBandwidthGBps = static_cast<double>(d.globalMemoryBandwidth) * 1e3 / 1e9;
+    p.uuid = formatUuid(reinterpret_cast<const unsigned char*>(d.uuid.bytes));
     m_cuptiDevices[p.id] = std::move(p);
     m_devices.insert(static_cast<int>(d.id));
 }
@@ -749,6 +772,7 @@ void RecordTranslator::addDevices() {
             take(merged.totalMemoryBytes, c.totalMemoryBytes);
             take(merged.l2CacheBytes, c.l2CacheBytes);
             take(merged.clockRateKHz, c.clockRateKHz);
+            take(merged.uuid, c.uuid);
             if (merged.memoryBandwidthGBps == 0.0) {
                 merged.memoryBandwidthGBps = c.memoryBandwidthGBps;
             }

@@ -1374,6 +1374,18 @@ void Importer::parseDevices(od::value& v) {
                         continue;
                     }
                     break;
+                case keyHash("uuid"):
+                    if (key == "uuid") {
+                        d.uuid = std::string(getString(value, "uuid"));
+                        continue;
+                    }
+                    break;
+                case keyHash("pciBusId"):
+                    if (key == "pciBusId") {
+                        d.pciBusId = std::string(getString(value, "pciBusId"));
+                        continue;
+                    }
+                    break;
                 case keyHash("memoryBandwidthGBps"):
                     if (key == "memoryBandwidthGBps") {
                         d.memoryBandwidthGBps = getFloat<double>(value, key);

@@ -275,6 +275,17 @@ private:
         put("local_rank", "", true);
         put("host", "", false);
         put("pid", "", true);
+        // (host wall clock ns, trace clock ns) read together at the start and end of recording:
+        // traces of one job from several hosts are put on one time axis by these.
+        put("clock_sync_start", "", false);
+        put("clock_sync_end", "", false);
+        std::string uuids;
+        for (const auto& d : m_trace.devices()) {
+            if (!d.uuid.empty())
+                uuids += (uuids.empty() ? "" : ",") + d.uuid;
+        }
+        if (!uuids.empty())
+            w.field("device_uuids", uuids);
         w.endObject();
     }
 
@@ -298,6 +309,10 @@ private:
             w.field("maxBlocksPerMultiprocessor", d.maxBlocksPerSm);
             w.field("maxWarpsPerMultiprocessor", d.maxWarpsPerSm);
             w.field("l2CacheSize", d.l2CacheBytes);
+            if (!d.uuid.empty())
+                w.field("uuid", d.uuid);
+            if (!d.pciBusId.empty())
+                w.field("pciBusId", d.pciBusId);
             w.field("clockRate", d.clockRateKHz);
             w.field("memoryClockRate", d.memoryClockRateKHz);
             w.field("memoryBusWidth", d.memoryBusWidthBits);

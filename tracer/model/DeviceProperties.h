@@ -31,6 +31,10 @@ struct DeviceProperties {
     std::int32_t pcieGeneration = 0;
     std::int32_t pcieLinkWidth = 0;
     double memoryBandwidthGBps = 0.0;  // theoretical peak, GB/s (1e9 bytes/s)
+    // Which physical GPU this was, across processes and hosts (ordinals differ between
+    // processes with CUDA_VISIBLE_DEVICES): "GPU-8f2c...", "0000:1b:00.0". Empty when unknown.
+    std::string uuid;
+    std::string pciBusId;
 };
 
 }  // namespace wl::model
