@@ -206,6 +206,32 @@ TEST_F(RecordTranslatorTest, SynchronisationsLandOnTheirDeviceWithStreamAndEvent
     EXPECT_EQ(kinds.size(), 4u);
 }
 
+TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {
+    const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
+    const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;
+    feed(markerRecord(start, 1, 100, "Batch", nullptr));
+    feed(markerRecord(end, 1, 400, nullptr, nullptr));
+    auto data = markerDataRecord(1, 0xFF00FF00u, 7);
+    data.payloadKind = CUPTI_METRIC_VALUE_KIND_UINT64;
+    data.payload.metricValueUint64 = 4096;
+    feed(data);
+    translator.noteCategoryName(7, "I/O");
+    auto trace = finish();
+    const model::NvtxDetail* n = nullptr;
+    for (const auto& track : trace->tracks()) {
+        for (const auto& s : track.slices) {
+            if (trace->str(s.nameId) == "Batch") {
+                n = trace->nvtx(s);
+            }
+        }
+    }
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->category, 7);
+    EXPECT_EQ(trace->str(n->categoryNameId), "I/O");
+    EXPECT_TRUE(n->hasPayload);
+    EXPECT_EQ(n->payload, 4096.0);
+}
+
 TEST_F(RecordTranslatorTest, NvtxRangesNestPerThreadAndDomainWithColours) {
     const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
     const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;

@@ -216,6 +216,28 @@ TEST(KinetoImport, RankOfAJobSurvivesAConversion) {
     EXPECT_EQ(second.value()->metadataValue("world_size"), "8");
 }
 
+TEST(KinetoImport, NvtxPayloadAndCategoryNameSurviveAConversion) {
+    const std::string json = R"({"traceEvents": [
+        {"ph": "X", "cat": "gpu_user_annotation", "name": "Batch", "pid": 1, "tid": 1, "ts": 10,
+         "dur": 5, "args": {"category": 7, "category name": "I/O", "payload": 4096}}]})";
+    const auto first = ChromeTraceReader().read(json, "nvtx.json");
+    ASSERT_TRUE(first.ok()) << first.error().describe();
+    const auto again = ChromeTraceReader().read(ChromeTraceWriter(*first.value()).toString(), "x");
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    const model::Trace& t = *again.value();
+    const model::NvtxDetail* n = nullptr;
+    for (const auto& track : t.tracks()) {
+        for (const auto& s : track.slices) {
+            n = n != nullptr ? n : t.nvtx(s);
+        }
+    }
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->category, 7);
+    EXPECT_EQ(t.str(n->categoryNameId), "I/O");
+    ASSERT_TRUE(n->hasPayload);
+    EXPECT_EQ(n->payload, 4096.0);
+}
+
 TEST(KinetoImport, WhichProcessAndGpuOfAJobSurvivesAConversion) {
     // What `record` writes so traces of one job's processes and hosts can be matched and put on
     // one time axis: host, pid, clock pairs, and each device's UUID and PCI bus id.

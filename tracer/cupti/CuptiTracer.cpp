@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -77,6 +78,7 @@ ActiveRun* g_run = nullptr;
 // by the NVTX callback under a lock of their own so they never wait for a translation.
 std::mutex g_rangeMutex;
 std::vector<std::uint64_t> g_startEndRanges;
+std::vector<std::pair<std::uint32_t, std::string>> g_categoryNames;  // nvtxNameCategory calls
 
 }  // namespace
 
@@ -147,6 +149,19 @@ void CUPTIAPI nvtxCallback(void* /*userData*/, CUpti_CallbackDomain domain, CUpt
         return;
     }
     std::uint64_t rangeId = 0;
+    const auto nameCategory = [](std::uint32_t category, const char* name) {
+        if (name != nullptr) {
+            std::lock_guard lock(g_rangeMutex);
+            g_categoryNames.emplace_back(category, std::string(name, strnlen(name, 256)));
+        }
+    };
+    // Category names of the default domain (CUPTI's headers give no parameters for the
+    // domain variant).
+    if (id == CUPTI_CBID_NVTX_nvtxNameCategoryA) {
+        const auto* p = static_cast<const nvtxNameCategoryA_params*>(nvtx->functionParams);
+        nameCategory(p->category, p->name);
+        return;
+    }
     if (id == CUPTI_CBID_NVTX_nvtxRangeEnd) {
         rangeId = static_cast<const nvtxRangeEnd_params*>(nvtx->functionParams)->id;
     } else if (id == CUPTI_CBID_NVTX_nvtxDomainRangeEnd) {
@@ -406,6 +421,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
     {
         std::lock_guard lock(g_rangeMutex);
         g_startEndRanges.clear();
+        g_categoryNames.clear();
     }
 
     // Subscribing is how CUPTI tells us another profiler already owns the process.
@@ -557,6 +573,10 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
             translator.noteStartEndRange(id);
         }
         g_startEndRanges.clear();
+        for (auto& [category, name] : g_categoryNames) {
+            translator.noteCategoryName(category, std::move(name));
+        }
+        g_categoryNames.clear();
     }
     if (!d.options.queryDeviceProperties) {
         // Only which physical GPU each ordinal was: traces of a job's processes and hosts are

@@ -514,6 +514,22 @@ void RecordTranslator::translateMarkerData(const CUpti_Activity& record) {
         data.colorArgb = d.color;
     }
     data.category = static_cast<std::int32_t>(d.category);
+    switch (d.payloadKind) {
+        case CUPTI_METRIC_VALUE_KIND_DOUBLE:
+            data.payload = d.payload.metricValueDouble;
+            data.hasPayload = true;
+            break;
+        case CUPTI_METRIC_VALUE_KIND_UINT64:
+            data.payload = static_cast<double>(d.payload.metricValueUint64);
+            data.hasPayload = true;
+            break;
+        case CUPTI_METRIC_VALUE_KIND_INT64:
+            data.payload = static_cast<double>(d.payload.metricValueInt64);
+            data.hasPayload = true;
+            break;
+        default:
+            break;  // no payload (the other kinds are metric units NVTX does not use)
+    }
     m_markerData[d.id] = data;
 }
 
@@ -583,6 +599,10 @@ void RecordTranslator::addDroppedRecords(std::uint64_t count) {
               " activity records (buffers full): the trace is incomplete");
 }
 
+void RecordTranslator::noteCategoryName(std::uint32_t category, std::string name) {
+    m_categoryNames[category] = std::move(name);
+}
+
 void RecordTranslator::noteStartEndRange(std::uint64_t rangeId) {
     m_startEndRanges.insert(rangeId);
 }
@@ -621,6 +641,12 @@ void RecordTranslator::emitMarkers() {
         if (auto it = m_markerData.find(id); it != m_markerData.end()) {
             detail.colorArgb = it->second.colorArgb;
             detail.category = it->second.category;
+            detail.hasPayload = it->second.hasPayload;
+            detail.payload = it->second.payload;
+            if (auto name = m_categoryNames.find(static_cast<std::uint32_t>(detail.category));
+                detail.category != 0 && name != m_categoryNames.end()) {
+                detail.categoryNameId = m_builder->intern(name->second);
+            }
         }
         detail.domainId = m_builder->intern(domain);
         return detail;

@@ -48,6 +48,8 @@ public:
     // An NVTX range id that was closed by nvtxRangeEnd (a start/end range, not push/pop): such
     // ranges may cross threads and overlap, so they go to the domain's async track.
     void noteStartEndRange(std::uint64_t rangeId);
+    // A name given to an NVTX category (nvtxNameCategory), shown with the ranges of that category.
+    void noteCategoryName(std::uint32_t category, std::string name);
     // Device properties from the CUDA runtime; merged with CUPTI's DEVICE record (CUPTI wins where
     // it reports a value).
     void addRuntimeDeviceProperties(const model::DeviceProperties& properties);
@@ -84,6 +86,8 @@ private:
     struct MarkerData {
         std::uint32_t colorArgb = 0;
         std::int32_t category = 0;
+        bool hasPayload = false;
+        double payload = 0.0;
     };
     struct PendingSync {
         std::uint64_t start = 0;
@@ -146,6 +150,7 @@ private:
     std::unordered_map<std::uint32_t, MarkerData> m_markerData;
     std::vector<std::pair<std::uint32_t, MarkerStart>> m_marks;  // instantaneous markers
     std::unordered_set<std::uint64_t> m_startEndRanges;
+    std::unordered_map<std::uint32_t, std::string> m_categoryNames;
 
     std::vector<PendingSync> m_syncs;
     std::unordered_map<std::uint32_t, std::uint32_t> m_eventStream;  // CUDA event id -> stream id

@@ -143,6 +143,8 @@ enum ArgBit : std::uint32_t {
     kArgDomain = 1u << 26,
     kArgName = 1u << 27,
     kArgColor = 1u << 28,
+    kArgPayload = 1u << 29,
+    kArgCategoryName = 1u << 30,
 };
 
 // The args we understand (Kineto's names and ours). Views point into the parser's buffers,
@@ -171,7 +173,8 @@ struct EventArgs {
     float warps = -1.0f;
     float occupancy = -1.0f;
     std::uint32_t color = 0;
-    std::string_view copyKind, srcKind, dstKind, memoryKind, syncKind, domain, name;
+    double payload = 0.0;
+    std::string_view copyKind, srcKind, dstKind, memoryKind, syncKind, domain, name, categoryName;
 
     bool hasAll(std::uint32_t bits) const { return (has & bits) == bits; }
     bool hasAny(std::uint32_t bits) const { return (has & bits) != 0; }
@@ -877,6 +880,7 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
             WL_STR_ARG("memory kind", memoryKind, kArgMemoryKind)
             WL_STR_ARG("cuda_sync_kind", syncKind, kArgSyncKind)
             WL_STR_ARG("domain", domain, kArgDomain)
+            WL_STR_ARG("category name", categoryName, kArgCategoryName)
 #undef WL_INT_ARG
 #undef WL_STR_ARG
             case keyHash("name"):
@@ -912,6 +916,13 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
                 if (key == "est. achieved occupancy %") {
                     a.occupancy = getFloat<float>(value, key);
                     a.has |= kArgOccupancy;
+                    continue;
+                }
+                break;
+            case keyHash("payload"):
+                if (key == "payload") {
+                    a.payload = getFloat<double>(value, key);
+                    a.has |= kArgPayload;
                     continue;
                 }
                 break;
@@ -1245,6 +1256,9 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             n.colorArgb = a.color;
             n.domainId = a.has & kArgDomain ? m_builder.intern(a.domain) : 0;
             n.category = static_cast<std::int32_t>(a.category);
+            n.categoryNameId = a.has & kArgCategoryName ? m_builder.intern(a.categoryName) : 0;
+            n.hasPayload = (a.has & kArgPayload) != 0;
+            n.payload = a.payload;
             detail = m_builder.addNvtxDetail(n);
             break;
         }

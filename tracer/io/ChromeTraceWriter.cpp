@@ -641,9 +641,9 @@ private:
             }
             case SliceKind::Nvtx: {
                 const auto* n = m_trace.nvtx(s);
-                const bool any =
-                    (n && (n->colorArgb != 0 || n->domainId != 0 || n->category != 0)) ||
-                    s.correlationId != 0;
+                const bool any = (n && (n->colorArgb != 0 || n->domainId != 0 || n->category != 0 ||
+                                        n->hasPayload)) ||
+                                 s.correlationId != 0;
                 if (any) {
                     char sep = '{';
                     m_out.put(",\"args\":");
@@ -674,6 +674,16 @@ private:
                         m_out.put(sep);
                         m_out.put("\"category\":");
                         m_out.putInt(n->category);
+                        sep = ',';
+                        if (n->categoryNameId != 0) {
+                            m_out.put(",\"category name\":");
+                            m_out.put(escaped(n->categoryNameId));
+                        }
+                    }
+                    if (n && n->hasPayload) {
+                        m_out.put(sep);
+                        m_out.put("\"payload\":");
+                        m_out.putDouble(n->payload);
                     }
                     m_out.put('}');
                 }

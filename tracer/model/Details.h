@@ -79,6 +79,9 @@ struct NvtxDetail {
     std::uint32_t colorArgb = 0;  // 0 = no colour given
     StringId domainId = 0;        // domain name ("" = default domain)
     std::int32_t category = 0;
+    StringId categoryNameId = 0;  // nvtxNameCategory's name for it ("" = none given)
+    bool hasPayload = false;
+    double payload = 0.0;  // the event's payload (integers exact up to 2^53)
 };
 
 // Names for display and export.

@@ -258,6 +258,13 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
             addRow(tr("Colour"),
                    QStringLiteral("#%1").arg(n->colorArgb & 0xFFFFFFu, 6, 16, QLatin1Char('0')));
         }
+        if (n->category != 0) {
+            const QString name = qstr(t.str(n->categoryNameId));
+            addRow(tr("Category"), name.isEmpty() ? QString::number(n->category)
+                                                  : tr("%1 (%2)").arg(name).arg(n->category));
+        }
+        if (n->hasPayload)
+            addRow(tr("Payload"), QString::number(n->payload, 'g', 15));
     }
     fillLaunch(s);
 }
