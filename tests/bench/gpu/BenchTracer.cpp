@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -125,14 +126,20 @@ int main(int argc, char** argv) {
 
     // Traced with the default options (what `warpline run` and `record` use), then without driver
     // API records and without any API records, to show where the cost goes.
+    // "traced, spilling" is how `warpline record` traces: every buffer also appended to a spill
+    // file, and CUPTI asked for its buffers every second.
     struct Variant {
         const char* label;
         bool api;
         bool driver;
+        bool spill;
     };
-    const Variant variants[] = {{"traced", true, true},
-                                {"traced, no driver", true, false},
-                                {"traced, no API", false, false}};
+    const Variant variants[] = {{"traced", true, true, false},
+                                {"traced, no driver", true, false, false},
+                                {"traced, no API", false, false, false},
+                                {"traced, spilling", true, true, true}};
+    char spillDir[] = "/tmp/warpline-bench-spill-XXXXXX";
+    const bool haveSpillDir = mkdtemp(spillDir) != nullptr;
     std::vector<double> tracedMedians;
     bool complete = true;
     wl::cupti::CuptiTracer tracer;
@@ -140,6 +147,10 @@ int main(int argc, char** argv) {
         wl::cupti::TracerOptions options;
         options.traceApi = v.api;
         options.traceDriverApi = v.driver;
+        if (v.spill && haveSpillDir) {
+            options.spillPath = std::string(spillDir) + "/bench.spill";
+            options.flushPeriodMs = 1000;
+        }
         const auto startBegin = Clock::now();
         const wl::model::Status started = tracer.start(options);
         const auto startEnd = Clock::now();
@@ -166,6 +177,13 @@ int main(int argc, char** argv) {
         const auto dropped =
             static_cast<unsigned long long>(trace.value()->diagnostics().droppedRecords);
         complete = complete && kernels == expected && dropped == 0;
+        if (!options.spillPath.empty()) {
+            std::error_code ignored;
+            std::printf(
+                "%-18s spill file %.1f MB\n", v.label,
+                static_cast<double>(std::filesystem::file_size(options.spillPath, ignored)) / 1e6);
+            tracer.discardSpill();
+        }
         tracedMedians.push_back(median(traced.total));
         std::printf(
             "%-18s start %.1f ms, stop %.1f ms (sync, flush, translate), %llu of %llu kernels, "
@@ -192,6 +210,9 @@ int main(int argc, char** argv) {
     std::printf("added cost per traced launch (default options): %.1f ns (target <= 1000 ns): %s\n",
                 added, added <= 1000.0 ? "PASS" : "OVER");
     cudaStreamDestroy(stream);
+    if (haveSpillDir) {
+        std::filesystem::remove_all(spillDir);
+    }
     cudaLibraryUnload(library);
     return complete ? 0 : 2;
 }
