@@ -29,6 +29,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <string>
 #include <thread>
@@ -144,6 +145,11 @@ void writeTrace() {
         return;
     }
     g_tracer->setMetadata("clock_sync_end", clockPair());
+    if (const int sig = g_endingSignal.load(); sig != 0) {
+        // The trace says it holds the run only until then.
+        g_tracer->setMetadata("ended", "by signal " + std::to_string(sig) + " (" +
+                                           sigabbrev_np(sig) + "): the run until then");
+    }
     auto trace = g_tracer->stop();
     if (!trace.ok()) {
         std::fprintf(stderr, "warpline: error: tracing failed: %s\n",
