@@ -135,6 +135,61 @@ TEST(TraceBuilder, LinksLaunchesToGpuWorkByCorrelationId) {
     EXPECT_EQ(trace->processes()[1].deviceId, 1);
 }
 
+TEST(TraceBuilder, GpuProcessesOfDifferentOwnersStayApartOnOneOrdinal) {
+    TraceBuilder b;
+    // Without an owner: one process per ordinal, found again, as before.
+    const auto plain = b.gpuProcess(0, "GPU 0");
+    EXPECT_EQ(b.gpuProcess(0), plain);
+    const auto ofA = b.gpuProcess(0, "GPU 0 · a", 4300);
+    const auto ofB = b.gpuProcess(0, "GPU 0 · b", 4242);
+    EXPECT_NE(ofA, plain);
+    EXPECT_NE(ofA, ofB);
+    EXPECT_EQ(b.gpuProcess(0, {}, 4300), ofA);
+    b.gpuStreamTrack(ofA, 7);
+    b.gpuStreamTrack(ofB, 7);
+    b.gpuStreamTrack(plain, 7);
+    const auto trace = b.finalize();
+    ASSERT_EQ(trace->processes().size(), 3u);
+    // By ordinal, then owner (none first).
+    EXPECT_EQ(trace->processes()[0].ownerPid, -1);
+    EXPECT_EQ(trace->processes()[1].ownerPid, 4242);
+    EXPECT_EQ(trace->str(trace->processes()[1].nameId), "GPU 0 · b");
+    EXPECT_EQ(trace->processes()[2].ownerPid, 4300);
+    ASSERT_EQ(trace->tracks().size(), 3u);
+    for (const Track& t : trace->tracks())
+        EXPECT_EQ(t.deviceId, 0);  // the CUDA ordinal, whoever owns the process
+    EXPECT_EQ(trace->tracks()[2].process, 2u);
+}
+
+TEST(TraceBuilder, FlowAnchorIsATimeThatBindsBackToTheSlice) {
+    TraceBuilder b;
+    const auto host = b.hostProcess(1);
+    const auto track = b.hostTrack(host, 1);
+    b.addSlice(track, 0, 100, "parent", SliceKind::Other);
+    b.addSlice(track, 0, 30, "child", SliceKind::Other);  // starts with its parent
+    b.addSlice(track, 31, 50, "second child", SliceKind::Other);
+    b.addSlice(track, 40, 45, "grandchild", SliceKind::Other);
+    b.addSlice(track, 200, 300, "covered", SliceKind::Other);
+    b.addSlice(track, 200, 300, "cover", SliceKind::Other);  // same interval: nests inside
+    b.addSlice(track, 400, 400, "mark", SliceKind::Instant);
+    const auto trace = b.finalize();
+    const Track& t = trace->track(0);
+    const auto anchor = [&](std::string_view name) {
+        for (const Slice& s : t.slices) {
+            if (trace->str(s.nameId) == name)
+                return TraceBuilder::flowAnchorNs(t, s);
+        }
+        return std::optional<TimeNs>(-1);
+    };
+    EXPECT_EQ(anchor("parent"), 51);  // past both children (and the grandchild)
+    EXPECT_EQ(anchor("child"), 0);
+    EXPECT_EQ(anchor("second child"), 31);
+    EXPECT_EQ(anchor("grandchild"), 40);
+    EXPECT_EQ(anchor("covered"), std::nullopt);
+    EXPECT_EQ(anchor("cover"), 200);
+    EXPECT_EQ(anchor("mark"), 400);
+}
+
 TEST(TraceBuilder, ResolvesExplicitFlowsToEnclosingSlicesAndDeduplicates) {
     TraceBuilder b;
     const auto host = b.hostProcess(1);

@@ -1473,7 +1473,7 @@ void Importer::parseWarplineBlock(od::value& v) {
         od::value value = field.value();
         if (key == "processes") {
             forEachObject(value, "warpline.processes", [&](od::object& o) {
-                std::int64_t pid = 0, processId = 0, device = -1;
+                std::int64_t pid = 0, processId = 0, device = -1, owner = -1;
                 std::string name;
                 for (auto f : o) {
                     const std::string_view k = keyText(f);
@@ -1486,12 +1486,17 @@ void Importer::parseWarplineBlock(od::value& v) {
                         device = getInt<std::int32_t>(fv, k);
                     else if (k == "name")
                         name = std::string(getString(fv, k));
+                    else if (k == "owner")
+                        owner = getInt<std::int64_t>(fv, k);
                     else
                         skipValue(fv, 3);
                 }
+                // Keyed by (device, owner): a merged trace's GPU processes of one ordinal in
+                // different traced processes stay apart (the pids tell them apart in the file).
                 const ProcessIndex p =
-                    device >= 0 ? m_builder.gpuProcess(static_cast<std::int32_t>(device), name)
-                                : m_builder.hostProcess(processId, name);
+                    device >= 0
+                        ? m_builder.gpuProcess(static_cast<std::int32_t>(device), name, owner)
+                        : m_builder.hostProcess(processId, name);
                 m_pidProcesses[pid] = p;
                 if (device >= 0)
                     m_pidDevices[pid] = static_cast<std::int32_t>(device);
@@ -1581,6 +1586,22 @@ void Importer::parseWarplineBlock(od::value& v) {
                 auto pit = m_pidProcesses.find(pid);
                 const ProcessIndex p = pit != m_pidProcesses.end() ? pit->second : hostProcess(pid);
                 m_builder.counterTrack(p, name, series, unit);
+            });
+        } else if (key == "captureWindows") {
+            // In ns from the file's time zero, as the events' ts: rebased with them.
+            forEachObject(value, "warpline.captureWindows", [&](od::object& o) {
+                TimeNs startNs = 0, endNs = 0;
+                for (auto f : o) {
+                    const std::string_view k = keyText(f);
+                    od::value fv = f.value();
+                    if (k == "startNs")
+                        startNs = getInt<TimeNs>(fv, k);
+                    else if (k == "endNs")
+                        endNs = getInt<TimeNs>(fv, k);
+                    else
+                        skipValue(fv, 3);
+                }
+                m_builder.addCaptureWindow(startNs, endNs);
             });
         } else if (key == "diagnostics") {
             if (typeOf(value) != od::json_type::object)

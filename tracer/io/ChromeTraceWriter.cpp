@@ -12,6 +12,7 @@
 #include "io/ChromeTraceFormat.h"
 #include "io/JsonWriter.h"
 #include "io/TimeText.h"
+#include "model/TraceBuilder.h"
 
 namespace wl::io {
 
@@ -335,6 +336,9 @@ private:
             w.beginObject();
             w.field("pid", m_layout.pidOf[i]).field("processId", p.pid);
             w.field("device", p.deviceId).field("name", m_trace.str(p.nameId));
+            // Only merged traces have owners: other exports stay as they were, byte for byte.
+            if (p.ownerPid >= 0)
+                w.field("owner", p.ownerPid);
             w.endObject();
         }
         w.endArray();
@@ -377,6 +381,16 @@ private:
             w.endObject();
         }
         w.endArray();
+        // Written only when there are some, so exports of traces without them do not change.
+        if (!m_trace.captureWindows().empty()) {
+            w.key("captureWindows").beginArray();
+            for (const auto& window : m_trace.captureWindows()) {
+                w.beginObject();
+                w.field("startNs", window.startNs).field("endNs", window.endNs);
+                w.endObject();
+            }
+            w.endArray();
+        }
         // Diagnostics of the original collection or import. What an import re-derives from the
         // events themselves (spilled overlaps and their warnings) is left out, so reading this
         // file back gives the same counts rather than twice the spills.
@@ -740,6 +754,10 @@ private:
         const Track& t = m_trace.track(ref.track);
         const TrackLayout& tl = m_layout.tracks[ref.track];
         const Slice& s = t.slices[ref.index];
+        // A time inside the slice and not inside a child of it: readers (ours and Perfetto's)
+        // bind a flow end to the innermost slice over its time, so a child starting with its
+        // parent would take the arrow.
+        const TimeNs ts = model::TraceBuilder::flowAnchorNs(t, s).value_or(s.startNs);
         beginEvent();
         m_out.put("\"ph\":\"");
         m_out.put(ph);
@@ -752,7 +770,7 @@ private:
         m_out.put(",\"tid\":");
         m_out.putInt(tl.tids[tl.groupOfLane[s.depth]]);
         m_out.put(",\"ts\":");
-        m_out.putMicros(s.startNs);
+        m_out.putMicros(ts);
         m_out.put(",\"name\":\"");
         m_out.put(cat);
         m_out.put(ph == 'f' ? "\",\"bp\":\"e\"}" : "\"}");

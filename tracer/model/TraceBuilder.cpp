@@ -5,6 +5,7 @@
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace wl::model {
 
@@ -61,14 +62,20 @@ ProcessIndex TraceBuilder::hostProcess(std::int64_t pid, std::string_view name) 
     return it->second;
 }
 
-ProcessIndex TraceBuilder::gpuProcess(std::int32_t deviceId, std::string_view name) {
-    auto [it, inserted] = m_gpuProcessIndex.try_emplace(deviceId, 0);
+ProcessIndex TraceBuilder::gpuProcess(std::int32_t deviceId, std::string_view name,
+                                      std::int64_t ownerPid) {
+    ownerPid = ownerPid < 0 ? -1 : ownerPid;
+    auto [it, inserted] = m_gpuProcessIndex.try_emplace({deviceId, ownerPid}, 0);
     if (inserted) {
         it->second = static_cast<ProcessIndex>(m_trace->m_processes.size());
         Process p;
         p.pid = deviceId;
         p.deviceId = deviceId;
-        p.nameId = intern(name.empty() ? "GPU " + std::to_string(deviceId) : std::string(name));
+        p.ownerPid = ownerPid;
+        std::string fallback = "GPU " + std::to_string(deviceId);
+        if (ownerPid >= 0)
+            fallback += " (pid " + std::to_string(ownerPid) + ")";
+        p.nameId = intern(name.empty() ? fallback : std::string(name));
         m_trace->m_processes.push_back(p);
     } else if (!name.empty()) {
         m_trace->m_processes[it->second].nameId = intern(name);
@@ -262,6 +269,33 @@ void TraceBuilder::addCounterSample(std::uint32_t counter, TimeNs timestampNs, d
 void TraceBuilder::addFlow(std::uint64_t id, TrackIndex fromTrack, TimeNs fromNs,
                            TrackIndex toTrack, TimeNs toNs) {
     m_pendingFlows.push_back({id, fromTrack, fromNs, toTrack, toNs});
+}
+
+std::optional<TimeNs> TraceBuilder::flowAnchorNs(const Track& track, const Slice& slice) {
+    // Not its end, which may be the start of the next slice of its lane.
+    const TimeNs last = slice.durationNs > 0 ? slice.endNs() - 1 : slice.startNs;
+    // resolveFlows takes the deepest lane with a slice over the time: step past every slice of
+    // a deeper lane over it until none is (lanes hold no overlaps, so in each lane only the last
+    // slice starting at or before t can cover t).
+    TimeNs t = slice.startNs;
+    for (bool moved = true; moved && t <= last;) {
+        moved = false;
+        for (std::uint32_t lane = slice.depth + 1u; lane < track.laneCount(); ++lane) {
+            const auto slices = track.lane(lane);
+            auto it = std::upper_bound(slices.begin(), slices.end(), t,
+                                       [](TimeNs v, const Slice& s) { return v < s.startNs; });
+            if (it == slices.begin())
+                continue;
+            --it;
+            if (it->endNs() >= t) {
+                t = it->endNs() + 1;
+                moved = true;
+            }
+        }
+    }
+    if (t > last)
+        return std::nullopt;
+    return t;
 }
 
 void TraceBuilder::addDevice(const DeviceProperties& properties) {
@@ -517,8 +551,8 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     m_finalized = true;
     Trace& t = *m_trace;
 
-    // Order processes (hosts by pid, then GPUs by ordinal) and tracks (by process, sort index),
-    // remapping indices, so the same events give the same trace whatever order they came in.
+    // Order processes (hosts by pid, then GPUs by ordinal and owner) and tracks (by process and
+    // sort index), remapping indices, so the same events give the same trace in any input order.
     std::vector<ProcessIndex> procOrder(t.m_processes.size());
     std::iota(procOrder.begin(), procOrder.end(), 0u);
     std::stable_sort(procOrder.begin(), procOrder.end(), [&](ProcessIndex a, ProcessIndex b) {
@@ -528,7 +562,9 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
         const bool gb = pb.deviceId >= 0;
         if (ga != gb)
             return !ga;
-        return ga ? pa.deviceId < pb.deviceId : pa.pid < pb.pid;
+        if (!ga)
+            return pa.pid < pb.pid;
+        return std::pair(pa.deviceId, pa.ownerPid) < std::pair(pb.deviceId, pb.ownerPid);
     });
     std::vector<ProcessIndex> procNew(t.m_processes.size());
     std::vector<Process> processes;

@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/Trace.h"
@@ -27,7 +29,11 @@ public:
 
     // Processes and tracks are created on first use and found again by their key.
     ProcessIndex hostProcess(std::int64_t pid, std::string_view name = {});
-    ProcessIndex gpuProcess(std::int32_t deviceId, std::string_view name = {});
+    // GPU processes are keyed by (ordinal, owner): `ownerPid` >= 0 keeps the GPU work of one
+    // traced process apart from another's on the same ordinal (a merged trace); -1, the default,
+    // is the one GPU process per ordinal of a single-process trace.
+    ProcessIndex gpuProcess(std::int32_t deviceId, std::string_view name = {},
+                            std::int64_t ownerPid = -1);
     void setProcessName(ProcessIndex process, std::string_view name);
 
     TrackIndex hostApiTrack(ProcessIndex process, std::int64_t threadId);
@@ -79,6 +85,11 @@ public:
     // the same host process are linked automatically.
     void addFlow(std::uint64_t id, TrackIndex fromTrack, TimeNs fromNs, TrackIndex toTrack,
                  TimeNs toNs);
+    // The inverse for a finished track: a time at which addFlow binds to `slice` (the earliest
+    // instant of it that no slice of a deeper lane covers; its start is wrong when a child
+    // starts with it). nullopt when its children cover all of it. For writers of flow events
+    // and for copying flows from one trace into another.
+    static std::optional<TimeNs> flowAnchorNs(const Track& track, const Slice& slice);
 
     void addDevice(const DeviceProperties& properties);  // replaces one with the same id
     void setMetadata(std::string key, std::string value);
@@ -121,7 +132,7 @@ private:
     std::shared_ptr<Trace> m_trace;
     std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;
     std::map<std::int64_t, ProcessIndex> m_hostProcessIndex;
-    std::map<std::int32_t, ProcessIndex> m_gpuProcessIndex;
+    std::map<std::pair<std::int32_t, std::int64_t>, ProcessIndex> m_gpuProcessIndex;
     std::map<std::tuple<ProcessIndex, StringId, StringId>, std::uint32_t> m_counterIndex;
     std::vector<PendingFlow> m_pendingFlows;
     TimeNs m_baseTimeNs = 0;

@@ -26,6 +26,10 @@ struct Process {
     std::int64_t pid = 0;        // OS pid for hosts; the writer picks small ids for devices
     std::int32_t deviceId = -1;  // CUDA ordinal for a GPU process, -1 for a host process
     StringId nameId = 0;
+    // GPU process of a trace that merges several traced processes: the pid of the process whose
+    // GPU work it shows (ordinals are per process, so two processes' "GPU 0" stay two rows);
+    // -1 in a trace of one process.
+    std::int64_t ownerPid = -1;
 };
 
 // A row of slices. Slices are sorted by (depth, startNs): each lane is a contiguous run
