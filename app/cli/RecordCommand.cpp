@@ -1,6 +1,7 @@
 // `warpline record [-o FILE] -- PROGRAM [ARGS...]`: runs another CUDA program with the injection
 // library (CUDA_INJECTION64_PATH) and NVTX pointed at CUPTI (NVTX_INJECTION64_PATH); the library
 // writes the trace when the program exits. The program's exit code is passed through.
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -18,27 +20,55 @@
 
 #include "app/cli/Commands.h"
 #include "io/RecordOutput.h"
+#include "io/TraceFile.h"
+#ifdef WARPLINE_HAS_CUDA
+#include "cupti/RecordSettings.h"
+#include "cupti/SpillRecovery.h"
+#include "model/TraceMerge.h"
+#endif
 
 namespace wl::app {
 namespace {
 
-constexpr const char* kRecordHelp = R"(Usage: warpline record [-o FILE] -- PROGRAM [ARGS...]
+constexpr const char* kRecordHelp = R"(Usage: warpline record [OPTIONS] -- PROGRAM [ARGS...]
 
 Runs PROGRAM under the CUPTI tracer and writes its trace when it exits: kernels, copies, memsets,
-synchronisations, CUDA runtime and driver API calls and NVTX ranges, from every process start
-until exit. Every process of the program that uses CUDA writes a trace of its own. A signal that
-ends the program (SIGTERM, SIGHUP, Ctrl+C where the program does not handle it, abort(), a crash)
-still leaves the trace of what ran until then; only SIGKILL loses it.
+synchronisations, CUDA runtime and driver API calls and NVTX ranges. Every process of the program
+that uses CUDA writes a trace of its own; when there are several, one merged trace of all of them
+is written too. Nothing recorded is lost to a signal: SIGTERM, SIGHUP, Ctrl+C the program does not
+handle, abort() and crashes still write the trace; after SIGKILL (or the OOM killer) the trace is
+recovered from a spill file, less about the last second.
 
 Options:
-  -o, --output FILE  where to write the trace (Chrome trace JSON; gzip-compressed when FILE ends
-                     in .gz). Default: PROGRAM-PID.json.gz in the current folder, PROGRAM being
-                     the program's file name and PID its process id. Processes the program starts
-                     write FILE's name with their pid before the extension (mp.json.gz ->
-                     mp.4242.json.gz). FILE may hold Nsight Systems' patterns instead: %p (pid),
-                     %h (host name), %q{VAR} (an environment variable: RANK, LOCAL_RANK,
-                     OMPI_COMM_WORLD_RANK, SLURM_PROCID), %n (the first free number), %% ('%').
-  -h, --help         this text
+  -o, --output FILE        where to write the trace (Chrome trace JSON; gzip-compressed when FILE
+                           ends in .gz). Default: PROGRAM-PID.json.gz in the current folder.
+                           Processes the program starts write FILE's name with their pid before
+                           the extension (mp.json.gz -> mp.4242.json.gz). FILE may hold Nsight
+                           Systems' patterns instead: %p (pid), %h (host name), %q{VAR} (an
+                           environment variable: RANK, LOCAL_RANK, OMPI_COMM_WORLD_RANK,
+                           SLURM_PROCID), %n (the first free number), %% ('%').
+  -f, --force-overwrite    replace existing files; otherwise record refuses to start when FILE
+                           exists, and a process whose pattern names an existing file writes
+                           its pid before the extension instead
+  --capture-range=none|cudaProfilerApi|nvtx:NAME[@DOMAIN]
+                           keep only the spans between cudaProfilerStart and cudaProfilerStop
+                           (as cupyx.profiler.profile() and torch.cuda.profiler.profile() mark
+                           them), or the NVTX range NAME; default none (the whole run). Work
+                           launched inside a span is kept until it ends. The trace carries the
+                           spans, and analysis uses them as its window.
+  --capture-range-end=stop|repeat
+                           stop: the first span only (default); repeat: every span
+  --delay SEC              keep nothing from the first SEC seconds of tracing
+  --duration SEC           keep nothing after SEC seconds (counted from the end of --delay)
+  --trace LIST             what to record, comma-separated: cuda (always), nvtx; default cuda,nvtx
+  --cuda-api runtime|driver|both|none
+                           which CUDA API calls to record; default both (launch arrows need one)
+  --buffer-size MIB        CUPTI activity buffer size, 1-256 MiB; default 8
+  --gpu-metrics            sample warp occupancy % and SM active % of each GPU the program
+                           uses (CUPTI PM sampling, every 20 us; locks the GPU clocks while on)
+  --no-merge               do not write the merged trace of several processes
+  -h, --help               this text
+Records left out by a capture range, delay or duration are counted and reported.
 
 PROGRAM finds its CUDA library as usual; Python programs work too (python3 script.py). NVTX
 ranges are recorded unless NVTX_INJECTION64_PATH is already set to another tool; tracing starts
@@ -51,6 +81,7 @@ a program that succeeded; 2 for bad usage or a program that cannot be started.
 Then open the trace with `warpline --open FILE` or summarise it with `warpline analyze FILE`.
 )";
 
+#ifdef WARPLINE_HAS_CUDA
 std::string executableDir() {
     char path[PATH_MAX] = {};
     const ssize_t length = readlink("/proc/self/exe", path, sizeof(path) - 1);
@@ -80,13 +111,43 @@ std::vector<std::string> readLines(const std::string& path) {
 
 struct RecordArgs {
     std::string output;
+    bool merge = true;
+    cupti::RecordSettings settings;
     std::vector<std::string> command;
 };
+
+// "--name=value" or "--name value"; true when `arg` is the option (value then set, or an error
+// printed and `bad` set).
+bool optionValue(const std::vector<std::string>& args, std::size_t& i, std::string_view name,
+                 std::string& value, bool& bad) {
+    const std::string& arg = args[i];
+    if (arg == name) {
+        if (i + 1 >= args.size()) {
+            printError("record: " + arg + " needs a value (see warpline record --help)");
+            bad = true;
+            return true;
+        }
+        value = args[++i];
+        return true;
+    }
+    if (arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 &&
+        arg[name.size()] == '=') {
+        value = arg.substr(name.size() + 1);
+        return true;
+    }
+    return false;
+}
+
+bool fileExists(const std::string& path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0;
+}
 
 // Returns false (after printing why) on bad usage.
 bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help) {
     std::size_t i = 0;
-    for (; i < args.size(); ++i) {
+    bool bad = false;
+    for (; i < args.size() && !bad; ++i) {
         const std::string& arg = args[i];
         if (arg == "--") {
             ++i;
@@ -96,12 +157,46 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             help = true;
             return true;
         }
-        if (arg == "-o" || arg == "--output") {
-            if (i + 1 >= args.size()) {
-                printError("record: " + arg + " needs a file name");
-                return false;
+        std::string value;
+        if (optionValue(args, i, "-o", out.output, bad) ||
+            optionValue(args, i, "--output", out.output, bad)) {
+            continue;
+        }
+        if (arg == "-f" || arg == "--force-overwrite") {
+            out.settings.forceOverwrite = true;
+            continue;
+        }
+        if (arg == "--gpu-metrics") {
+            out.settings.gpuMetrics = true;
+            continue;
+        }
+        if (arg == "--no-merge") {
+            out.merge = false;
+            continue;
+        }
+        if (optionValue(args, i, "--capture-range", out.settings.captureRange, bad) ||
+            optionValue(args, i, "--capture-range-end", out.settings.captureEnd, bad) ||
+            optionValue(args, i, "--delay", out.settings.delaySeconds, bad) ||
+            optionValue(args, i, "--duration", out.settings.durationSeconds, bad) ||
+            optionValue(args, i, "--cuda-api", out.settings.cudaApi, bad)) {
+            continue;
+        }
+        if (optionValue(args, i, "--trace", value, bad)) {
+            if (!bad) {
+                if (auto status = out.settings.setTrace(value); !status.ok()) {
+                    printError("record: " + status.error().message);
+                    return false;
+                }
             }
-            out.output = args[++i];
+            continue;
+        }
+        if (optionValue(args, i, "--buffer-size", value, bad)) {
+            if (!bad) {
+                if (auto status = out.settings.setBufferSize(value); !status.ok()) {
+                    printError("record: " + status.error().message);
+                    return false;
+                }
+            }
             continue;
         }
         if (arg.rfind("-", 0) == 0) {
@@ -109,6 +204,13 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             return false;
         }
         break;  // the program, without a "--"
+    }
+    if (bad) {
+        return false;
+    }
+    if (auto status = out.settings.check(); !status.ok()) {
+        printError("record: " + status.error().message);
+        return false;
     }
     if (!out.output.empty()) {
         // The pattern's syntax is checked now; variables are the traced processes' own.
@@ -123,14 +225,169 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
     out.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
     if (out.command.empty()) {
         printError(
-            "record: no program given (usage: warpline record [-o FILE] -- PROGRAM [ARGS...])");
+            "record: no program given (usage: warpline record [OPTIONS] -- PROGRAM "
+            "[ARGS...])");
         return false;
     }
     return true;
 }
 
+// One traced process's outcome, from its status line ("ok PATH key=value ...").
+struct WrittenTrace {
+    std::string path;
+    std::string stats;  // "slices=N kernels=K dropped=D pid=P ..."
+    bool recovered = false;
+};
+
+std::string statValue(const std::string& stats, const std::string& key) {
+    const std::string needle = key + "=";
+    std::size_t at = 0;
+    while ((at = stats.find(needle, at)) != std::string::npos) {
+        if (at == 0 || stats[at - 1] == ' ') {
+            const auto begin = at + needle.size();
+            return stats.substr(begin, stats.find(' ', begin) - begin);
+        }
+        at += needle.size();
+    }
+    return {};
+}
+
+void reportWritten(const WrittenTrace& written) {
+    std::fprintf(stderr, "warpline: trace %s %s (%s)\n",
+                 written.recovered ? "recovered to" : "written to", written.path.c_str(),
+                 written.stats.c_str());
+    if (const std::string sig = statValue(written.stats, "signal"); !sig.empty()) {
+        std::fprintf(stderr,
+                     "warpline: that process was ended by signal %s: its trace holds what ran "
+                     "until then\n",
+                     sig.c_str());
+    }
+    if (const std::string outside = statValue(written.stats, "outside_capture"); !outside.empty()) {
+        const std::string windows = statValue(written.stats, "windows");
+        std::fprintf(stderr,
+                     "warpline: capture range: %s span(s) kept; %s events outside them were not "
+                     "kept\n",
+                     windows.c_str(), outside.c_str());
+        if (windows == "0") {
+            std::fprintf(stderr,
+                         "warpline: warning: the capture range never began in that process: its "
+                         "trace holds no GPU work\n");
+        }
+    }
+    if (const std::string dropped = statValue(written.stats, "dropped");
+        !dropped.empty() && dropped != "0") {
+        std::fprintf(stderr,
+                     "warpline: warning: CUPTI dropped %s records: the trace is incomplete "
+                     "(a larger --buffer-size helps)\n",
+                     dropped.c_str());
+    }
+}
+
+// Traces of processes that died without writing theirs (SIGKILL): rebuilt from their spill files.
+// Spill files of processes that wrote their trace are gone already.
+std::vector<WrittenTrace> recoverKilled(const std::string& spillDir, bool forceOverwrite) {
+    std::vector<WrittenTrace> recovered;
+    DIR* dir = opendir(spillDir.c_str());
+    if (dir == nullptr) {
+        return recovered;
+    }
+    std::vector<std::string> spills;
+    while (const dirent* entry = readdir(dir)) {
+        const std::string name = entry->d_name;
+        if (name.size() > 6 && name.compare(name.size() - 6, 6, ".spill") == 0) {
+            spills.push_back(spillDir + "/" + name);
+        }
+    }
+    closedir(dir);
+    std::sort(spills.begin(), spills.end());
+    for (const std::string& spill : spills) {
+        auto result = cupti::recoverSpilledTrace(spill);
+        if (!result.ok()) {
+            printError("could not recover a killed process's trace: " + result.error().message);
+            continue;
+        }
+        const cupti::RecoveredTrace& r = result.value();
+        std::string path = r.outputPath.empty() ? "warpline-recovered.json.gz" : r.outputPath;
+        if (!forceOverwrite && fileExists(path)) {
+            path = io::mergedOutputPath(path);  // never over a trace written meanwhile
+        }
+        if (auto saved = io::saveTrace(*r.trace, path); !saved.ok()) {
+            printError("could not write a killed process's recovered trace: " +
+                       saved.error().describe());
+            continue;
+        }
+        unlink(spill.c_str());
+        WrittenTrace written;
+        written.path = path;
+        written.recovered = true;
+        written.stats = "slices=" + std::to_string(r.trace->counts().slices) +
+                        " kernels=" + std::to_string(r.trace->counts().kernel) +
+                        " pid=" + r.trace->metadataValue("pid", "?") + " killed";
+        recovered.push_back(std::move(written));
+    }
+    return recovered;
+}
+
+// One trace of every process of the run, beside the first one (processes share the host clock).
+void writeMerged(const std::vector<WrittenTrace>& written, bool forceOverwrite) {
+    std::vector<model::MergeInput> inputs;
+    for (const WrittenTrace& w : written) {
+        auto trace = io::loadTrace(w.path);
+        if (!trace.ok()) {
+            printError("merged trace not written: " + trace.error().describe());
+            return;
+        }
+        model::MergeInput input;  // labelled by its process's name and pid
+        input.trace = std::move(trace.value());
+        inputs.push_back(std::move(input));
+    }
+    auto merged = model::mergeTraces(inputs);
+    if (!merged.ok()) {
+        printError("merged trace not written: " + merged.error().message);
+        return;
+    }
+    std::string path = io::mergedOutputPath(written.front().path);
+    if (!forceOverwrite && fileExists(path)) {
+        printError("merged trace not written: " + path +
+                   " exists already (pass --force-overwrite to replace it)");
+        return;
+    }
+    if (auto saved = io::saveTrace(*merged.value(), path); !saved.ok()) {
+        printError("merged trace not written: " + saved.error().describe());
+        return;
+    }
+    std::fprintf(stderr, "warpline: merged trace of all %zu processes written to %s\n",
+                 written.size(), path.c_str());
+}
+
+void removeTree(const std::string& dirPath) {
+    if (DIR* dir = opendir(dirPath.c_str())) {
+        while (const dirent* entry = readdir(dir)) {
+            const std::string name = entry->d_name;
+            if (name != "." && name != "..") {
+                unlink((dirPath + "/" + name).c_str());
+            }
+        }
+        closedir(dir);
+    }
+    rmdir(dirPath.c_str());
+}
+
+#endif  // WARPLINE_HAS_CUDA
+
 }  // namespace
 
+#ifndef WARPLINE_HAS_CUDA
+int recordCommand(const std::vector<std::string>& args) {
+    if (!args.empty() && (args.front() == "-h" || args.front() == "--help")) {
+        std::fputs(kRecordHelp, stdout);
+        return kExitOk;
+    }
+    printError(
+        "record: this build of warpline has no CUDA support (built without the CUDA toolkit)");
+    return kExitFailure;
+}
+#else
 int recordCommand(const std::vector<std::string>& args) {
     RecordArgs parsed;
     bool help = false;
@@ -141,38 +398,40 @@ int recordCommand(const std::vector<std::string>& args) {
         std::fputs(kRecordHelp, stdout);
         return kExitOk;
     }
-#ifndef WARPLINE_HAS_CUDA
-    printError(
-        "record: this build of warpline has no CUDA support (built without the CUDA toolkit)");
-    return kExitFailure;
-#else
     const std::string injection = executableDir() + "/libwarpline_inject.so";
-    struct stat info {};
-    if (stat(injection.c_str(), &info) != 0) {
+    if (!fileExists(injection)) {
         printError(injection + ": the injection library is missing (it is built next to warpline)");
         return kExitFailure;
     }
+    const bool plainName = !parsed.output.empty() && parsed.output.find('%') == std::string::npos;
+    if (plainName && !parsed.settings.forceOverwrite && fileExists(parsed.output)) {
+        printError("record: " + parsed.output +
+                   " exists already; choose another -o or pass --force-overwrite");
+        return kExitBadInput;
+    }
 
-    char statusTemplate[] = "/tmp/warpline-record-XXXXXX";
-    const int statusFd = mkstemp(statusTemplate);
-    if (statusFd < 0) {
-        printError(std::string("record: cannot create a status file: ") + std::strerror(errno));
+    // A private folder for the status lines and the spill files of this run.
+    const char* tmp = std::getenv("TMPDIR");
+    std::string work =
+        std::string(tmp != nullptr && tmp[0] != '\0' ? tmp : "/tmp") + "/warpline-record-XXXXXX";
+    if (mkdtemp(work.data()) == nullptr) {
+        printError("record: cannot create a working folder in " + work.substr(0, work.rfind('/')) +
+                   ": " + std::strerror(errno));
         return kExitFailure;
     }
-    close(statusFd);
-    const std::string statusPath = statusTemplate;
+    const std::string statusPath = work + "/status";
 
     // exec failures come back through a close-on-exec pipe: nothing arrives when exec succeeds.
     int execPipe[2];
     if (pipe2(execPipe, O_CLOEXEC) != 0) {
         printError(std::string("record: pipe: ") + std::strerror(errno));
-        unlink(statusPath.c_str());
+        removeTree(work);
         return kExitFailure;
     }
     const pid_t child = fork();
     if (child < 0) {
         printError(std::string("record: fork: ") + std::strerror(errno));
-        unlink(statusPath.c_str());
+        removeTree(work);
         return kExitFailure;
     }
     if (child == 0) {
@@ -190,6 +449,8 @@ int recordCommand(const std::vector<std::string>& args) {
         setenv("WARPLINE_RECORD_OUTPUT", output.c_str(), 1);
         setenv("WARPLINE_RECORD_ROOT_PID", std::to_string(getpid()).c_str(), 1);
         setenv("WARPLINE_RECORD_STATUS", statusPath.c_str(), 1);
+        setenv("WARPLINE_RECORD_SPILL_DIR", work.c_str(), 1);
+        parsed.settings.exportToEnvironment();
         std::vector<char*> argv;
         for (auto& arg : parsed.command) {
             argv.push_back(arg.data());
@@ -218,9 +479,8 @@ int recordCommand(const std::vector<std::string>& args) {
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGQUIT, &oldQuit, nullptr);
 
-    const std::vector<std::string> lines = readLines(statusPath);
-    unlink(statusPath.c_str());
     if (execFailed) {
+        removeTree(work);
         printError(parsed.command[0] + ": cannot run the program: " + std::strerror(execError));
         return kExitBadInput;
     }
@@ -235,49 +495,52 @@ int recordCommand(const std::vector<std::string>& args) {
                      strsignal(WTERMSIG(waitStatus)));
     }
 
-    bool wrote = false;
+    const std::vector<std::string> lines = readLines(statusPath);
+    std::vector<WrittenTrace> written;
     for (const std::string& line : lines) {
         if (line.rfind("ok ", 0) == 0) {
-            // "ok PATH slices=N kernels=K dropped=D"
             const std::string rest = line.substr(3);
             const auto space = rest.find(' ');
-            const std::string path = rest.substr(0, space);
-            const std::string stats =
-                space == std::string::npos ? std::string() : rest.substr(space + 1);
-            std::fprintf(stderr, "warpline: trace written to %s (%s)\n", path.c_str(),
-                         stats.c_str());
-            if (const auto at = stats.find(" signal="); at != std::string::npos) {
-                std::fprintf(stderr,
-                             "warpline: that process was ended by signal %d: its trace holds "
-                             "what ran until then\n",
-                             std::atoi(stats.c_str() + at + 8));
-            }
-            if (stats.find("dropped=0") == std::string::npos) {
-                std::fprintf(stderr,
-                             "warpline: warning: CUPTI dropped records: the trace is incomplete\n");
-            }
-            wrote = true;
+            WrittenTrace w;
+            w.path = rest.substr(0, space);
+            w.stats = space == std::string::npos ? std::string() : rest.substr(space + 1);
+            written.push_back(std::move(w));
         } else if (line.rfind("error ", 0) == 0) {
             printError(parsed.command[0] + ": " + line.substr(6));
         }
     }
-    if (!wrote && lines.empty()) {
+    for (WrittenTrace& w : recoverKilled(work, parsed.settings.forceOverwrite)) {
+        written.push_back(std::move(w));
+    }
+    removeTree(work);
+    for (const WrittenTrace& w : written) {
+        reportWritten(w);
+    }
+    if (written.size() > 1) {
+        std::fprintf(stderr, "warpline: %zu processes wrote traces:\n", written.size());
+        for (const WrittenTrace& w : written) {
+            std::fprintf(stderr, "  %s\n", w.path.c_str());
+        }
+        if (parsed.merge) {
+            writeMerged(written, parsed.settings.forceOverwrite);
+        }
+    }
+    if (written.empty() && lines.empty()) {
         if (WIFSIGNALED(waitStatus)) {
             printError(parsed.command[0] + ": no trace was written: signal " +
                        std::to_string(WTERMSIG(waitStatus)) +
-                       " ended the program before its trace could be written (SIGKILL cannot "
-                       "be caught)");
+                       " ended the program before it made its first CUDA call");
         } else {
             printError(parsed.command[0] +
                        ": no trace was written: the program never initialised CUDA (or ran under "
                        "another CUDA injection tool)");
         }
     }
-    if (!wrote && exitCode == 0) {
+    if (written.empty() && exitCode == 0) {
         return kExitFailure;
     }
     return exitCode;
-#endif
 }
+#endif  // WARPLINE_HAS_CUDA
 
 }  // namespace wl::app

@@ -5,9 +5,15 @@
 #                                           stops a rank)
 #   python3 record_resilience.py abort     200 kernels, then os.abort()
 #   python3 record_resilience.py segv      200 kernels, then a segmentation fault
+#   python3 record_resilience.py sigkill   200 kernels, a pause (CUPTI hands its buffers over),
+#                                           then SIGKILL to itself: nothing can run after it, so
+#                                           the recorder rebuilds the trace from the spill file
 #   python3 record_resilience.py children  20 kernels here and 20 in each of two child processes
 #                                           (multiprocessing, spawn: as DataLoader workers or a
 #                                           launcher's ranks would)
+#   python3 record_resilience.py capture   30 kernels of warm-up, 10 inside
+#                                           cupyx.profiler.profile() (cudaProfilerStart/Stop),
+#                                           20 after: --capture-range=cudaProfilerApi keeps 10
 import ctypes
 import multiprocessing as mp
 import os
@@ -31,8 +37,29 @@ def child(index):
     print(f"child {index} (pid {os.getpid()}): {value:.3f}", flush=True)
 
 
+def capture():
+    import cupyx.profiler
+
+    x = cp.zeros(1 << 16, dtype=cp.float32)
+    cp.cuda.Device().synchronize()
+    for _ in range(30):
+        cp.multiply(x, 1.0001, out=x)  # one kernel each
+    cp.cuda.Device().synchronize()
+    with cupyx.profiler.profile():
+        for _ in range(10):
+            cp.add(x, 1.0, out=x)
+        cp.cuda.Device().synchronize()
+    for _ in range(20):
+        cp.multiply(x, 1.0001, out=x)
+    cp.cuda.Device().synchronize()
+    print(f"capture (pid {os.getpid()}): {float(x[0]):.3f}", flush=True)
+    return 0
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "sigterm"
+    if mode == "capture":
+        return capture()
     if mode == "children":
         ctx = mp.get_context("spawn")
         procs = [ctx.Process(target=child, args=(i,)) for i in range(2)]
@@ -50,6 +77,9 @@ def main():
         os.abort()
     elif mode == "segv":
         ctypes.string_at(0)
+    elif mode == "sigkill":
+        time.sleep(3)
+        os.kill(os.getpid(), signal.SIGKILL)
     return 3
 
 
