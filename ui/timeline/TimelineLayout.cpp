@@ -77,6 +77,11 @@ QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track
 QString TimelineLayout::processTitle(const model::Trace& trace, model::ProcessIndex index) {
     const model::Process& p = trace.processes()[index];
     const std::string_view name = trace.str(p.nameId);
+    if (p.deviceId >= 0 && p.ownerPid >= 0 && !name.empty()) {
+        // One of several processes' groups on this GPU (a merged recording): its own name says
+        // whose work it shows.
+        return qstr(name);
+    }
     if (p.deviceId >= 0) {
         QString title = QStringLiteral("GPU %1").arg(p.deviceId);
         if (const model::DeviceProperties* dev = trace.device(p.deviceId);
