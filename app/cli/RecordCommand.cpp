@@ -64,8 +64,6 @@ Options:
   --cuda-api runtime|driver|both|none
                            which CUDA API calls to record; default both (launch arrows need one)
   --buffer-size MIB        CUPTI activity buffer size, 1-256 MiB; default 8
-  --gpu-metrics            sample warp occupancy % and SM active % of each GPU the program
-                           uses (CUPTI PM sampling, every 20 us; locks the GPU clocks while on)
   --no-merge               do not write the merged trace of several processes
   -h, --help               this text
 Records left out by a capture range, delay or duration are counted and reported.
@@ -167,8 +165,12 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             continue;
         }
         if (arg == "--gpu-metrics") {
-            out.settings.gpuMetrics = true;
-            continue;
+            // PM sampling started inside a recorded program corrupted the heap of CuPy
+            // programs at exit on an H100 (never in `warpline run`): not offered until understood.
+            printError(
+                "record: --gpu-metrics is not available for recorded programs yet; "
+                "`warpline run --gpu-metrics` samples Warpline's own workloads");
+            return false;
         }
         if (arg == "--no-merge") {
             out.merge = false;
@@ -328,8 +330,10 @@ std::vector<WrittenTrace> recoverKilled(const std::string& spillDir, bool forceO
     return recovered;
 }
 
-// One trace of every process of the run, beside the first one (processes share the host clock).
-void writeMerged(const std::vector<WrittenTrace>& written, bool forceOverwrite) {
+// One trace of every process of the run, beside the trace of the program `record` started
+// (`rootPid`; processes share the host clock).
+void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
+                 bool forceOverwrite) {
     std::vector<model::MergeInput> inputs;
     for (const WrittenTrace& w : written) {
         auto trace = io::loadTrace(w.path);
@@ -346,7 +350,11 @@ void writeMerged(const std::vector<WrittenTrace>& written, bool forceOverwrite) 
         printError("merged trace not written: " + merged.error().message);
         return;
     }
-    std::string path = io::mergedOutputPath(written.front().path);
+    const auto root = std::find_if(written.begin(), written.end(), [&](const WrittenTrace& w) {
+        return statValue(w.stats, "pid") == std::to_string(rootPid);
+    });
+    std::string path =
+        io::mergedOutputPath(root != written.end() ? root->path : written.front().path);
     if (!forceOverwrite && fileExists(path)) {
         printError("merged trace not written: " + path +
                    " exists already (pass --force-overwrite to replace it)");
@@ -522,7 +530,7 @@ int recordCommand(const std::vector<std::string>& args) {
             std::fprintf(stderr, "  %s\n", w.path.c_str());
         }
         if (parsed.merge) {
-            writeMerged(written, parsed.settings.forceOverwrite);
+            writeMerged(written, child, parsed.settings.forceOverwrite);
         }
     }
     if (written.empty() && lines.empty()) {

@@ -11,12 +11,12 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cupti/BufferPool.h"
 #include "cupti/CaptureFilter.h"
 #include "cupti/CuptiApi.h"
-#include "cupti/DeferredMetrics.h"
 #include "cupti/PmSampler.h"
 #include "cupti/RecordTranslator.h"
 #include "cupti/SpillFile.h"
@@ -81,10 +81,9 @@ std::mutex g_rangeMutex;
 std::vector<std::uint64_t> g_startEndRanges;
 std::vector<std::pair<std::uint32_t, std::string>> g_categoryNames;  // nvtxNameCategory calls
 
-// GPU metrics that start when the program's contexts appear (TracerOptions::gpuMetrics without
-// checkDevices), fed by the context-created callback.
-std::mutex g_metricsMutex;
-DeferredMetrics* g_deferredMetrics = nullptr;
+// TracerOptions::onFirstContext of the running tracer, until the first context appears.
+std::mutex g_contextMutex;
+std::function<void()> g_onFirstContext;
 
 }  // namespace
 
@@ -149,13 +148,13 @@ void CUPTIAPI tracerCallback(void* /*userData*/, CUpti_CallbackDomain domain, CU
                              const void* data) {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
         data != nullptr) {
-        const auto* resource = static_cast<const CUpti_ResourceData*>(data);
-        std::uint32_t device = 0;
-        if (cuptiGetDeviceId(resource->context, &device) == CUPTI_SUCCESS) {
-            std::lock_guard lock(g_metricsMutex);
-            if (g_deferredMetrics != nullptr) {
-                g_deferredMetrics->noteDevice(static_cast<int>(device));
-            }
+        std::function<void()> first;
+        {
+            std::lock_guard lock(g_contextMutex);
+            first = std::exchange(g_onFirstContext, nullptr);
+        }
+        if (first) {
+            first();
         }
         return;
     }
@@ -223,7 +222,6 @@ struct CuptiTracer::Impl {
     std::map<int, CuptiApi::DefaultStreams> defaultStreams;
     std::string defaultStreamsNote;
     std::vector<std::unique_ptr<PmSampler>> samplers;
-    std::unique_ptr<DeferredMetrics> deferredMetrics;
     std::uint64_t tracingStartNs = 0;  // CUPTI's clock at start() (for --delay / --duration)
     std::unique_ptr<SpillWriter> finishedSpill;  // kept after stop() until the trace is written
 
@@ -311,24 +309,8 @@ struct CuptiTracer::Impl {
         }
     }
 
-    // Ends deferred GPU metrics; the samplers that started join `samplers`.
-    void endDeferredMetrics() {
-        if (!deferredMetrics) {
-            return;
-        }
-        {
-            std::lock_guard lock(g_metricsMutex);
-            g_deferredMetrics = nullptr;
-        }
-        for (auto& sampler : deferredMetrics->stop(warnings)) {
-            samplers.push_back(std::move(sampler));
-        }
-        deferredMetrics.reset();
-    }
-
     void rollBack() {
         stopFlusher();
-        endDeferredMetrics();
         for (auto& sampler : samplers) {
             if (sampler->running()) {
                 (void)sampler->stop();
@@ -548,25 +530,17 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
             d.defaultStreamsNote = "not identified at start: " + streams.error().message;
         }
     }
-    if (options.gpuMetrics && options.checkDevices) {
+    if (options.gpuMetrics) {
         if (auto status = d.startMetrics(); !status.ok()) {
             return status;
         }
-    } else if (options.gpuMetrics) {
-        // No context exists yet (record: inside cuInit): each device's sampling starts with the
-        // program's first context on it.
-        if (d.subscriber == nullptr) {
-            d.warnings.push_back(
-                "GPU metrics: not recorded, another CUPTI client holds the callback API");
-        } else if (const CUptiResult r =
-                       d.api->enableDomain(true, d.subscriber, CUPTI_CB_DOMAIN_RESOURCE);
-                   r != CUPTI_SUCCESS) {
-            d.warnings.push_back("GPU metrics: not recorded, CUPTI could not report contexts: " +
-                                 d.api->resultString(r));
-        } else {
-            d.deferredMetrics = std::make_unique<DeferredMetrics>(options.gpuMetricsIntervalNs);
-            std::lock_guard lock(g_metricsMutex);
-            g_deferredMetrics = d.deferredMetrics.get();
+    }
+    if (options.onFirstContext) {
+        // Context creation is reported only for onFirstContext.
+        if (d.subscriber != nullptr &&
+            d.api->enableDomain(true, d.subscriber, CUPTI_CB_DOMAIN_RESOURCE) == CUPTI_SUCCESS) {
+            std::lock_guard lock(g_contextMutex);
+            g_onFirstContext = options.onFirstContext;
         }
     }
     if (options.flushPeriodMs > 0) {
@@ -592,7 +566,6 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         return model::Error{"the tracer is not running"};
     }
     d.stopFlusher();
-    d.endDeferredMetrics();
     if (d.options.synchronizeAtStop && d.deviceCount > 0) {
         std::vector<int> devices(static_cast<std::size_t>(d.deviceCount));
         for (int i = 0; i < d.deviceCount; ++i) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,6 +43,11 @@ struct TracerOptions {
     std::string spillPath;
     std::map<std::string, std::string> spillMetadata;
     std::uint32_t flushPeriodMs = 0;
+    // Called once, on the program's thread, when the first CUDA context of the traced run is
+    // created. `record` registers its at-exit trace writer there: handlers registered after the
+    // CUDA runtime's own run before its teardown, while the GPU can still be asked for what it
+    // holds (PM sampling fails in a torn-down runtime).
+    std::function<void()> onFirstContext;
 };
 
 class CuptiApi;

@@ -14,7 +14,6 @@ constexpr const char* kNvtxEnv = "WARPLINE_RECORD_NVTX";
 constexpr const char* kCudaApiEnv = "WARPLINE_RECORD_CUDA_API";
 constexpr const char* kBufferEnv = "WARPLINE_RECORD_BUFFER_MIB";
 constexpr const char* kForceEnv = "WARPLINE_RECORD_FORCE_OVERWRITE";
-constexpr const char* kGpuMetricsEnv = "WARPLINE_RECORD_GPU_METRICS";
 constexpr std::size_t kMaxBufferMiB = 256;
 
 model::Error error(std::string message) {
@@ -85,7 +84,6 @@ void RecordSettings::exportToEnvironment() const {
     setenv(kCudaApiEnv, cudaApi.c_str(), 1);
     setenv(kBufferEnv, std::to_string(bufferMiB).c_str(), 1);
     setenv(kForceEnv, forceOverwrite ? "1" : "0", 1);
-    setenv(kGpuMetricsEnv, gpuMetrics ? "1" : "0", 1);
 }
 
 RecordSettings RecordSettings::fromEnvironment() {
@@ -102,7 +100,6 @@ RecordSettings RecordSettings::fromEnvironment() {
         (void)s.setBufferSize(mib);  // checked by the recorder; a bad value keeps the default
     }
     s.forceOverwrite = env(kForceEnv) == "1";
-    s.gpuMetrics = env(kGpuMetricsEnv) == "1";
     return s;
 }
 
@@ -118,7 +115,6 @@ model::Status RecordSettings::applyTo(TracerOptions& options) const {
     options.traceRuntimeApi = cudaApi == "runtime" || cudaApi == "both";
     options.traceDriverApi = cudaApi == "driver" || cudaApi == "both";
     options.bufferBytes = bufferMiB << 20;
-    options.gpuMetrics = gpuMetrics;
     return {};
 }
 

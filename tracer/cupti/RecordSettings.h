@@ -23,7 +23,6 @@ struct RecordSettings {
     std::string cudaApi = "both";  // runtime | driver | both | none
     std::size_t bufferMiB = 8;
     bool forceOverwrite = false;
-    bool gpuMetrics = false;  // PM sampling: warp occupancy % and SM active % rows
 
     // Checks every field: an error names the option and what it accepts.
     model::Status check() const;

@@ -364,6 +364,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
         options.spillMetadata[wl::cupti::kSpillDelayKey] = settings.delaySeconds;
         options.spillMetadata[wl::cupti::kSpillDurationKey] = settings.durationSeconds;
     }
+    // Written at exit before the CUDA runtime tears itself down: registered again once the
+    // program's first context exists (after the runtime registered its own exit handler), so it
+    // runs first; the registration below stays for programs that never create a context.
+    options.onFirstContext = [] { std::atexit(&writeTrace); };
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {

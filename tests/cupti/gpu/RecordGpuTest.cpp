@@ -114,23 +114,6 @@ TEST_F(RecordGpuTest, CudaProfilerApiCaptureKeepsOnlyTheProfiledPart) {
     EXPECT_GE(all->counts().kernel, 60u);
 }
 
-TEST_F(RecordGpuTest, GpuMetricsAreSampledFromTheProgramsFirstContext) {
-    const Recorded r =
-        record("-o metrics.json.gz --gpu-metrics", "record_resilience.py", "capture");
-    ASSERT_EQ(r.exitCode, 0) << r.log;
-    const auto trace = load("metrics.json.gz");
-    ASSERT_TRUE(trace);
-    std::set<std::string> series;
-    std::uint64_t samples = 0;
-    for (const model::CounterTrack& c : trace->counters()) {
-        series.insert(std::string(trace->str(c.seriesId)));
-        samples += c.samples.size();
-    }
-    EXPECT_TRUE(series.count("warp occupancy %")) << r.log;
-    EXPECT_TRUE(series.count("SM active %")) << r.log;
-    EXPECT_GT(samples, 10u) << r.log;
-}
-
 TEST_F(RecordGpuTest, ChildrenWriteTheirOwnTracesAndOneMergedTrace) {
     const Recorded r = record("-o mp.json.gz", "record_resilience.py", "children");
     ASSERT_EQ(r.exitCode, 0) << r.log;
