@@ -32,5 +32,20 @@ TEST(TimelineLayout, EachProcessesGpuGroupOfAMergedRecordingSaysWhoseItIs) {
     EXPECT_TRUE(std::next(gpuTitles.begin())->contains(QStringLiteral("pid 4300")));
 }
 
+TEST(TimelineLayout, AProcessNameThatSaysItsPidIsNotGivenItTwice) {
+    model::TraceBuilder b;
+    const auto named = b.hostProcess(1054, "python3 (pid 1054)");
+    const auto plain = b.hostProcess(77, "trainer");
+    b.addApi(b.hostApiTrack(named, 1), 0, 10, "cudaLaunchKernel", 1, {});
+    b.addApi(b.hostApiTrack(plain, 2), 0, 10, "cudaLaunchKernel", 2, {});
+    const auto trace = b.finalize();
+    std::set<QString> titles;  // processes are reordered by finalize(): compare as a set
+    for (model::ProcessIndex p = 0; p < trace->processes().size(); ++p) {
+        titles.insert(TimelineLayout::processTitle(*trace, p));
+    }
+    EXPECT_EQ(titles, (std::set<QString>{QStringLiteral("python3 (pid 1054)"),
+                                         QStringLiteral("trainer (pid 77)")}));
+}
+
 }  // namespace
 }  // namespace wl::ui

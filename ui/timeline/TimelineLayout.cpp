@@ -93,7 +93,10 @@ QString TimelineLayout::processTitle(const model::Trace& trace, model::ProcessIn
         return title;
     }
     if (!name.empty()) {
-        return QStringLiteral("%1 (pid %2)").arg(qstr(name)).arg(p.pid);
+        // Producers that already name the pid (record: "python3 (pid 4242)") keep their name.
+        const QString title = qstr(name);
+        const QString pidText = QStringLiteral("(pid %1)").arg(p.pid);
+        return title.endsWith(pidText) ? title : title + QLatin1Char(' ') + pidText;
     }
     return QStringLiteral("Process %1").arg(p.pid);
 }
