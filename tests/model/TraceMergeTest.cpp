@@ -141,7 +141,7 @@ TEST(TraceMerge, KeepsHostPidsAndOneGpuGroupPerProcessOnTheSameOrdinal) {
             EXPECT_EQ(p.deviceId, 0);
             gpuOwners.push_back(p.ownerPid);
             EXPECT_EQ(merged->str(p.nameId),
-                      "GPU 0 (NVIDIA H200) · python3 (pid " + std::to_string(p.ownerPid) + ")");
+                      "python3 (pid " + std::to_string(p.ownerPid) + ") · GPU 0 (NVIDIA H200)");
         }
     }
     EXPECT_EQ(hostPids, (std::vector<std::int64_t>{4242, 4300, 4311}));  // hosts first, by pid

@@ -230,7 +230,8 @@ private:
                 gpuName == plain && d && !d->name.empty()) {
                 gpuName += " (" + d->name + ")";
             }
-            gpuName += " · " + m_plan.label;
+            // Whose work it is first: a narrow row header keeps the start of a name.
+            gpuName = m_plan.label + " · " + gpuName;
             m_processes.push_back(m_b.gpuProcess(p.deviceId, gpuName, m_ownerPid));
         }
     }
