@@ -44,8 +44,15 @@ model::Status validateRun(const RunRequest& request);
 // told apart from a machine that cannot run. Success in builds without CUDA.
 model::Status checkRequest(const RunRequest& request);
 
+// Prepares the process for runs; cheap, loads nothing. NVTX reaches CUPTI only when its injection
+// path is in the environment before the process's first NVTX call, and changing the environment
+// is only safe while no other thread reads it: call this on the main thread before runDevice()
+// goes to a worker. runDevice() calls it too.
+void prepareRuns();
+
 // Name of the CUDA device runs go to, or an Error saying why none can run (built without CUDA,
-// no driver, no GPU).
+// no driver, no GPU). The first call loads and initialises the CUDA driver when there is one:
+// with a GPU that takes a while, so interactive callers ask from a worker thread.
 model::Result<std::string> runDevice();
 
 // Runs the workload under the tracer. Blocking; call from a worker thread. Device-side failures

@@ -1,6 +1,5 @@
 #include "workloads/PowerIteration.h"
 
-#include <cublas_v2.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/CublasLibrary.h"
 #include "workloads/CudaCheck.h"
 #include "workloads/CudaResources.h"
 #include "workloads/Nvtx.h"
@@ -37,36 +37,44 @@ void report(const ProgressFn& progress, double fraction, const std::string& labe
     }
 }
 
-model::Error cublasFailure(cublasStatus_t status, const char* what) {
-    return model::Error{std::string(what) + ": " + cublasGetStatusString(status)};
+model::Error cublasFailure(const CublasLibrary& cublas, cublasStatus_t status, const char* what) {
+    return model::Error{std::string(what) + ": " + cublas.statusString(status)};
 }
 
-#define WL_CUBLAS_TRY(expr)                         \
-    do {                                            \
-        const cublasStatus_t wlStatus_ = (expr);    \
-        if (wlStatus_ != CUBLAS_STATUS_SUCCESS) {   \
-            return cublasFailure(wlStatus_, #expr); \
-        }                                           \
+// `cublas` is a CublasHandle; `call` a member of CublasLibrary and its arguments.
+#define WL_CUBLAS_TRY(cublas, call)                                               \
+    do {                                                                          \
+        const cublasStatus_t wlStatus_ = (cublas).library().call;                 \
+        if (wlStatus_ != CUBLAS_STATUS_SUCCESS) {                                 \
+            return cublasFailure((cublas).library(), wlStatus_, "cuBLAS " #call); \
+        }                                                                         \
     } while (false)
 
-// Owns a cuBLAS handle for one run.
+// Owns a cuBLAS handle for one run; create() loads cuBLAS if no run has yet.
 class CublasHandle {
 public:
     CublasHandle() = default;
     ~CublasHandle() {
         if (m_handle != nullptr) {
-            static_cast<void>(cublasDestroy(m_handle));
+            static_cast<void>(m_library->destroy(m_handle));
         }
     }
     CublasHandle(const CublasHandle&) = delete;
     CublasHandle& operator=(const CublasHandle&) = delete;
     model::Status create() {
-        WL_CUBLAS_TRY(cublasCreate(&m_handle));
+        auto library = cublasLibrary();
+        if (!library.ok()) {
+            return library.error();
+        }
+        m_library = *library;
+        WL_CUBLAS_TRY(*this, create(&m_handle));
         return {};
     }
+    const CublasLibrary& library() const { return *m_library; }
     cublasHandle_t get() const { return m_handle; }
 
 private:
+    const CublasLibrary* m_library = nullptr;
     cublasHandle_t m_handle = nullptr;
 };
 
@@ -224,8 +232,8 @@ model::Result<WorkloadResult> PowerIteration::run(const WorkloadParams& params,
         const double one = 1.0;
         const double zero = 0.0;
         const int dim = static_cast<int>(n);
-        WL_CUBLAS_TRY(cublasDgemv(st.cublas.get(), CUBLAS_OP_T, dim, dim, &one, st.a.get(), dim,
-                                  st.x.get(), 1, &zero, st.y.get(), 1));
+        WL_CUBLAS_TRY(st.cublas, dgemv(st.cublas.get(), CUBLAS_OP_T, dim, dim, &one, st.a.get(),
+                                       dim, st.x.get(), 1, &zero, st.y.get(), 1));
         return {};
     };
 
@@ -238,7 +246,7 @@ model::Result<WorkloadResult> PowerIteration::run(const WorkloadParams& params,
             WL_TRY_STATUS(st.streams.create(p.streams));
             compute = st.streams[0];
         }
-        WL_CUBLAS_TRY(cublasSetStream(st.cublas.get(), compute));
+        WL_CUBLAS_TRY(st.cublas, setStream(st.cublas.get(), compute));
         WL_TRY_STATUS(st.a.allocate(static_cast<std::size_t>(n * n), "the matrix"));
         WL_TRY_STATUS(st.x.allocate(n, "x"));
         WL_TRY_STATUS(st.y.allocate(n, "y"));

@@ -261,10 +261,13 @@ model::Status validateRun(const RunRequest& request) {
     return workloads::validateOnDevice(**workload, *params);
 }
 
-model::Result<std::string> runDevice() {
-    // NVTX reaches CUPTI only when the injection path is set before the process's first NVTX
-    // call; the app asks for the device before any run, so this is early enough.
+void prepareRuns() {
     cupti::CuptiTracer::ensureNvtxInjection();
+}
+
+model::Result<std::string> runDevice() {
+    // The app asks for the device before any run, so this is early enough for NVTX.
+    prepareRuns();
     int count = 0;
     const cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess) {

@@ -36,7 +36,15 @@ public:
     }
 
     void start() {
-        QTimer::singleShot(0, [this] { next(); });
+        // Opening the bundled sample depends on whether runs are possible, and a screenshot
+        // should show the device: wait for the probe (quick without a GPU).
+        if (m_window.isProbingDevice()) {
+            QObject::connect(
+                &m_window, &MainWindow::deviceProbed, &m_window, [this] { next(); },
+                Qt::SingleShotConnection);
+        } else {
+            QTimer::singleShot(0, [this] { next(); });
+        }
     }
 
 private:

@@ -95,14 +95,19 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
         restoreGeometry(m_settings.value("window/geometry").toByteArray());
         restoreState(m_settings.value("window/state").toByteArray());
     }
-    probeDevice(deps.deviceProbe ? deps.deviceProbe : DeviceProbeFn(&runDevice));
+    if (!deps.deviceProbe)
+        prepareRuns();  // here, on the GUI thread: runDevice() may run on a worker
+    probeDevice(deps.deviceProbe ? deps.deviceProbe : DeviceProbeFn(&runDevice),
+                deps.probeDeviceInBackground);
 }
 
 MainWindow::~MainWindow() {
     // Workers capture this window: let them finish before the members go.
     m_analysisJobs.abandon();
     m_compareJobs.abandon();
+    m_deviceJobs.abandon();
     m_analysisPool.waitForDone();
+    m_devicePool.waitForDone();
 }
 
 void MainWindow::createWidgets() {
@@ -346,8 +351,24 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
-void MainWindow::probeDevice(const DeviceProbeFn& probe) {
-    model::Result<std::string> device = probe();
+void MainWindow::probeDevice(const DeviceProbeFn& probe, bool inBackground) {
+    if (!inBackground) {
+        showDevice(probe());
+        return;
+    }
+    // Until the answer comes, runs are unavailable and say why; traces open meanwhile.
+    m_deviceText = tr("still looking for a CUDA GPU");
+    m_runPanel->setDevice(false, m_deviceText);
+    m_runAction->setEnabled(false);
+    m_compareAction->setEnabled(false);
+    m_deviceStatus->setText(tr("GPU: looking..."));
+    m_deviceJobs.start(m_devicePool, probe, [this](model::Result<std::string> device) {
+        showDevice(device);
+        emit deviceProbed();
+    });
+}
+
+void MainWindow::showDevice(const model::Result<std::string>& device) {
     m_deviceAvailable = device.ok();
     m_deviceText = device.ok() ? QString::fromStdString(device.value())
                                : QString::fromStdString(device.error().message);

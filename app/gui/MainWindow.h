@@ -44,6 +44,10 @@ struct MainWindowDeps {
     DeviceProbeFn deviceProbe;  // empty: runDevice
     TraceLoadFn loader;         // empty: io::loadTrace (and resources)
     bool restoreLayout = true;  // restore window geometry and dock layout from QSettings
+    // Ask deviceProbe on a worker thread (with a GPU, runDevice() initialises the CUDA driver,
+    // which the window must not wait for); false: in the constructor, so that tests see the
+    // answer at once.
+    bool probeDeviceInBackground = true;
 };
 
 // The main window: run panel, timeline, details, run history and the menus. Owns the documents
@@ -79,7 +83,9 @@ public:
     std::shared_ptr<const DocumentAnalysis> currentAnalysis() const;
     void setCurrentDocument(int index);
 
+    // False until the device probe has answered (see deviceProbed()).
     bool deviceAvailable() const { return m_deviceAvailable; }
+    bool isProbingDevice() const { return m_deviceJobs.isRunning(); }
     // The device name, or why runs are unavailable.
     QString deviceText() const { return m_deviceText; }
     bool isBusy() const;
@@ -108,6 +114,8 @@ public:
 
 signals:
     void documentChanged();
+    // The background device probe answered: deviceAvailable() and deviceText() say what it found.
+    void deviceProbed();
     // Emitted when a load or run ends and nothing else is in progress.
     void idle();
     void runFinished(bool ok);
@@ -122,7 +130,8 @@ private:
     void createWidgets();
     void createActions();
     void rebuildRecentMenu();
-    void probeDevice(const DeviceProbeFn& probe);
+    void probeDevice(const DeviceProbeFn& probe, bool inBackground);
+    void showDevice(const model::Result<std::string>& device);
     void addDocument(DocumentPtr document);
     void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
     void onRunFinished(const RunBatchResult& result);
@@ -184,6 +193,8 @@ private:
     QThreadPool m_analysisPool;
     JobTracker m_analysisJobs{this};
     JobTracker m_compareJobs{this};
+    QThreadPool m_devicePool;  // the device probe: apart, so that it delays no analysis
+    JobTracker m_deviceJobs{this};
     int m_current = -1;
     int m_runNumber = 0;
     bool m_deviceAvailable = false;

@@ -20,6 +20,8 @@ model::Status validateRun(const RunRequest&) {
     return noCuda();
 }
 
+void prepareRuns() {}
+
 model::Result<std::string> runDevice() {
     return noCuda();
 }

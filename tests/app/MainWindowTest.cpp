@@ -74,6 +74,7 @@ MainWindowDeps deps(DeviceProbeFn probe, RunnerFn runner = {}) {
     d.deviceProbe = std::move(probe);
     d.runner = runner ? std::move(runner) : fakeRunner(std::chrono::milliseconds(50));
     d.restoreLayout = false;
+    d.probeDeviceInBackground = false;  // the fakes answer at once: see the device at once
     return d;
 }
 
@@ -251,6 +252,36 @@ TEST_F(MainWindowTest, RunPanelWithoutADeviceExplainsWhy) {
     }
     EXPECT_GT(streams, 0);
     EXPECT_FALSE(window.messageText().isEmpty());  // says it is a sample
+}
+
+TEST_F(MainWindowTest, AsksForTheDeviceOnAWorkerThread) {
+    // A probe that takes as long as the test wants, as the first CUDA call does with a GPU.
+    std::atomic<bool> release{false};
+    std::thread::id probeThread;
+    MainWindowDeps d = deps([&]() -> model::Result<std::string> {
+        probeThread = std::this_thread::get_id();
+        for (int i = 0; i < 1000 && !release.load(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return std::string("Fake GPU 80GB");
+    });
+    d.probeDeviceInBackground = true;
+    MainWindow window(std::move(d));  // returns while the probe is still busy
+    QSignalSpy probed(&window, &MainWindow::deviceProbed);
+    EXPECT_TRUE(window.isProbingDevice());
+    EXPECT_FALSE(window.deviceAvailable());
+    EXPECT_FALSE(window.runPanel()->runButton()->isEnabled());
+    EXPECT_TRUE(window.runPanel()->runButton()->toolTip().contains("looking for a CUDA GPU"));
+    // Traces open meanwhile.
+    window.openTrace(test::makeSyntheticTrace({}), QStringLiteral("meanwhile"));
+    EXPECT_EQ(window.documentCount(), 1);
+
+    release = true;
+    ASSERT_TRUE(probed.wait(20000));
+    EXPECT_NE(probeThread, std::this_thread::get_id());
+    EXPECT_FALSE(window.isProbingDevice());
+    EXPECT_TRUE(window.deviceAvailable());
+    EXPECT_EQ(window.deviceText(), "Fake GPU 80GB");
+    EXPECT_TRUE(window.runPanel()->runButton()->isEnabled());
 }
 
 TEST_F(MainWindowTest, RunPanelWithADeviceDisablesRunWhileRunning) {
