@@ -59,7 +59,9 @@ struct Expected {
     std::int64_t offset;  // -2: any offset
 };
 
-// Where it matters most, the offset points at the culprit.
+// Where it matters most, the offset points at the culprit. A file whose only event cannot be
+// read holds no events: the error is that event's problem (a file with other, readable events
+// loads without it: TolerantImportTest).
 TEST(MalformedInput, OffsetsPointAtTheProblem) {
     const Expected cases[] = {
         {"wrong_type_ts.json", "ts must be", 43},
@@ -69,14 +71,10 @@ TEST(MalformedInput, OffsetsPointAtTheProblem) {
         {"nan_string.json", "ts is not a number", 43},
         {"huge_ts.json", "ts is out of range", 43},
         {"huge_int_ts.json", "ts is out of range", 43},
-        {"unbalanced_end.json", "without a matching \"B\"", 80},
-        {"unclosed_begin.json", "never ended", 1},
         {"empty.json", "empty", 0},
         {"whitespace.json", "empty", 0},
         {"missing_ph.json", "without \"ph\"", 1},
         {"missing_ts.json", "without \"ts\"", 1},
-        {"event_not_object.json", "must be a JSON object", 56},
-        {"args_not_object.json", "args must be an object", 60},
         {"bad_utf8.json", "UTF-8", 20},
         {"unclosed_string.json", "string is not closed", 18},
         {"trailing_garbage.json", "after the JSON document", 57},

@@ -22,6 +22,16 @@ inline constexpr std::string_view kCatCpuOp = "cpu_op";
 inline constexpr std::string_view kCatInstant = "instant";
 inline constexpr std::string_view kCatLaunchFlow = "ac2g";  // API call -> GPU work arrows
 inline constexpr std::string_view kCatFlow = "flow";        // any other arrow
+// Older PyTorch profilers' names for the same things (read, never written): 1.8-1.9 name GPU
+// rows by tid strings such as "stream 7" and launch arrows have cat "async" (named "launch"),
+// later "async_gpu" or "async_cpu_to_gpu".
+inline constexpr std::string_view kCatKernelLegacy = "Kernel";
+inline constexpr std::string_view kCatMemcpyLegacy = "Memcpy";
+inline constexpr std::string_view kCatMemsetLegacy = "Memset";
+inline constexpr std::string_view kCatRuntimeLegacy = "Runtime";
+inline constexpr std::string_view kCatLaunchFlowLegacy = "async_gpu";
+inline constexpr std::string_view kCatLaunchFlowOldest = "async";
+inline constexpr std::string_view kCatLaunchFlowCpuToGpu = "async_cpu_to_gpu";  // 2022 builds
 
 // Top-level keys.
 inline constexpr std::string_view kTraceEvents = "traceEvents";

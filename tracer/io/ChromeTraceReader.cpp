@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -41,6 +42,8 @@ constexpr int kMaxNesting = 256;
 constexpr std::int64_t kStringIdBase = std::int64_t{1} << 40;
 // Ids of flows/async events given as strings live above numeric ones.
 constexpr std::uint64_t kStringFlowIdBit = std::uint64_t{1} << 63;
+// The process key of async events with a global id ("id2": {"global": ...}).
+constexpr std::int64_t kGlobalScope = std::numeric_limits<std::int64_t>::min();
 
 // Thrown inside the importer, turned into an Error at the boundary.
 struct ParseFailure {
@@ -48,6 +51,19 @@ struct ParseFailure {
     const char* at = nullptr;                       // where in the text; nullptr when unknown
     simdjson::error_code code = simdjson::SUCCESS;  // when the JSON parser reported it
 };
+
+// A value that is valid JSON but not what the field needs (a string where a number belongs, a
+// time out of range). Inside an event it costs that event or that arg, not the file (as in
+// Perfetto's importer); elsewhere it is a ParseFailure. `consumed`: the reader already walked
+// the value (then it must not be skipped again).
+struct FieldProblem {
+    std::string message;
+    const char* at = nullptr;
+    bool consumed = false;
+};
+
+// Marks a slice whose "B" never met its "E": it ends with its thread's last event.
+constexpr std::string_view kUnclosedSuffix = " (unclosed)";
 
 // What an event's category says it is.
 enum class Cat : std::uint8_t {
@@ -101,10 +117,32 @@ Cat classify(std::string_view cat) {
             if (cat == format::kCatOverhead)
                 return Cat::Overhead;
             break;
+        case keyHash(format::kCatKernelLegacy):
+            if (cat == format::kCatKernelLegacy)
+                return Cat::Kernel;
+            break;
+        case keyHash(format::kCatMemcpyLegacy):
+            if (cat == format::kCatMemcpyLegacy)
+                return Cat::Memcpy;
+            break;
+        case keyHash(format::kCatMemsetLegacy):
+            if (cat == format::kCatMemsetLegacy)
+                return Cat::Memset;
+            break;
+        case keyHash(format::kCatRuntimeLegacy):
+            if (cat == format::kCatRuntimeLegacy)
+                return Cat::Runtime;
+            break;
         default:
             break;
     }
     return Cat::Other;
+}
+
+// Launch arrows (API call -> GPU work) keyed by correlation id, of every PyTorch profiler vintage.
+bool isLaunchFlowCat(std::string_view cat) {
+    return cat == format::kCatLaunchFlow || cat == format::kCatLaunchFlowLegacy ||
+           cat == format::kCatLaunchFlowOldest || cat == format::kCatLaunchFlowCpuToGpu;
 }
 
 bool onGpu(Cat c) {
@@ -186,25 +224,48 @@ struct RawEvent {
     bool phaseKnown = false;  // a one-character phase
     bool hasTs = false;
     bool hasId = false;
+    bool globalId = false;  // "id2": {"global": ...}: one id space across processes
+    bool hasBindId = false;
+    bool flowIn = false;   // flow v2: this slice ends (or continues) flow `bindId`
+    bool flowOut = false;  // flow v2: this slice starts (or continues) flow `bindId`
     std::string_view name, cat, scope, bindPoint;
     std::int64_t pid = 0;
     std::int64_t tid = 0;
     TimeNs ts = 0;
     TimeNs dur = 0;
     std::uint64_t id = 0;
+    std::uint64_t bindId = 0;
     EventArgs args;
 };
 
 struct FlowEvent {
     const char* at;
     char ph;
-    bool launch;  // ac2g
+    bool launch;    // a launch arrow of the PyTorch profiler (correlation id)
+    bool bindNext;  // an "f" without "bp":"e": binds to the next slice that begins on its thread
     StringId cat;
     std::uint64_t id;
     std::int64_t pid;
     std::int64_t tid;
     TimeNs ts;
 };
+
+// A slice that carries a flow v2 endpoint ("bind_id" with "flow_in"/"flow_out").
+struct BoundFlowEnd {
+    std::uint64_t id;
+    bool in;
+    bool out;
+    std::int64_t pid;
+    std::int64_t tid;
+    TimeNs startNs;
+};
+
+// A "B" or "E" of one thread, kept until the end: they pair in time order, not file order.
+struct BeginEnd {
+    TimeNs ts;
+    std::uint32_t begin;  // index into Importer::m_begins; kNoBegin for an "E"
+};
+constexpr std::uint32_t kNoBegin = std::numeric_limits<std::uint32_t>::max();
 
 // Unsigned arithmetic: hashing must not overflow a signed type.
 std::size_t mixHash(std::uint64_t a, std::uint64_t b) {
@@ -418,12 +479,17 @@ private:
         return t;
     }
 
+    // A semantic problem with a value (see FieldProblem).
+    [[noreturn]] static void problem(std::string message, const char* at, bool consumed = false) {
+        throw FieldProblem{std::move(message), at, consumed};
+    }
+
     // A string value. Strings without escapes (nearly all) are viewed in place in the input;
     // others are unescaped into the parser's buffer. Both stay valid for the whole document.
     std::string_view getString(od::value& v, std::string_view what) {
         const std::string_view tok = trimRight(v.raw_json_token());
         if (tok.empty() || tok.front() != '"')
-            fail(std::string(what) + " must be a string", tok.data());
+            problem(std::string(what) + " must be a string", tok.data());
         if (tok.size() >= 2 && tok.back() == '"' &&
             !std::memchr(tok.data() + 1, '\\', tok.size() - 2)) {
             return tok.substr(1, tok.size() - 2);
@@ -432,6 +498,17 @@ private:
         if (const auto err = v.get_string().get(s))
             failJson(err, tok.data());
         return s;
+    }
+
+    // The text of a string value that must hold a number: escapes never belong in one, so it is
+    // refused before the value is consumed.
+    std::string_view numericString(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"' ||
+            std::memchr(tok.data() + 1, '\\', tok.size() - 2)) {
+            problem(std::string(what) + " is not a number", tok.data());
+        }
+        return tok.substr(1, tok.size() - 2);
     }
 
     // An object key, read in place unless it has escapes.
@@ -453,11 +530,12 @@ private:
         return key;
     }
 
-    // A number's text, checked against the JSON grammar.
+    // A number's text, checked against the JSON grammar (a malformed number is not JSON: that
+    // fails the file; a value of another type is a problem of the field).
     std::string_view numberText(od::value& v, std::string_view what) {
         const std::string_view tok = trimRight(v.raw_json_token());
         if (tok.empty() || (tok.front() != '-' && (tok.front() < '0' || tok.front() > '9'))) {
-            fail(std::string(what) + " must be a number", tok.data());
+            problem(std::string(what) + " must be a number", tok.data());
         }
         if (!isJsonNumber(tok))
             fail("malformed number for " + std::string(what), tok.data());
@@ -465,27 +543,67 @@ private:
     }
 
     template <class Int>
-    Int getInt(od::value& v, std::string_view what) {
-        const std::string_view tok = numberText(v, what);
-        const char* at = tok.data();
+    static Int parseInt(std::string_view text, std::string_view what, const char* at,
+                        int base = 10) {
         Int out{};
-        const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), out, base);
         if (r.ec == std::errc::result_out_of_range)
-            fail(std::string(what) + " is out of range", at);
-        if (r.ec != std::errc() || r.ptr != tok.data() + tok.size()) {
-            fail(std::string(what) + " must be an integer", at);
+            problem(std::string(what) + " is out of range", at);
+        if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+            problem(std::string(what) + " must be an integer", at);
         }
         return out;
     }
 
+    template <class Int>
+    Int getInt(od::value& v, std::string_view what) {
+        const std::string_view tok = numberText(v, what);
+        return parseInt<Int>(tok, what, tok.data());
+    }
+
+    // An integer arg of any PyTorch profiler vintage: a number, or a string holding a decimal
+    // or "0x" hexadecimal one (ROCm builds write "stream": "0x0").
+    template <class Int>
+    Int getArgInt(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.empty() || tok.front() != '"')
+            return getInt<Int>(v, what);
+        std::string_view text = numericString(v, what);
+        bool negative = false;
+        if (text.starts_with('-') && std::is_signed_v<Int>) {
+            negative = true;
+            text.remove_prefix(1);
+        }
+        int base = 10;
+        if (text.starts_with("0x") || text.starts_with("0X")) {
+            base = 16;
+            text.remove_prefix(2);
+        }
+        if (text.starts_with('-') || text.starts_with('+'))
+            problem(std::string(what) + " must be an integer", tok.data());
+        if (!negative)
+            return parseInt<Int>(text, what, tok.data(), base);
+        const auto magnitude = parseInt<std::uint64_t>(text, what, tok.data(), base);
+        if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()) + 1u)
+            problem(std::string(what) + " is out of range", tok.data());
+        return static_cast<Int>(0 - magnitude);
+    }
+
     template <class Float>
     Float getFloat(od::value& v, std::string_view what) {
-        const std::string_view tok = numberText(v, what);
-        const char* at = tok.data();
+        const std::string_view tok = trimRight(v.raw_json_token());
+        std::string_view text = tok;
+        if (!tok.empty() && tok.front() == '"') {
+            text = numericString(v, what);  // older producers quote some numbers
+            if (!isJsonNumber(text))
+                problem(std::string(what) + " is not a number", tok.data());
+        } else {
+            text = numberText(v, what);
+        }
         Float out{};
-        const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
-        if (r.ec != std::errc() || r.ptr != tok.data() + tok.size() || !std::isfinite(out)) {
-            fail(std::string(what) + " is out of range", at);
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(out)) {
+            problem(std::string(what) + " is out of range", tok.data());
         }
         return out;
     }
@@ -494,28 +612,33 @@ private:
         std::string_view text = trimRight(v.raw_json_token());
         const char* at = text.data();
         if (!text.empty() && text.front() == '"') {
-            text = getString(v, what);
+            text = numericString(v, what);
         } else if (text.empty() ||
                    (text.front() != '-' && (text.front() < '0' || text.front() > '9'))) {
-            fail(std::string(what) + " must be a number or a numeric string", at);
+            typeOf(v);  // a token that is no JSON value at all (NaN) fails the file here
+            problem(std::string(what) + " must be a number or a numeric string", at);
         }
         TimeNs ns = 0;
         switch (parseMicros(text, ns)) {
             case TimeParse::Ok:
                 // ±2^61 ns (73 years) keeps every sum and difference of times inside int64.
                 if (ns > kMaxAbsTimeNs || ns < -kMaxAbsTimeNs) {
-                    fail(std::string(what) + " is out of range", at);
+                    problem(std::string(what) + " is out of range", at);
                 }
                 return ns;
             case TimeParse::Range:
-                fail(std::string(what) + " is out of range", at);
+                problem(std::string(what) + " is out of range", at);
             case TimeParse::Syntax:
-                fail(std::string(what) + " is not a number", at);
+                if (text.data() == at)  // a bare token: not even JSON
+                    fail(std::string(what) + " is not a number", at);
+                problem(std::string(what) + " is not a number", at);
         }
         return ns;
     }
 
-    // pid/tid: integers, or strings mapped to stable synthetic ids.
+    // pid/tid: integers, or strings mapped to stable synthetic ids. A string that is a plain
+    // decimal number is that number: the PyTorch 1.8 profiler wrote a thread's id as a string
+    // on its slices and as a number on its flow events.
     std::int64_t getProcessOrThreadId(od::value& v, std::string_view what) {
         const char* at = locate(v);
         const od::json_type type = typeOf(v);
@@ -523,6 +646,13 @@ private:
             return getInt<std::int64_t>(v, what);
         if (type == od::json_type::string) {
             const std::string_view s = getString(v, what);
+            std::int64_t number = 0;
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), number);
+            if (!s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size() &&
+                number < kStringIdBase && number > -kStringIdBase &&
+                std::to_string(number) == s) {  // only the canonical spelling: "007" is a name
+                return number;
+            }
             auto it = m_stringIds.find(std::string(s));
             if (it == m_stringIds.end()) {
                 it = m_stringIds
@@ -533,17 +663,17 @@ private:
             }
             return it->second;
         }
-        fail(std::string(what) + " must be an integer or a string", at);
+        problem(std::string(what) + " must be an integer or a string", at);
     }
 
-    std::uint64_t getFlowId(od::value& v) {
+    std::uint64_t getFlowId(od::value& v, std::string_view what = "id") {
         const char* at = locate(v);
         const od::json_type type = typeOf(v);
         if (type == od::json_type::string) {
-            return kStringFlowIdBit | m_builder.intern(getString(v, "id"));
+            return kStringFlowIdBit | m_builder.intern(getString(v, what));
         }
         if (type == od::json_type::number) {
-            const std::string_view tok = numberText(v, "id");
+            const std::string_view tok = numberText(v, what);
             std::uint64_t out = 0;
             const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
             if (r.ec == std::errc() && r.ptr == tok.data() + tok.size() && out < kStringFlowIdBit) {
@@ -551,7 +681,19 @@ private:
             }
             return kStringFlowIdBit | m_builder.intern(tok);
         }
-        fail("id must be a number or a string", at);
+        problem(std::string(what) + " must be a number or a string", at);
+    }
+
+    // A flag that should be a boolean; anything else counts as false (and is still checked).
+    bool getFlag(od::value& v) {
+        if (typeOf(v) == od::json_type::boolean) {
+            bool b = false;
+            if (const auto err = v.get_bool().get(b))
+                failJson(err, locate(v));
+            return b;
+        }
+        skipValue(v, 1);
+        return false;
     }
 
     // Walks a value we do not use, so malformed JSON inside it is still an error.
@@ -604,32 +746,67 @@ private:
         }
     }
 
+    // grid/block: [x, y, z] (Kineto), or a launcher's text such as "grid(100,)" (a Triton
+    // launch seen from the CPU side), whose numbers are read in order.
     void getIntTriple(od::value& v, std::array<std::int32_t, 3>& out, std::string_view what) {
         const char* at = locate(v);
-        if (typeOf(v) != od::json_type::array)
-            fail(std::string(what) + " must be an array", at);
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::string) {
+            const std::string_view text = getString(v, what);
+            std::array<std::int32_t, 3> dims{1, 1, 1};
+            std::size_t count = 0;
+            for (std::size_t i = 0; i < text.size() && count < 3;) {
+                if (text[i] < '0' || text[i] > '9') {
+                    ++i;
+                    continue;
+                }
+                std::int32_t n = 0;
+                const auto r = std::from_chars(text.data() + i, text.data() + text.size(), n);
+                if (r.ec != std::errc())
+                    problem(std::string(what) + " is out of range", at);
+                dims[count++] = n;
+                i = static_cast<std::size_t>(r.ptr - text.data());
+            }
+            if (count == 0)
+                problem(std::string(what) + " holds no dimensions", at);
+            out = dims;
+            return;
+        }
+        if (type != od::json_type::array)
+            problem(std::string(what) + " must be an array", at);
         od::array arr = v.get_array();
         std::size_t i = 0;
+        std::optional<FieldProblem> bad;
+        std::array<std::int32_t, 3> dims = out;
         for (auto element : arr) {
             od::value inner = element.value();
-            const auto n = getInt<std::int32_t>(inner, what);
-            if (i < 3)
-                out[i] = n;
+            try {
+                const auto n = getInt<std::int32_t>(inner, what);
+                if (i < 3)
+                    dims[i] = n;
+            } catch (const FieldProblem& p) {
+                if (!bad)
+                    bad = p;
+                skipValue(inner, 2);
+            }
             ++i;
         }
+        if (bad)
+            problem(bad->message, bad->at, true);
+        out = dims;
     }
 
     std::uint32_t getColor(od::value& v) {
         const char* at = locate(v);
         if (typeOf(v) == od::json_type::number)
             return getInt<std::uint32_t>(v, "color");
-        std::string_view s = getString(v, "color");
+        std::string_view s = numericString(v, "color");
         if (!s.empty() && s.front() == '#')
             s.remove_prefix(1);
         std::uint32_t color = 0;
         const auto r = std::from_chars(s.data(), s.data() + s.size(), color, 16);
         if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) {
-            fail("color must be \"#AARRGGBB\"", at);
+            problem("color must be \"#AARRGGBB\"", at);
         }
         if (s.size() == 6)
             color |= 0xff000000u;
@@ -637,6 +814,7 @@ private:
     }
 
     void parseArgs(od::value& v, RawEvent& e);
+    void parseArg(std::string_view key, od::value& value, RawEvent& e);
     void parseEvent(od::value& v);
     void parseEvents(od::value& v);
     void parseDevices(od::value& v);
@@ -647,17 +825,30 @@ private:
     void keepScalar(const std::string& key, od::value& value);
 
     void handleEvent(RawEvent& e);
+    // An event left out (a field of the wrong type or value, no "ph"): counted, and the first
+    // problem kept for the message (and for the error when no event at all could be read).
+    void skipEvent(const FieldProblem& p);
+    void noteThreadTime(const RawEvent& e, TimeNs endNs);
+    void pairBeginsAndEnds();
+    void resolveBoundFlows();
     void addSlice(const RawEvent& e, TimeNs start, TimeNs end);
     void addInstant(const RawEvent& e);
     void addCounter(const RawEvent& e);
     void handleMetadataEvent(const RawEvent& e);
     void resolveFlows();
     void finish();
+    // Where a flow end binds on its thread: the track of the slice that encloses `ts`, or of the
+    // next slice that begins at or after it (whose start replaces `ts`).
+    void sortSliceStarts();
+    bool enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
+                        TrackIndex& track);
+    bool nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track);
 
     TrackIndex trackFor(const RawEvent& e, Cat cat);
     ProcessIndex hostProcess(std::int64_t pid);
     ProcessIndex gpuProcessFor(const RawEvent& e);
     std::int32_t deviceForPid(std::int64_t pid) const;
+    std::int64_t streamOf(const RawEvent& e) const;
 
     const char* m_base;
     std::size_t m_size;
@@ -695,11 +886,26 @@ private:
     std::string_view m_lastCat;
     Cat m_lastCatClass = Cat::Other;
 
-    // B/E stacks per (pid, tid); b/e stacks per (pid, cat, id).
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::vector<RawEvent>, PairHash>
-        m_open;
+    // B/E per (pid, tid), paired at the end; b/e stacks per (pid, cat, id) (pid kGlobalScope
+    // for "id2" global ids).
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::vector<BeginEnd>, PairHash>
+        m_beginEnds;
+    std::vector<RawEvent> m_begins;
+    // End of the last event seen on each thread: where a "B" that never ends is closed.
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TimeNs, PairHash> m_threadEndNs;
+    std::deque<std::string> m_ownedNames;  // names made here (unclosed slices); stable storage
     std::map<std::tuple<std::int64_t, StringId, std::uint64_t>, std::vector<RawEvent>> m_openAsync;
     std::vector<FlowEvent> m_flows;
+    std::vector<BoundFlowEnd> m_boundFlows;
+
+    // Events of the document, events left out, and the first reason one was.
+    std::uint64_t m_eventCount = 0;
+    std::uint64_t m_skippedCount = 0;
+    std::uint64_t m_emptyEvents = 0;  // "{}": Chrome's writer ends its array with one
+    std::optional<FieldProblem> m_firstSkip;
+    std::uint64_t m_ignoredArgs = 0;  // args of an unexpected type, left out of their event
+    std::optional<FieldProblem> m_firstIgnoredArg;
+    std::uint64_t m_strayEnds = 0;
     std::vector<std::uint64_t> m_gpuCorrelations;
     // Other producers' files: where each slice started, to bind flow ends (see resolveFlows).
     struct SliceStart {
@@ -707,9 +913,17 @@ private:
         std::int64_t tid;
         TimeNs startNs;
         TrackIndex track;
+        TimeNs endNs;
     };
     std::vector<SliceStart> m_sliceStarts;
+    bool m_startsSorted = false;
+    // After sorting: the latest end of the thread's slices up to each entry, so whether any of
+    // them still runs at a time is one comparison.
+    std::vector<TimeNs> m_coverEndNs;
     std::unordered_set<TrackIndex> m_apiTracks;
+    std::uint64_t m_looseFlowEvents = 0;
+    std::uint64_t m_looseLaunchEvents = 0;
+    const char* m_eventsAt = nullptr;  // the event array, for "no events" errors
 };
 
 std::int32_t Importer::deviceForPid(std::int64_t pid) const {
@@ -735,6 +949,23 @@ ProcessIndex Importer::hostProcess(std::int64_t pid) {
     return it->second;
 }
 
+std::int64_t Importer::streamOf(const RawEvent& e) const {
+    if (e.args.has & kArgStream)
+        return e.args.stream;
+    // The PyTorch 1.8 profiler names GPU rows by tid strings: "stream 7".
+    if (auto it = m_stringIdNames.find(e.tid); it != m_stringIdNames.end()) {
+        std::string_view text = it->second;
+        if (text.starts_with("stream ")) {
+            text.remove_prefix(7);
+            std::int64_t stream = 0;
+            const auto r = std::from_chars(text.data(), text.data() + text.size(), stream);
+            if (r.ec == std::errc() && r.ptr == text.data() + text.size())
+                return stream;
+        }
+    }
+    return e.tid;
+}
+
 ProcessIndex Importer::gpuProcessFor(const RawEvent& e) {
     const std::int64_t device =
         e.args.has & kArgDevice ? e.args.device : static_cast<std::int64_t>(deviceForPid(e.pid));
@@ -756,11 +987,11 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
         case Cat::Memset:
             key.cat = Cat::Kernel;
             key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
-            key.b = e.args.has & kArgStream ? e.args.stream : e.tid;
+            key.b = streamOf(e);
             break;
         case Cat::GpuAnnotation:
             key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
-            key.b = e.args.has & kArgStream ? e.args.stream : e.tid;
+            key.b = streamOf(e);
             break;
         case Cat::Sync:
             key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
@@ -814,231 +1045,349 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
 
 void Importer::parseArgs(od::value& v, RawEvent& e) {
     if (typeOf(v) != od::json_type::object)
-        fail("args must be an object", locate(v));
+        problem("args must be an object", locate(v));
     od::object obj = v.get_object();
-    EventArgs& a = e.args;
-    const bool series = !e.phaseKnown || e.ph == 'C';
     for (auto field : obj) {
         const std::string_view key = keyText(field);
         od::value value = field.value();
-        if (series) {
-            const char* at = locate(value);
-            if (typeOf(value) == od::json_type::number) {
-                const std::string_view tok = numberText(value, key);
-                double d = 0;
-                const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), d);
-                if (r.ec != std::errc() || !std::isfinite(d))
-                    fail("counter value out of range", at);
-                m_series.emplace_back(key, d);
-            } else if (e.phaseKnown) {
-                skipValue(value, 1);  // a C event's non-numeric arg: not a series
-            } else if (key == "name" && typeOf(value) == od::json_type::string) {
-                a.name = getString(value, "args.name");
-                a.has |= kArgName;
-            } else {
+        // One arg of an unexpected type (a producer's own idea of "grid") costs that arg only.
+        try {
+            parseArg(key, value, e);
+        } catch (const FieldProblem& p) {
+            ++m_ignoredArgs;
+            if (!m_firstIgnoredArg)
+                m_firstIgnoredArg =
+                    FieldProblem{"args." + std::string(key) + ": " + p.message, p.at};
+            if (!p.consumed)
                 skipValue(value, 1);
-            }
-            continue;
         }
-        switch (keyHash(key)) {
-#define WL_INT_ARG(text, field, bit, type)       \
-    case keyHash(text):                          \
-        if (key == text) {                       \
-            a.field = getInt<type>(value, text); \
-            a.has |= bit;                        \
-            continue;                            \
-        }                                        \
+    }
+}
+
+void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
+    EventArgs& a = e.args;
+    const bool series = !e.phaseKnown || e.ph == 'C';
+    if (series) {
+        const char* at = locate(value);
+        if (typeOf(value) == od::json_type::number) {
+            const std::string_view tok = numberText(value, key);
+            double d = 0;
+            const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), d);
+            if (r.ec != std::errc() || !std::isfinite(d))
+                problem("counter value out of range", at);
+            m_series.emplace_back(key, d);
+        } else if (e.phaseKnown) {
+            skipValue(value, 1);  // a C event's non-numeric arg: not a series
+        } else if (key == "name" && typeOf(value) == od::json_type::string) {
+            a.name = getString(value, "args.name");
+            a.has |= kArgName;
+        } else {
+            skipValue(value, 1);
+        }
+        return;
+    }
+    switch (keyHash(key)) {
+#define WL_INT_ARG(text, field, bit, type)          \
+    case keyHash(text):                             \
+        if (key == text) {                          \
+            a.field = getArgInt<type>(value, text); \
+            a.has |= bit;                           \
+            return;                                 \
+        }                                           \
         break;
 #define WL_STR_ARG(text, field, bit)          \
     case keyHash(text):                       \
         if (key == text) {                    \
             a.field = getString(value, text); \
             a.has |= bit;                     \
-            continue;                         \
+            return;                           \
         }                                     \
         break;
-            WL_INT_ARG("correlation", correlation, kArgCorrelation, std::int64_t)
-            WL_INT_ARG("device", device, kArgDevice, std::int64_t)
-            WL_INT_ARG("stream", stream, kArgStream, std::int64_t)
-            WL_INT_ARG("wait_on_stream", waitOnStream, kArgWaitOnStream, std::int64_t)
-            WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
-            WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
-            WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
-            WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)
-            WL_INT_ARG("dst device", dstDevice, kArgDstDevice, std::int64_t)
-            WL_INT_ARG("category", category, kArgCategory, std::int64_t)
-            WL_INT_ARG("sort_index", sortIndex, kArgSortIndex, std::int64_t)
-            WL_INT_ARG("bytes", bytes, kArgBytes, std::uint64_t)
-            WL_INT_ARG("value", value, kArgValue, std::uint64_t)
-            WL_INT_ARG("registers per thread", registers, kArgRegisters, std::int64_t)
-            WL_INT_ARG("shared memory", sharedTotal, kArgSharedTotal, std::int64_t)
-            WL_INT_ARG("static shared memory", sharedStatic, kArgSharedStatic, std::int64_t)
-            WL_INT_ARG("dynamic shared memory", sharedDynamic, kArgSharedDynamic, std::int64_t)
-            WL_STR_ARG("copy kind", copyKind, kArgCopyKind)
-            WL_STR_ARG("src kind", srcKind, kArgSrcKind)
-            WL_STR_ARG("dst kind", dstKind, kArgDstKind)
-            WL_STR_ARG("memory kind", memoryKind, kArgMemoryKind)
-            WL_STR_ARG("cuda_sync_kind", syncKind, kArgSyncKind)
-            WL_STR_ARG("domain", domain, kArgDomain)
-            WL_STR_ARG("category name", categoryName, kArgCategoryName)
+        WL_INT_ARG("correlation", correlation, kArgCorrelation, std::int64_t)
+        WL_INT_ARG("stream", stream, kArgStream, std::int64_t)
+        WL_INT_ARG("wait_on_stream", waitOnStream, kArgWaitOnStream, std::int64_t)
+        WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
+        WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
+        WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
+        WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)
+        WL_INT_ARG("dst device", dstDevice, kArgDstDevice, std::int64_t)
+        WL_INT_ARG("category", category, kArgCategory, std::int64_t)
+        WL_INT_ARG("sort_index", sortIndex, kArgSortIndex, std::int64_t)
+        WL_INT_ARG("bytes", bytes, kArgBytes, std::uint64_t)
+        WL_INT_ARG("value", value, kArgValue, std::uint64_t)
+        WL_INT_ARG("registers per thread", registers, kArgRegisters, std::int64_t)
+        WL_INT_ARG("shared memory", sharedTotal, kArgSharedTotal, std::int64_t)
+        WL_INT_ARG("static shared memory", sharedStatic, kArgSharedStatic, std::int64_t)
+        WL_INT_ARG("dynamic shared memory", sharedDynamic, kArgSharedDynamic, std::int64_t)
+        WL_STR_ARG("copy kind", copyKind, kArgCopyKind)
+        WL_STR_ARG("src kind", srcKind, kArgSrcKind)
+        WL_STR_ARG("dst kind", dstKind, kArgDstKind)
+        WL_STR_ARG("memory kind", memoryKind, kArgMemoryKind)
+        WL_STR_ARG("cuda_sync_kind", syncKind, kArgSyncKind)
+        WL_STR_ARG("domain", domain, kArgDomain)
+        WL_STR_ARG("category name", categoryName, kArgCategoryName)
 #undef WL_INT_ARG
 #undef WL_STR_ARG
-            case keyHash("name"):
-                // Metadata events name things with a string; other events may put anything here.
-                if (key == "name" && typeOf(value) == od::json_type::string) {
-                    a.name = getString(value, "args.name");
-                    a.has |= kArgName;
-                    continue;
+        case keyHash("device"):
+            if (key == "device") {
+                const auto device = getArgInt<std::int64_t>(value, "device");
+                // Not an ordinal (-1 on host-side events): the pid says the device.
+                if (device >= 0 && device <= std::numeric_limits<std::int32_t>::max()) {
+                    a.device = device;
+                    a.has |= kArgDevice;
                 }
-                break;
-            case keyHash("grid"):
-                if (key == "grid") {
-                    getIntTriple(value, a.grid, "grid");
-                    a.has |= kArgGrid;
-                    continue;
-                }
-                break;
-            case keyHash("block"):
-                if (key == "block") {
-                    getIntTriple(value, a.block, "block");
-                    a.has |= kArgBlock;
-                    continue;
-                }
-                break;
-            case keyHash("warps per SM"):
-                if (key == "warps per SM") {
-                    a.warps = getFloat<float>(value, key);
-                    a.has |= kArgWarps;
-                    continue;
-                }
-                break;
-            case keyHash("est. achieved occupancy %"):
-                if (key == "est. achieved occupancy %") {
-                    a.occupancy = getFloat<float>(value, key);
-                    a.has |= kArgOccupancy;
-                    continue;
-                }
-                break;
-            case keyHash("payload"):
-                if (key == "payload") {
-                    a.payload = getFloat<double>(value, key);
-                    a.has |= kArgPayload;
-                    continue;
-                }
-                break;
-            case keyHash("color"):
-                if (key == "color") {
-                    a.color = getColor(value);
-                    a.has |= kArgColor;
-                    continue;
-                }
-                break;
-            default:
-                break;
-        }
-        skipValue(value, 1);
+                return;
+            }
+            break;
+        case keyHash("name"):
+            // Metadata events name things with a string; other events may put anything here.
+            if (key == "name" && typeOf(value) == od::json_type::string) {
+                a.name = getString(value, "args.name");
+                a.has |= kArgName;
+                return;
+            }
+            break;
+        case keyHash("grid"):
+            if (key == "grid") {
+                getIntTriple(value, a.grid, "grid");
+                a.has |= kArgGrid;
+                return;
+            }
+            break;
+        case keyHash("block"):
+            if (key == "block") {
+                getIntTriple(value, a.block, "block");
+                a.has |= kArgBlock;
+                return;
+            }
+            break;
+        case keyHash("warps per SM"):
+            if (key == "warps per SM") {
+                a.warps = getFloat<float>(value, key);
+                a.has |= kArgWarps;
+                return;
+            }
+            break;
+        case keyHash("est. achieved occupancy %"):
+            if (key == "est. achieved occupancy %") {
+                a.occupancy = getFloat<float>(value, key);
+                a.has |= kArgOccupancy;
+                return;
+            }
+            break;
+        case keyHash("payload"):
+            if (key == "payload") {
+                a.payload = getFloat<double>(value, key);
+                a.has |= kArgPayload;
+                return;
+            }
+            break;
+        case keyHash("color"):
+            if (key == "color") {
+                a.color = getColor(value);
+                a.has |= kArgColor;
+                return;
+            }
+            break;
+        default:
+            break;
     }
+    skipValue(value, 1);
 }
 
 void Importer::parseEvent(od::value& v) {
     RawEvent e;
     e.at = locate(v);
-    if (typeOf(v) != od::json_type::object)
-        fail("an event must be a JSON object", e.at);
+    ++m_eventCount;
+    if (typeOf(v) != od::json_type::object) {
+        skipValue(v, 1);
+        skipEvent({"an event must be a JSON object", e.at});
+        return;
+    }
     od::object obj;
     if (const auto err = v.get_object().get(obj))
         failJson(err, e.at);
     m_series.clear();
     bool hasPhase = false;
+    bool empty = true;
+    std::optional<FieldProblem> bad;
     for (auto field : obj) {
+        empty = false;
         const std::string_view key = keyText(field);
         od::value value = field.value();
-        switch (keyHash(key)) {
-            case keyHash("ph"):
-                if (key == "ph") {
-                    const std::string_view ph = getString(value, "ph");
-                    hasPhase = true;
-                    e.phaseKnown = ph.size() == 1;
-                    e.ph = ph.empty() ? '?' : ph[0];
-                    continue;
-                }
-                break;
-            case keyHash("name"):
-                if (key == "name") {
-                    e.name = getString(value, "name");
-                    continue;
-                }
-                break;
-            case keyHash("cat"):
-                if (key == "cat") {
-                    e.cat = getString(value, "cat");
-                    // Our own launch arrows are rebuilt from correlation ids: the writer puts
-                    // "cat" second so the rest of these (half of all events) is skipped unread.
-                    if (m_warpline && hasPhase && e.cat == format::kCatLaunchFlow &&
-                        (e.ph == 's' || e.ph == 'f' || e.ph == 't')) {
-                        return;
+        // A field of an unexpected type or value costs this event only; it is still checked as
+        // JSON. Args are read one by one (see parseArgs) and never cost the event.
+        try {
+            switch (keyHash(key)) {
+                case keyHash("ph"):
+                    if (key == "ph") {
+                        const std::string_view ph = getString(value, "ph");
+                        hasPhase = true;
+                        e.phaseKnown = ph.size() == 1;
+                        e.ph = ph.empty() ? '?' : ph[0];
+                        continue;
                     }
-                    continue;
-                }
-                break;
-            case keyHash("pid"):
-                if (key == "pid") {
-                    e.pid = getProcessOrThreadId(value, "pid");
-                    continue;
-                }
-                break;
-            case keyHash("tid"):
-                if (key == "tid") {
-                    e.tid = getProcessOrThreadId(value, "tid");
-                    continue;
-                }
-                break;
-            case keyHash("ts"):
-                if (key == "ts") {
-                    e.ts = getTime(value, "ts");
-                    e.hasTs = true;
-                    continue;
-                }
-                break;
-            case keyHash("dur"):
-                if (key == "dur") {
-                    e.dur = getTime(value, "dur");
-                    continue;
-                }
-                break;
-            case keyHash("args"):
-                if (key == "args") {
-                    parseArgs(value, e);
-                    continue;
-                }
-                break;
-            case keyHash("id"):
-                if (key == "id") {
-                    e.id = getFlowId(value);
-                    e.hasId = true;
-                    continue;
-                }
-                break;
-            case keyHash("s"):
-                if (key == "s") {
-                    e.scope = getString(value, "s");
-                    continue;
-                }
-                break;
-            case keyHash("bp"):
-                if (key == "bp") {
-                    e.bindPoint = getString(value, "bp");
-                    continue;
-                }
-                break;
-            default:
-                break;
+                    break;
+                case keyHash("name"):
+                    if (key == "name") {
+                        e.name = getString(value, "name");
+                        continue;
+                    }
+                    break;
+                case keyHash("cat"):
+                    if (key == "cat") {
+                        e.cat = getString(value, "cat");
+                        // Our own launch arrows are rebuilt from correlation ids: the writer puts
+                        // "cat" second so the rest of these (half of all events) is skipped
+                        // unread.
+                        if (m_warpline && hasPhase && e.cat == format::kCatLaunchFlow &&
+                            (e.ph == 's' || e.ph == 'f' || e.ph == 't')) {
+                            return;
+                        }
+                        continue;
+                    }
+                    break;
+                case keyHash("pid"):
+                    if (key == "pid") {
+                        e.pid = getProcessOrThreadId(value, "pid");
+                        continue;
+                    }
+                    break;
+                case keyHash("tid"):
+                    if (key == "tid") {
+                        e.tid = getProcessOrThreadId(value, "tid");
+                        continue;
+                    }
+                    break;
+                case keyHash("ts"):
+                    if (key == "ts") {
+                        e.ts = getTime(value, "ts");
+                        e.hasTs = true;
+                        continue;
+                    }
+                    break;
+                case keyHash("dur"):
+                    if (key == "dur") {
+                        e.dur = getTime(value, "dur");
+                        continue;
+                    }
+                    break;
+                case keyHash("args"):
+                    if (key == "args") {
+                        try {
+                            parseArgs(value, e);
+                        } catch (const FieldProblem& p) {  // not an object: no args
+                            ++m_ignoredArgs;
+                            if (!m_firstIgnoredArg)
+                                m_firstIgnoredArg = p;
+                            skipValue(value, 1);
+                        }
+                        continue;
+                    }
+                    break;
+                case keyHash("id"):
+                    if (key == "id") {
+                        e.id = getFlowId(value);
+                        e.hasId = true;
+                        e.globalId = false;
+                        continue;
+                    }
+                    break;
+                case keyHash("id2"):
+                    // Newer Chrome async events: {"local": id} (one process) or {"global": id}.
+                    if (key == "id2") {
+                        if (typeOf(value) != od::json_type::object)
+                            problem("id2 must be an object", locate(value));
+                        std::optional<FieldProblem> badId;
+                        for (auto part : value.get_object()) {
+                            const std::string_view scope = keyText(part);
+                            od::value idValue = part.value();
+                            if (scope != "local" && scope != "global") {
+                                skipValue(idValue, 2);
+                                continue;
+                            }
+                            try {
+                                e.id = getFlowId(idValue, "id2");
+                                e.hasId = true;
+                                e.globalId = scope == "global";
+                            } catch (const FieldProblem& p) {
+                                badId = p;
+                                skipValue(idValue, 2);
+                            }
+                        }
+                        if (badId)
+                            problem(badId->message, badId->at, true);
+                        continue;
+                    }
+                    break;
+                case keyHash("bind_id"):
+                    if (key == "bind_id") {
+                        e.bindId = getFlowId(value, "bind_id");
+                        e.hasBindId = true;
+                        continue;
+                    }
+                    break;
+                case keyHash("flow_in"):
+                    if (key == "flow_in") {
+                        e.flowIn = getFlag(value);
+                        continue;
+                    }
+                    break;
+                case keyHash("flow_out"):
+                    if (key == "flow_out") {
+                        e.flowOut = getFlag(value);
+                        continue;
+                    }
+                    break;
+                case keyHash("s"):
+                    if (key == "s") {
+                        e.scope = getString(value, "s");
+                        continue;
+                    }
+                    break;
+                case keyHash("bp"):
+                    if (key == "bp") {
+                        e.bindPoint = getString(value, "bp");
+                        continue;
+                    }
+                    break;
+                default:
+                    break;
+            }
+            skipValue(value, 1);
+        } catch (const FieldProblem& p) {
+            if (!bad)
+                bad = p;
+            if (!p.consumed)
+                skipValue(value, 1);
         }
-        skipValue(value, 1);
     }
-    if (!hasPhase)
-        fail("event without \"ph\"", e.at);
+    if (empty) {
+        // Chrome's own writer ends its event array with "{}": a routine quirk, not a problem.
+        ++m_emptyEvents;
+        return;
+    }
+    if (bad) {
+        skipEvent(*bad);
+        return;
+    }
+    if (!hasPhase) {
+        skipEvent({"event without \"ph\"", e.at});
+        return;
+    }
     handleEvent(e);
+}
+
+void Importer::skipEvent(const FieldProblem& p) {
+    ++m_skippedCount;
+    if (!m_firstSkip)
+        m_firstSkip = p;
+}
+
+void Importer::noteThreadTime(const RawEvent& e, TimeNs endNs) {
+    auto [it, inserted] = m_threadEndNs.try_emplace({e.pid, e.tid}, endNs);
+    if (!inserted && endNs > it->second)
+        it->second = endNs;
 }
 
 void Importer::handleEvent(RawEvent& e) {
@@ -1046,44 +1395,52 @@ void Importer::handleEvent(RawEvent& e) {
         ++m_builder.diagnostics().unknownPhases;
         return;
     }
-    if (e.ph != 'M' && !e.hasTs)
-        fail("event without \"ts\"", e.at);
+    if (e.ph != 'M' && !e.hasTs) {
+        skipEvent({"event without \"ts\"", e.at});
+        return;
+    }
     switch (e.ph) {
         case 'X': {
-            if (e.dur > 0 && e.ts > std::numeric_limits<TimeNs>::max() - e.dur) {
-                fail("ts + dur is out of range", e.at);
+            if (e.dur > 0 && e.ts > kMaxAbsTimeNs - e.dur) {
+                skipEvent({"ts + dur is out of range", e.at});
+                return;
             }
+            noteThreadTime(e, e.ts + std::max<TimeNs>(e.dur, 0));
             addSlice(e, e.ts, e.ts + e.dur);
             return;
         }
-        case 'B':
-            m_open[{e.pid, e.tid}].push_back(e);
-            return;
-        case 'E': {
-            auto it = m_open.find({e.pid, e.tid});
-            if (it == m_open.end() || it->second.empty()) {
-                fail("\"E\" event without a matching \"B\" on pid " + std::to_string(e.pid) +
-                         " tid " + std::to_string(e.tid),
-                     e.at);
+        case 'B': {
+            noteThreadTime(e, e.ts);
+            if (m_begins.size() >= kNoBegin) {
+                skipEvent({"too many \"B\" events", e.at});
+                return;
             }
-            const RawEvent begin = it->second.back();
-            it->second.pop_back();
-            addSlice(begin, begin.ts, e.ts);
+            m_beginEnds[{e.pid, e.tid}].push_back(
+                {e.ts, static_cast<std::uint32_t>(m_begins.size())});
+            m_begins.push_back(e);
             return;
         }
+        case 'E':
+            noteThreadTime(e, e.ts);
+            m_beginEnds[{e.pid, e.tid}].push_back({e.ts, kNoBegin});
+            return;
         case 'b':
         case 'e':
         case 'n': {
-            if (!e.hasId)
-                fail("async event without \"id\"", e.at);
-            const auto key = std::make_tuple(e.pid, m_builder.intern(e.cat), e.id);
+            if (!e.hasId) {
+                skipEvent({"async event without \"id\"", e.at});
+                return;
+            }
+            const std::int64_t scope = e.globalId ? kGlobalScope : e.pid;
+            const auto key = std::make_tuple(scope, m_builder.intern(e.cat), e.id);
             if (e.ph == 'b') {
                 m_openAsync[key].push_back(e);
                 return;
             }
-            const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(e.pid), e.cat);
-            m_builder.setTrackName(track, e.cat.empty() ? std::string_view("Async events") : e.cat);
             if (e.ph == 'n') {
+                const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(e.pid), e.cat);
+                m_builder.setTrackName(track,
+                                       e.cat.empty() ? std::string_view("Async events") : e.cat);
                 m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name),
                                      SliceKind::Instant, 0, model::kNoDetail);
                 m_earliestNs = std::min(m_earliestNs, e.ts);
@@ -1096,6 +1453,10 @@ void Importer::handleEvent(RawEvent& e) {
             }
             const RawEvent begin = it->second.back();
             it->second.pop_back();
+            // On the row of the process that began it (a global id may end elsewhere).
+            const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(begin.pid), begin.cat);
+            m_builder.setTrackName(
+                track, begin.cat.empty() ? std::string_view("Async events") : begin.cat);
             m_builder.addSliceId(track, begin.ts, e.ts, m_builder.intern(begin.name),
                                  SliceKind::Other, 0, model::kNoDetail);
             m_earliestNs = std::min(m_earliestNs, begin.ts);
@@ -1103,6 +1464,7 @@ void Importer::handleEvent(RawEvent& e) {
         }
         case 'i':
         case 'I':
+            noteThreadTime(e, e.ts);
             addInstant(e);
             return;
         case 'C':
@@ -1114,13 +1476,16 @@ void Importer::handleEvent(RawEvent& e) {
         case 's':
         case 't':
         case 'f': {
-            const bool launch = e.cat == format::kCatLaunchFlow;
+            const bool launch = isLaunchFlowCat(e.cat);
             if (launch && m_warpline)
                 return;  // rebuilt from correlation ids
-            if (!e.hasId)
-                fail("flow event without \"id\"", e.at);
-            m_flows.push_back(
-                FlowEvent{e.at, e.ph, launch, m_builder.intern(e.cat), e.id, e.pid, e.tid, e.ts});
+            if (!e.hasId) {
+                skipEvent({"flow event without \"id\"", e.at});
+                return;
+            }
+            const bool bindNext = e.ph == 'f' && e.bindPoint != "e";
+            m_flows.push_back(FlowEvent{e.at, e.ph, launch, bindNext, m_builder.intern(e.cat), e.id,
+                                        e.pid, e.tid, e.ts});
             return;
         }
         default:
@@ -1276,7 +1641,9 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
     m_earliestNs = std::min(m_earliestNs, start);
     if (!m_warpline)
-        m_sliceStarts.push_back({e.pid, e.tid, start, track});
+        m_sliceStarts.push_back({e.pid, e.tid, start, track, std::max(start, end)});
+    if (e.hasBindId && (e.flowIn || e.flowOut))
+        m_boundFlows.push_back({e.bindId, e.flowIn, e.flowOut, e.pid, e.tid, start});
 }
 
 void Importer::addInstant(const RawEvent& e) {
@@ -1318,6 +1685,7 @@ void Importer::parseEvents(od::value& v) {
     if (typeOf(v) != od::json_type::array)
         fail("\"traceEvents\" must be an array", locate(v));
     m_eventsSeen = true;
+    m_eventsAt = locate(v);
     if (!m_warpline) {
         // Other producers' events are ~100-300 bytes: size the bookkeeping once, not by doubling.
         const std::size_t estimate = m_size / 256;
@@ -1346,7 +1714,9 @@ void Importer::parseDevices(od::value& v) {
         for (auto field : obj) {
             const std::string_view key = keyText(field);
             od::value value = field.value();
-            switch (keyHash(key)) {
+            // A property of an unexpected type (vintages differ) is left out, not the file.
+            try {
+                switch (keyHash(key)) {
 #define WL_DEV(text, member, type)                \
     case keyHash(text):                           \
         if (key == text) {                        \
@@ -1354,62 +1724,71 @@ void Importer::parseDevices(od::value& v) {
             continue;                             \
         }                                         \
         break;
-                WL_DEV("id", id, std::int32_t)
-                WL_DEV("totalGlobalMem", totalMemoryBytes, std::int64_t)
-                WL_DEV("computeMajor", computeMajor, std::int32_t)
-                WL_DEV("computeMinor", computeMinor, std::int32_t)
-                WL_DEV("maxThreadsPerBlock", maxThreadsPerBlock, std::int32_t)
-                WL_DEV("maxThreadsPerMultiprocessor", maxThreadsPerSm, std::int32_t)
-                WL_DEV("regsPerBlock", registersPerBlock, std::int32_t)
-                WL_DEV("warpSize", warpSize, std::int32_t)
-                WL_DEV("sharedMemPerBlock", sharedMemoryPerBlockBytes, std::int64_t)
-                WL_DEV("numSms", smCount, std::int32_t)
-                WL_DEV("regsPerMultiprocessor", registersPerSm, std::int32_t)
-                WL_DEV("sharedMemPerBlockOptin", sharedMemoryPerBlockOptinBytes, std::int64_t)
-                WL_DEV("sharedMemPerMultiprocessor", sharedMemoryPerSmBytes, std::int64_t)
-                WL_DEV("maxBlocksPerMultiprocessor", maxBlocksPerSm, std::int32_t)
-                WL_DEV("l2CacheSize", l2CacheBytes, std::int64_t)
-                WL_DEV("clockRate", clockRateKHz, std::int32_t)
-                WL_DEV("memoryClockRate", memoryClockRateKHz, std::int32_t)
-                WL_DEV("memoryBusWidth", memoryBusWidthBits, std::int32_t)
-                WL_DEV("pcieGeneration", pcieGeneration, std::int32_t)
-                WL_DEV("pcieLinkWidth", pcieLinkWidth, std::int32_t)
+                    WL_DEV("id", id, std::int32_t)
+                    WL_DEV("totalGlobalMem", totalMemoryBytes, std::int64_t)
+                    WL_DEV("computeMajor", computeMajor, std::int32_t)
+                    WL_DEV("computeMinor", computeMinor, std::int32_t)
+                    WL_DEV("maxThreadsPerBlock", maxThreadsPerBlock, std::int32_t)
+                    WL_DEV("maxThreadsPerMultiprocessor", maxThreadsPerSm, std::int32_t)
+                    WL_DEV("regsPerBlock", registersPerBlock, std::int32_t)
+                    WL_DEV("warpSize", warpSize, std::int32_t)
+                    WL_DEV("sharedMemPerBlock", sharedMemoryPerBlockBytes, std::int64_t)
+                    WL_DEV("numSms", smCount, std::int32_t)
+                    WL_DEV("regsPerMultiprocessor", registersPerSm, std::int32_t)
+                    WL_DEV("sharedMemPerBlockOptin", sharedMemoryPerBlockOptinBytes, std::int64_t)
+                    WL_DEV("sharedMemPerMultiprocessor", sharedMemoryPerSmBytes, std::int64_t)
+                    WL_DEV("maxBlocksPerMultiprocessor", maxBlocksPerSm, std::int32_t)
+                    WL_DEV("l2CacheSize", l2CacheBytes, std::int64_t)
+                    WL_DEV("clockRate", clockRateKHz, std::int32_t)
+                    WL_DEV("memoryClockRate", memoryClockRateKHz, std::int32_t)
+                    WL_DEV("memoryBusWidth", memoryBusWidthBits, std::int32_t)
+                    WL_DEV("pcieGeneration", pcieGeneration, std::int32_t)
+                    WL_DEV("pcieLinkWidth", pcieLinkWidth, std::int32_t)
 #undef WL_DEV
-                case keyHash("maxWarpsPerMultiprocessor"):
-                    if (key == "maxWarpsPerMultiprocessor") {
-                        d.maxWarpsPerSm = getInt<std::int32_t>(value, key);
-                        haveWarps = true;
-                        continue;
-                    }
-                    break;
-                case keyHash("name"):
-                    if (key == "name") {
-                        d.name = std::string(getString(value, "name"));
-                        continue;
-                    }
-                    break;
-                case keyHash("uuid"):
-                    if (key == "uuid") {
-                        d.uuid = std::string(getString(value, "uuid"));
-                        continue;
-                    }
-                    break;
-                case keyHash("pciBusId"):
-                    if (key == "pciBusId") {
-                        d.pciBusId = std::string(getString(value, "pciBusId"));
-                        continue;
-                    }
-                    break;
-                case keyHash("memoryBandwidthGBps"):
-                    if (key == "memoryBandwidthGBps") {
-                        d.memoryBandwidthGBps = getFloat<double>(value, key);
-                        continue;
-                    }
-                    break;
-                default:
-                    break;
+                    case keyHash("maxWarpsPerMultiprocessor"):
+                        if (key == "maxWarpsPerMultiprocessor") {
+                            d.maxWarpsPerSm = getInt<std::int32_t>(value, key);
+                            haveWarps = true;
+                            continue;
+                        }
+                        break;
+                    case keyHash("name"):
+                        if (key == "name") {
+                            d.name = std::string(getString(value, "name"));
+                            continue;
+                        }
+                        break;
+                    case keyHash("uuid"):
+                        if (key == "uuid") {
+                            d.uuid = std::string(getString(value, "uuid"));
+                            continue;
+                        }
+                        break;
+                    case keyHash("pciBusId"):
+                        if (key == "pciBusId") {
+                            d.pciBusId = std::string(getString(value, "pciBusId"));
+                            continue;
+                        }
+                        break;
+                    case keyHash("memoryBandwidthGBps"):
+                        if (key == "memoryBandwidthGBps") {
+                            d.memoryBandwidthGBps = getFloat<double>(value, key);
+                            continue;
+                        }
+                        break;
+                    default:
+                        break;
+                }
+                skipValue(value, 2);
+            } catch (const FieldProblem& p) {
+                ++m_ignoredArgs;
+                if (!m_firstIgnoredArg) {
+                    m_firstIgnoredArg = FieldProblem{
+                        "deviceProperties." + std::string(key) + ": " + p.message, p.at};
+                }
+                if (!p.consumed)
+                    skipValue(value, 2);
             }
-            skipValue(value, 2);
         }
         // Kineto does not write warps per SM; analysis needs it.
         if (!haveWarps && d.warpSize > 0)
@@ -1625,17 +2004,23 @@ void Importer::parseWarplineBlock(od::value& v) {
                     d.unknownRecords += getInt<std::uint64_t>(fv, k);
                 else if (k == "truncatedStrings")
                     d.truncatedStrings += getInt<std::uint64_t>(fv, k);
+                else if (k == "skippedEvents")
+                    d.skippedEvents += getInt<std::uint64_t>(fv, k);
                 else if (k == "warningCount")
                     d.warningCount += getInt<std::uint64_t>(fv, k);
-                else if (k == "warnings") {
+                else if (k == "noteCount")
+                    d.noteCount += getInt<std::uint64_t>(fv, k);
+                else if (k == "warnings" || k == "notes") {
+                    const bool warning = k == "warnings";
                     if (typeOf(fv) != od::json_type::array)
-                        fail("warnings must be an array", locate(fv));
+                        fail(std::string(k) + " must be an array", locate(fv));
+                    auto& messages = warning ? d.warnings : d.notes;
                     od::array wa = fv.get_array();
                     for (auto w : wa) {
                         od::value wv = w.value();
-                        const std::string_view msg = getString(wv, "warning");
-                        if (d.warnings.size() < model::Diagnostics::kMaxMessages) {
-                            d.warnings.emplace_back(msg);
+                        const std::string_view msg = getString(wv, warning ? "warning" : "note");
+                        if (messages.size() < model::Diagnostics::kMaxMessages) {
+                            messages.emplace_back(msg);
                         }
                     }
                 } else {
@@ -1648,68 +2033,114 @@ void Importer::parseWarplineBlock(od::value& v) {
     }
 }
 
+void Importer::sortSliceStarts() {
+    if (m_startsSorted)
+        return;
+    std::sort(m_sliceStarts.begin(), m_sliceStarts.end(),
+              [](const SliceStart& a, const SliceStart& b) {
+                  return std::tie(a.pid, a.tid, a.startNs) < std::tie(b.pid, b.tid, b.startNs);
+              });
+    m_coverEndNs.resize(m_sliceStarts.size());
+    for (std::size_t i = 0; i < m_sliceStarts.size(); ++i) {
+        const SliceStart& s = m_sliceStarts[i];
+        const bool sameThread =
+            i > 0 && m_sliceStarts[i - 1].pid == s.pid && m_sliceStarts[i - 1].tid == s.tid;
+        m_coverEndNs[i] = sameThread ? std::max(m_coverEndNs[i - 1], s.endNs) : s.endNs;
+    }
+    m_startsSorted = true;
+}
+
+// Several tracks can share a (pid, tid) (Kineto puts CPU ops and runtime calls on one thread,
+// stream syncs on the stream's tid): a flow end binds to the track of the slice that starts
+// last at or before its time on that thread.
+bool Importer::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
+                              TrackIndex& track) {
+    if (m_warpline) {
+        if (auto it = m_tidTracks.find({pid, tid}); it != m_tidTracks.end()) {
+            track = it->second;
+            return true;
+        }
+    }
+    sortSliceStarts();
+    const SliceStart probe{pid, tid, ts, 0, 0};
+    auto it = std::upper_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
+                               [](const SliceStart& a, const SliceStart& b) {
+                                   return std::tie(a.pid, a.tid, a.startNs) <
+                                          std::tie(b.pid, b.tid, b.startNs);
+                               });
+    if (it == m_sliceStarts.begin())
+        return false;
+    --it;
+    if (it->pid != pid || it->tid != tid)
+        return false;
+    // No slice of the thread runs at that time: the end binds nowhere (Perfetto counts these as
+    // flows without an enclosing slice).
+    auto index = static_cast<std::size_t>(it - m_sliceStarts.begin());
+    if (m_coverEndNs[index] < ts)
+        return false;
+    // The innermost slice over `ts` is the last one to start that still runs then; walk back
+    // over siblings that ended before it (bounded: a long tail of them keeps the nearest track).
+    for (std::size_t k = index, steps = 0; steps < 4096; --k, ++steps) {
+        if (m_sliceStarts[k].endNs >= ts) {
+            it = m_sliceStarts.begin() + static_cast<std::ptrdiff_t>(k);
+            break;
+        }
+        if (k == 0 || m_coverEndNs[k - 1] < ts || m_sliceStarts[k - 1].pid != pid ||
+            m_sliceStarts[k - 1].tid != tid)
+            break;
+    }
+    track = it->track;
+    // Several slices start at that time: a launch arrow leaves from the API call.
+    if (launchStart) {
+        for (auto k = it;; --k) {
+            if (k->pid != pid || k->tid != tid || k->startNs != it->startNs)
+                break;
+            if (m_apiTracks.count(k->track) && k->endNs >= ts) {
+                track = k->track;
+                break;
+            }
+            if (k == m_sliceStarts.begin())
+                break;
+        }
+    }
+    return true;
+}
+
+// Flow v1 "f" without "bp":"e" (the Trace Event Format, and Perfetto): the arrow ends at the
+// next slice that begins on the thread.
+bool Importer::nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track) {
+    if (m_warpline)
+        return enclosingTrack(pid, tid, ts, false, track);
+    sortSliceStarts();
+    const SliceStart probe{pid, tid, ts, 0, 0};
+    auto it = std::lower_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
+                               [](const SliceStart& a, const SliceStart& b) {
+                                   return std::tie(a.pid, a.tid, a.startNs) <
+                                          std::tie(b.pid, b.tid, b.startNs);
+                               });
+    if (it == m_sliceStarts.end() || it->pid != pid || it->tid != tid)
+        return false;
+    ts = it->startNs;
+    track = it->track;
+    return true;
+}
+
 void Importer::resolveFlows() {
     if (m_flows.empty())
         return;
     std::sort(m_gpuCorrelations.begin(), m_gpuCorrelations.end());
-    // Producers write flow events in any order (Kineto often puts "f" first): group by (cat, id)
-    // and chain each group s -> t... -> f.
-    auto rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+    // Producers write flow events in any order (Kineto often puts "f" first): group by (cat, id).
     std::stable_sort(m_flows.begin(), m_flows.end(), [&](const FlowEvent& a, const FlowEvent& b) {
         if (a.cat != b.cat)
             return a.cat < b.cat;
-        if (a.id != b.id)
-            return a.id < b.id;
-        return rank(a.ph) < rank(b.ph);
+        return a.id < b.id;
     });
-    // Several tracks can share a (pid, tid) (Kineto puts CPU ops and runtime calls on one thread,
-    // stream syncs on the stream's tid): bind each flow end to the track of the slice that starts
-    // last at or before its time on that thread.
-    // Sorted on first use: most files' flows are all launches, rebuilt from correlation ids.
-    bool startsSorted = false;
-    auto trackOf = [&](const FlowEvent& f, TrackIndex& track) {
-        if (!startsSorted) {
-            std::sort(m_sliceStarts.begin(), m_sliceStarts.end(),
-                      [](const SliceStart& a, const SliceStart& b) {
-                          return std::tie(a.pid, a.tid, a.startNs) <
-                                 std::tie(b.pid, b.tid, b.startNs);
-                      });
-            startsSorted = true;
-        }
-        if (m_warpline) {
-            if (auto it = m_tidTracks.find({f.pid, f.tid}); it != m_tidTracks.end()) {
-                track = it->second;
-                return true;
-            }
-        }
-        const SliceStart probe{f.pid, f.tid, f.ts, 0};
-        auto it = std::upper_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
-                                   [](const SliceStart& a, const SliceStart& b) {
-                                       return std::tie(a.pid, a.tid, a.startNs) <
-                                              std::tie(b.pid, b.tid, b.startNs);
-                                   });
-        if (it == m_sliceStarts.begin())
-            return false;
-        --it;
-        if (it->pid != f.pid || it->tid != f.tid)
-            return false;
-        track = it->track;
-        // Several slices start at that time: a launch arrow leaves from the API call.
-        if (f.launch && f.ph == 's') {
-            for (auto k = it;; --k) {
-                if (k->pid != f.pid || k->tid != f.tid || k->startNs != it->startNs)
-                    break;
-                if (m_apiTracks.count(k->track)) {
-                    track = k->track;
-                    break;
-                }
-                if (k == m_sliceStarts.begin())
-                    break;
-            }
-        }
-        return true;
+    auto rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+    struct End {
+        TrackIndex track = 0;
+        TimeNs ts = 0;
     };
-    std::uint64_t loose = 0;
+    std::vector<const FlowEvent*> order;
     for (std::size_t i = 0; i < m_flows.size();) {
         std::size_t j = i;
         while (j < m_flows.size() && m_flows[j].cat == m_flows[i].cat &&
@@ -1721,62 +2152,197 @@ void Importer::resolveFlows() {
             i = j;  // the model links launches by correlation id
             continue;
         }
-        const bool chain = j - i >= 2 && first.ph == 's' && m_flows[j - 1].ph == 'f' &&
-                           std::count_if(m_flows.begin() + static_cast<std::ptrdiff_t>(i),
-                                         m_flows.begin() + static_cast<std::ptrdiff_t>(j),
-                                         [](const FlowEvent& f) { return f.ph == 's'; }) == 1;
-        if (!chain) {
-            loose += j - i;
-            i = j;
-            continue;
-        }
-        TrackIndex prevTrack = 0;
-        bool prevOk = trackOf(first, prevTrack);
-        TimeNs prevTs = first.ts;
-        for (std::size_t k = i + 1; k < j; ++k) {
-            TrackIndex track = 0;
-            const bool ok = trackOf(m_flows[k], track);
-            if (ok && prevOk) {
-                m_builder.addFlow(first.id & ~kStringFlowIdBit, prevTrack, prevTs, track,
-                                  m_flows[k].ts);
-            } else {
-                ++loose;
+        const auto starts = std::count_if(m_flows.begin() + static_cast<std::ptrdiff_t>(i),
+                                          m_flows.begin() + static_cast<std::ptrdiff_t>(j),
+                                          [](const FlowEvent& f) { return f.ph == 's'; });
+        // One start: s -> t... -> f, steps in time order, whatever the start's time says (a GPU
+        // clock may run a little behind the host's). Several starts (Fuchsia reuses ids): each
+        // opens the next flow, all in time order.
+        order.clear();
+        for (std::size_t k = i; k < j; ++k)
+            order.push_back(&m_flows[k]);
+        std::stable_sort(order.begin(), order.end(), [&](const FlowEvent* a, const FlowEvent* b) {
+            if (starts <= 1 && (a->ph == 's') != (b->ph == 's'))
+                return a->ph == 's';
+            return a->ts != b->ts ? a->ts < b->ts : rank(a->ph) < rank(b->ph);
+        });
+        std::optional<End> open;  // where the flow stands: its start or its last step
+        bool unusedStart = false;
+        std::uint64_t dropped = 0;
+        for (const FlowEvent* f : order) {
+            End here{0, f->ts};
+            const bool ok = f->bindNext ? nextSliceTrack(f->pid, f->tid, here.ts, here.track)
+                                        : enclosingTrack(f->pid, f->tid, f->ts,
+                                                         f->launch && f->ph == 's', here.track);
+            if (f->ph == 's') {
+                dropped += unusedStart || !ok ? 1 : 0;
+                open = ok ? std::optional<End>(here) : std::nullopt;
+                unusedStart = ok;
+                continue;
             }
-            prevTrack = track;
-            prevOk = ok;
-            prevTs = m_flows[k].ts;
+            if (!open || !ok) {
+                ++dropped;
+                continue;
+            }
+            m_builder.addFlow(first.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
+                              here.ts);
+            unusedStart = false;
+            // An "f" leaves the flow open (several ends may share one start, as in Perfetto); a
+            // reused id's next "s" starts a new flow.
+            if (f->ph == 't')
+                open = here;
         }
+        dropped += unusedStart ? 1 : 0;
+        (first.launch ? m_looseLaunchEvents : m_looseFlowEvents) += dropped;
         i = j;
     }
-    if (loose > 0) {
-        m_builder.diagnostics().warn(std::to_string(loose) +
-                                     " flow event(s) without a matching start or end were ignored");
+}
+
+// Flow v2 (Perfetto): slices carry "bind_id" with "flow_out" (a flow leaves), "flow_in" (one
+// arrives) or both (it passes through); the ends of one id are taken in time order.
+void Importer::resolveBoundFlows() {
+    if (m_boundFlows.empty())
+        return;
+    std::stable_sort(m_boundFlows.begin(), m_boundFlows.end(),
+                     [](const BoundFlowEnd& a, const BoundFlowEnd& b) {
+                         return a.id != b.id ? a.id < b.id : a.startNs < b.startNs;
+                     });
+    struct End {
+        TrackIndex track = 0;
+        TimeNs ts = 0;
+    };
+    std::optional<End> open;
+    for (std::size_t i = 0; i < m_boundFlows.size(); ++i) {
+        const BoundFlowEnd& b = m_boundFlows[i];
+        if (i == 0 || m_boundFlows[i - 1].id != b.id)
+            open.reset();
+        End here{0, b.startNs};
+        if (!enclosingTrack(b.pid, b.tid, b.startNs, false, here.track)) {
+            ++m_looseFlowEvents;
+            continue;
+        }
+        if (b.in) {
+            if (open) {
+                m_builder.addFlow(b.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
+                                  here.ts);
+            } else if (!b.out) {
+                ++m_looseFlowEvents;
+            }
+        }
+        if (b.out)
+            open = here;
+    }
+}
+
+void Importer::pairBeginsAndEnds() {
+    // Thread by thread in a fixed order, so equal input gives an equal trace.
+    std::vector<std::pair<std::int64_t, std::int64_t>> threads;
+    threads.reserve(m_beginEnds.size());
+    for (const auto& [thread, list] : m_beginEnds)
+        threads.push_back(thread);
+    std::sort(threads.begin(), threads.end());
+    std::uint64_t unclosed = 0;
+    std::vector<std::uint32_t> stack;
+    for (const auto& thread : threads) {
+        auto& list = m_beginEnds[thread];
+        // Pairs form in time order (producers may write a thread's events out of order); file
+        // order breaks ties, so a zero-length B/E pair stays a pair.
+        auto byTime = [](const BeginEnd& a, const BeginEnd& b) { return a.ts < b.ts; };
+        if (!std::is_sorted(list.begin(), list.end(), byTime))
+            std::stable_sort(list.begin(), list.end(), byTime);
+        stack.clear();
+        for (const BeginEnd& item : list) {
+            if (item.begin != kNoBegin) {
+                stack.push_back(item.begin);
+                continue;
+            }
+            if (stack.empty()) {
+                ++m_strayEnds;
+                continue;
+            }
+            const RawEvent& begin = m_begins[stack.back()];
+            stack.pop_back();
+            addSlice(begin, begin.ts, item.ts);
+        }
+        // Still open when the recording stopped: it lasted at least until the thread's last
+        // event, and its name says that it did not end.
+        const TimeNs threadEndNs = m_threadEndNs[thread];
+        for (std::uint32_t index : stack) {
+            RawEvent begin = m_begins[index];
+            m_ownedNames.push_back(std::string(begin.name) + std::string(kUnclosedSuffix));
+            begin.name = m_ownedNames.back();
+            addSlice(begin, begin.ts, std::max(begin.ts, threadEndNs));
+            ++unclosed;
+        }
+    }
+    auto& d = m_builder.diagnostics();
+    d.unmatchedEnds += m_strayEnds + unclosed;
+    if (m_strayEnds > 0) {
+        d.note(std::to_string(m_strayEnds) +
+               " \"E\" event(s) without a matching \"B\" on their thread were ignored");
+    }
+    if (unclosed > 0) {
+        d.note(std::to_string(unclosed) +
+               " \"B\" event(s) never ended: each ends with its thread's last event, marked \"" +
+               std::string(kUnclosedSuffix.substr(1)) + "\"");
     }
 }
 
 void Importer::finish() {
+    pairBeginsAndEnds();
+    auto& d = m_builder.diagnostics();
+    const std::uint64_t readable = m_eventCount - m_skippedCount - m_emptyEvents;
+    if (readable == 0) {
+        // Nothing to show is an error, never an empty window: say why the events were refused.
+        if (m_firstSkip) {
+            fail(m_firstSkip->message + (m_skippedCount > 1 ? " (and no other event could be read)"
+                                                            : " (the only event)"),
+                 m_firstSkip->at);
+        }
+        fail("the trace holds no events", m_eventsAt ? m_eventsAt : m_base);
+    }
     // The trace's origin is base + earliest event: it must be an int64 too.
     TimeNs origin = 0;
     if (m_earliestNs != std::numeric_limits<TimeNs>::max() &&
         __builtin_add_overflow(m_baseNs, m_earliestNs, &origin)) {
         fail("baseTimeNanoseconds plus the earliest timestamp is out of range", m_baseAt);
     }
-    for (const auto& [key, stack] : m_open) {
-        if (!stack.empty())
-            fail("\"B\" event never ended", stack.front().at);
+    auto at = [&](const char* p) { return std::to_string(p - m_base); };
+    if (m_skippedCount > 0) {
+        d.skippedEvents += m_skippedCount;
+        d.warn(std::to_string(m_skippedCount) +
+               " event(s) could not be read and were left out; the first, at byte " +
+               at(m_firstSkip->at) + ": " + m_firstSkip->message);
+    }
+    if (m_emptyEvents > 0)
+        d.note(std::to_string(m_emptyEvents) + " empty {} event(s) were ignored");
+    if (m_ignoredArgs > 0) {
+        d.note(std::to_string(m_ignoredArgs) +
+               " arg(s) of an unexpected type were ignored; the first, at byte " +
+               at(m_firstIgnoredArg->at) + ": " + m_firstIgnoredArg->message);
     }
     std::uint64_t unended = 0;
     for (const auto& [key, stack] : m_openAsync)
         unended += stack.size();
     if (unended > 0) {
-        m_builder.diagnostics().unmatchedEnds += unended;
-        m_builder.diagnostics().warn(std::to_string(unended) + " async event(s) never ended");
+        d.unmatchedEnds += unended;
+        d.note(std::to_string(unended) + " async event(s) never ended");
     }
-    if (m_builder.diagnostics().unknownPhases > 0 && !m_warpline) {
-        m_builder.diagnostics().warn(std::to_string(m_builder.diagnostics().unknownPhases) +
-                                     " event(s) of unsupported phases were skipped");
+    if (d.unknownPhases > 0 && !m_warpline) {
+        d.note(std::to_string(d.unknownPhases) + " event(s) of unsupported phases were skipped");
     }
     resolveFlows();
+    resolveBoundFlows();
+    if (m_looseLaunchEvents > 0) {
+        // Routine in PyTorch profiler files: launches whose GPU work fell outside the profiling
+        // window, and arrow ends of records the profiler did not keep.
+        d.note(std::to_string(m_looseLaunchEvents) +
+               " launch flow event(s) without a matching start or end were ignored");
+    }
+    if (m_looseFlowEvents > 0) {
+        d.note(std::to_string(m_looseFlowEvents) +
+               " flow event(s) without a matching start or end were ignored");
+    }
     if (!m_warpline) {
         for (const auto& [pid, name] : m_processNames) {
             if (auto it = m_hostProcesses.find(pid); it != m_hostProcesses.end()) {
@@ -1811,6 +2377,7 @@ model::TracePtr Importer::run(od::document& doc) {
         // An array document: iterate it as the event list.
         od::array arr = doc.get_array();
         m_eventsSeen = true;
+        m_eventsAt = m_base;
         for (auto element : arr) {
             od::value event = element.value();
             parseEvent(event);
@@ -1989,6 +2556,12 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
                          : static_cast<std::int64_t>(json.size());
         }
         return errorAt(f.message, offset);
+    } catch (const FieldProblem& p) {
+        // Outside the events (our own block, a top-level number) a wrong value is the file's.
+        std::int64_t offset = p.at ? p.at - base : -1;
+        if (offset < 0 || offset > static_cast<std::int64_t>(json.size()))
+            offset = static_cast<std::int64_t>(json.size());
+        return errorAt(p.message, offset);
     } catch (const simdjson::simdjson_error& e) {
         if (auto refined = refineStructuralError(e.error()))
             return *refined;

@@ -13,8 +13,11 @@ namespace wl::io {
 // s/t/f, integer, decimal or string timestamps converted to ns exactly, unsorted events, PyTorch
 // profiler (Kineto) categories mapped to kernels, copies, memsets, API calls, syncs and
 // annotations on their devices and streams, and the "warpline" block of our own exports for an
-// exact round trip. Any malformed input gives an Error with the byte offset (in the JSON text)
-// and never a partial trace. Stateless: one reader may be used from several threads.
+// exact round trip. Tolerant per event, as Perfetto's importer is: an event with a field of the
+// wrong type or value, an unknown phase, a stray "E" or a "B" that never ends is counted in the
+// diagnostics and the rest loads. Text that is not JSON, a truncated file, or one without any
+// readable event gives an Error with the byte offset (in the JSON text), never a partial trace.
+// Stateless: one reader may be used from several threads.
 class ChromeTraceReader {
 public:
     // Bytes the parser may read past the end of the text (they are never interpreted).

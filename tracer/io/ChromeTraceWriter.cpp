@@ -410,10 +410,16 @@ private:
         w.field("unmatchedEnds", d.unmatchedEnds);
         w.field("unknownRecords", d.unknownRecords);
         w.field("truncatedStrings", d.truncatedStrings);
+        w.field("skippedEvents", d.skippedEvents);
         w.field("warningCount",
                 d.warningCount >= spilledTracks ? d.warningCount - spilledTracks : 0);
         w.key("warnings").beginArray();
         for (const auto& msg : warnings)
+            w.value(msg);
+        w.endArray();
+        w.field("noteCount", d.noteCount);
+        w.key("notes").beginArray();
+        for (const auto& msg : d.notes)
             w.value(msg);
         w.endArray();
         w.endObject();

@@ -346,10 +346,16 @@ void addDiagnostics(Diagnostics& out, const Trace& in, const std::string& label)
     out.unmatchedEnds += d.unmatchedEnds;
     out.unknownRecords += d.unknownRecords;
     out.truncatedStrings += d.truncatedStrings;
+    out.skippedEvents += d.skippedEvents;
     out.warningCount += d.warningCount - std::min(d.warningCount, spilledTracks);
     for (const std::string& w : warnings) {
         if (out.warnings.size() < Diagnostics::kMaxMessages)
             out.warnings.push_back(label + ": " + w);
+    }
+    out.noteCount += d.noteCount;
+    for (const std::string& n : d.notes) {
+        if (out.notes.size() < Diagnostics::kMaxMessages)
+            out.notes.push_back(label + ": " + n);
     }
 }
 
