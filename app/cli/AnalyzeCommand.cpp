@@ -35,6 +35,8 @@ struct ImportSummary {
     std::uint64_t spilledOverlaps = 0;
     std::uint64_t warningCount = 0;
     std::vector<std::string> warnings;
+    std::uint64_t noteCount = 0;  // routine producer quirks, counted quietly
+    std::vector<std::string> notes;
 
     static ImportSummary of(const model::Trace& trace);
 
@@ -77,6 +79,8 @@ ImportSummary ImportSummary::of(const model::Trace& trace) {
     s.spilledOverlaps = diag.spilledOverlaps;
     s.warningCount = diag.warningCount;
     s.warnings = diag.warnings;
+    s.noteCount = diag.noteCount;
+    s.notes = diag.notes;
     return s;
 }
 
@@ -113,6 +117,11 @@ void ImportSummary::appendJson(io::JsonWriter& out) const {
     for (const auto& w : warnings)
         out.value(w);
     out.endArray();
+    out.field("notes", noteCount);
+    out.key("note_messages").beginArray();
+    for (const auto& n : notes)
+        out.value(n);
+    out.endArray();
     out.endObject();
 }
 
@@ -144,6 +153,12 @@ void ImportSummary::printText(std::ostream& out) const {
         out << "  warning: " << w << "\n";
     if (warningCount > warnings.size()) {
         out << "  (" << warningCount - warnings.size() << " more warnings not kept)\n";
+    }
+    // Routine quirks of the producer: one line, the first of them named.
+    if (noteCount > 0) {
+        out << "  " << noteCount << (noteCount == 1 ? " note" : " notes")
+            << " (routine producer quirks; --json lists them)" << (notes.empty() ? "" : ": ")
+            << (notes.empty() ? std::string() : notes.front()) << "\n";
     }
 }
 

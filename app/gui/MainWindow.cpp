@@ -442,6 +442,14 @@ void MainWindow::onLoaded(const QString& path, const model::Result<model::TraceP
                 .arg(QFileInfo(path).fileName(),
                      diag.warnings.empty() ? QString()
                                            : QString::fromStdString(diag.warnings.front())));
+    } else if (diag.noteCount > 0) {
+        // Routine quirks of the producer (flow ends Kineto leaves unmatched, ...): said, quietly.
+        m_message->showMessage(
+            MessageBar::Level::Info,
+            tr("%1 note(s) on %2 (routine quirks of the tool that wrote it); first: %3")
+                .arg(diag.noteCount)
+                .arg(QFileInfo(path).fileName(),
+                     diag.notes.empty() ? QString() : QString::fromStdString(diag.notes.front())));
     } else {
         m_message->clearMessage();
     }
