@@ -449,9 +449,13 @@ int recordCommand(const std::vector<std::string>& args) {
                                                          : parsed.output;
         setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
         const char* userNvtx = std::getenv("NVTX_INJECTION64_PATH");
-        if (userNvtx == nullptr || userNvtx[0] == '\0') {
-            // The injection library forwards NVTX to the libcupti the program ends up using (a
-            // user's own NVTX tool wins).
+        // The injection library forwards NVTX to the libcupti the program ends up using (a
+        // user's own NVTX tool wins). A libcupti named there (left by another CUPTI tool) is
+        // replaced: the program may load a different copy of CUPTI (PyTorch ships one), and NVTX
+        // would then go to a copy that records nothing.
+        const bool userTool = userNvtx != nullptr && userNvtx[0] != '\0' &&
+                              std::strstr(userNvtx, "libcupti") == nullptr;
+        if (!userTool) {
             setenv("NVTX_INJECTION64_PATH", injection.c_str(), 1);
         }
         setenv("WARPLINE_RECORD_OUTPUT", output.c_str(), 1);
