@@ -145,6 +145,8 @@ bool fileExists(const std::string& path) {
 bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help) {
     std::size_t i = 0;
     bool bad = false;
+    std::string traceList;  // --trace and --buffer-size, checked after the loop
+    std::string bufferMiB;
     for (; i < args.size() && !bad; ++i) {
         const std::string& arg = args[i];
         if (arg == "--") {
@@ -155,7 +157,6 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             help = true;
             return true;
         }
-        std::string value;
         if (optionValue(args, i, "-o", out.output, bad) ||
             optionValue(args, i, "--output", out.output, bad)) {
             continue;
@@ -183,22 +184,8 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             optionValue(args, i, "--cuda-api", out.settings.cudaApi, bad)) {
             continue;
         }
-        if (optionValue(args, i, "--trace", value, bad)) {
-            if (!bad) {
-                if (auto status = out.settings.setTrace(value); !status.ok()) {
-                    printError("record: " + status.error().message);
-                    return false;
-                }
-            }
-            continue;
-        }
-        if (optionValue(args, i, "--buffer-size", value, bad)) {
-            if (!bad) {
-                if (auto status = out.settings.setBufferSize(value); !status.ok()) {
-                    printError("record: " + status.error().message);
-                    return false;
-                }
-            }
+        if (optionValue(args, i, "--trace", traceList, bad) ||
+            optionValue(args, i, "--buffer-size", bufferMiB, bad)) {
             continue;
         }
         if (arg.rfind("-", 0) == 0) {
@@ -210,7 +197,17 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
     if (bad) {
         return false;
     }
-    if (auto status = out.settings.check(); !status.ok()) {
+    model::Status status;
+    if (!traceList.empty()) {
+        status = out.settings.setTrace(traceList);
+    }
+    if (status.ok() && !bufferMiB.empty()) {
+        status = out.settings.setBufferSize(bufferMiB);
+    }
+    if (status.ok()) {
+        status = out.settings.check();
+    }
+    if (!status.ok()) {
         printError("record: " + status.error().message);
         return false;
     }

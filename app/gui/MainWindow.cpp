@@ -434,22 +434,18 @@ void MainWindow::onLoaded(const QString& path, const model::Result<model::TraceP
         showError(tr("This trace lost %1 records (tracer buffers were full): gaps may be "
                      "missing work.")
                       .arg(diag.droppedRecords));
-    } else if (diag.warningCount > 0) {
+    } else if (diag.warningCount > 0 || diag.noteCount > 0) {
+        // Warnings in yellow; routine quirks of the producer (flow ends Kineto leaves unmatched,
+        // ...) said quietly.
+        const bool warn = diag.warningCount > 0;
+        const auto& messages = warn ? diag.warnings : diag.notes;
         m_message->showMessage(
-            MessageBar::Level::Warning,
-            tr("%1 warning(s) while reading %2; first: %3")
-                .arg(diag.warningCount)
+            warn ? MessageBar::Level::Warning : MessageBar::Level::Info,
+            (warn ? tr("%1 warning(s) while reading %2; first: %3")
+                  : tr("%1 note(s) on %2 (routine quirks of the tool that wrote it); first: %3"))
+                .arg(warn ? diag.warningCount : diag.noteCount)
                 .arg(QFileInfo(path).fileName(),
-                     diag.warnings.empty() ? QString()
-                                           : QString::fromStdString(diag.warnings.front())));
-    } else if (diag.noteCount > 0) {
-        // Routine quirks of the producer (flow ends Kineto leaves unmatched, ...): said, quietly.
-        m_message->showMessage(
-            MessageBar::Level::Info,
-            tr("%1 note(s) on %2 (routine quirks of the tool that wrote it); first: %3")
-                .arg(diag.noteCount)
-                .arg(QFileInfo(path).fileName(),
-                     diag.notes.empty() ? QString() : QString::fromStdString(diag.notes.front())));
+                     messages.empty() ? QString() : QString::fromStdString(messages.front())));
     } else {
         m_message->clearMessage();
     }

@@ -22,9 +22,9 @@ void keepCaptured(model::TraceBuilder& builder, const analysis::CaptureRange& ra
     for (const model::TimeRange& w : windows) {
         builder.addCaptureWindow(w.startNs, w.endNs);
     }
-    builder.setMetadata("capture range", range.describe());
-    builder.setMetadata("capture windows", std::to_string(windows.size()));
-    builder.setMetadata("capture removed", std::to_string(removed));
+    builder.setMetadata(kCaptureRangeKey, range.describe());
+    builder.setMetadata(kCaptureWindowsKey, std::to_string(windows.size()));
+    builder.setMetadata(kCaptureRemovedKey, std::to_string(removed));
     if (windows.empty()) {
         std::string why;
         switch (range.trigger) {

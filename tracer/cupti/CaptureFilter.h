@@ -5,6 +5,11 @@
 
 namespace wl::cupti {
 
+// The metadata keys keepCaptured writes (record's status line reads them back).
+inline constexpr const char* kCaptureRangeKey = "capture range";
+inline constexpr const char* kCaptureWindowsKey = "capture windows";
+inline constexpr const char* kCaptureRemovedKey = "capture removed";
+
 // Applies a capture range to what a translator has built (before finalize): keeps what its
 // windows hold (TraceBuilder::keepWithin), records the windows in the trace, and says in the
 // metadata ("capture range", "capture windows", "capture removed") what was chosen and how much

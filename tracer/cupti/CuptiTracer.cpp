@@ -645,8 +645,7 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
 }
 
 std::uint64_t CuptiTracer::clockNs() {
-    std::uint64_t now = 0;
-    return cuptiGetTimestamp(&now) == CUPTI_SUCCESS ? now : 0;
+    return makeRealCuptiApi()->timestampNs();
 }
 
 std::string CuptiTracer::loadedCuptiPath() {

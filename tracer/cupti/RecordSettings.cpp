@@ -28,6 +28,13 @@ std::string env(const char* name) {
 }  // namespace
 
 model::Status RecordSettings::check() const {
+    if (auto capture = checked(); !capture.ok()) {
+        return capture.error();
+    }
+    return {};
+}
+
+model::Result<analysis::CaptureRange> RecordSettings::checked() const {
     auto capture =
         analysis::parseCaptureRange(captureRange, captureEnd, delaySeconds, durationSeconds);
     if (!capture.ok()) {
@@ -39,7 +46,7 @@ model::Status RecordSettings::check() const {
     if (bufferMiB < 1 || bufferMiB > kMaxBufferMiB) {
         return error("--buffer-size must be 1 to " + std::to_string(kMaxBufferMiB) + " MiB");
     }
-    return {};
+    return capture;
 }
 
 model::Status RecordSettings::setTrace(std::string_view list) {
@@ -104,12 +111,11 @@ RecordSettings RecordSettings::fromEnvironment() {
 }
 
 model::Status RecordSettings::applyTo(TracerOptions& options) const {
-    if (auto status = check(); !status.ok()) {
-        return status;
+    auto capture = checked();
+    if (!capture.ok()) {
+        return capture.error();
     }
-    options.capture =
-        analysis::parseCaptureRange(captureRange, captureEnd, delaySeconds, durationSeconds)
-            .value();
+    options.capture = capture.value();
     options.traceNvtx = traceNvtx;
     options.traceApi = cudaApi != "none";
     options.traceRuntimeApi = cudaApi == "runtime" || cudaApi == "both";

@@ -35,6 +35,10 @@ struct RecordSettings {
     static RecordSettings fromEnvironment();
     // The tracer options these settings stand for (on top of `options`).
     model::Status applyTo(TracerOptions& options) const;
+
+private:
+    // check()'s work, giving the parsed capture range too.
+    model::Result<analysis::CaptureRange> checked() const;
 };
 
 }  // namespace wl::cupti

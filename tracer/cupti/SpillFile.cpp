@@ -125,7 +125,7 @@ model::Result<std::unique_ptr<SpillWriter>> SpillWriter::create(
         payload += value;
         payload += '\0';
     }
-    writer->writeBlock(kTagMetadata, payload);
+    writer->writeBlock(kTagMetadata, {payload});
     if (!writer->ok()) {
         return spillError(path, writer->error());
     }
@@ -138,17 +138,24 @@ SpillWriter::~SpillWriter() {
     }
 }
 
-void SpillWriter::writeBlock(std::uint32_t tag, const std::string& payload) {
+void SpillWriter::writeBlock(std::uint32_t tag, std::initializer_list<std::string_view> parts) {
     if (m_file == nullptr || !ok()) {
         return;
     }
+    std::uint64_t size = 0;
+    for (std::string_view part : parts) {
+        size += part.size();
+    }
     std::string header;
     put(header, tag);
-    put(header, static_cast<std::uint64_t>(payload.size()));
-    // Flushed at once: the point of the file is that a kill right after loses nothing written.
-    if (std::fwrite(header.data(), 1, header.size(), m_file) != header.size() ||
-        std::fwrite(payload.data(), 1, payload.size(), m_file) != payload.size() ||
-        std::fflush(m_file) != 0) {
+    put(header, size);
+    // The parts are written where they lie (an activity buffer is never copied), and flushed at
+    // once: the point of the file is that a kill right after loses nothing written.
+    bool written = std::fwrite(header.data(), 1, header.size(), m_file) == header.size();
+    for (std::string_view part : parts) {
+        written = written && std::fwrite(part.data(), 1, part.size(), m_file) == part.size();
+    }
+    if (!written || std::fflush(m_file) != 0) {
         m_error = std::string("writing the spill file failed: ") + std::strerror(errno);
     }
 }
@@ -161,8 +168,8 @@ void SpillWriter::appendBuffer(const std::uint8_t* buffer, std::size_t validByte
     }
     std::string fields;
     std::uint32_t fieldCount = 0;
-    std::string payload;
-    payload.reserve(validBytes + records.size() * 4 + 64);
+    std::string payload;  // what comes before the buffer's bytes
+    payload.reserve(records.size() * 4 + 32);
     put(payload, static_cast<std::uint32_t>(records.size()));
     const std::size_t fieldCountAt = payload.size();
     put(payload, std::uint32_t{0});
@@ -191,9 +198,9 @@ void SpillWriter::appendBuffer(const std::uint8_t* buffer, std::size_t validByte
     }
     std::memcpy(payload.data() + fieldCountAt, &fieldCount, sizeof(fieldCount));
     put(payload, static_cast<std::uint64_t>(validBytes));
-    payload.append(reinterpret_cast<const char*>(buffer), validBytes);
-    payload += fields;
-    writeBlock(kTagBuffer, payload);
+    writeBlock(
+        kTagBuffer,
+        {payload, std::string_view(reinterpret_cast<const char*>(buffer), validBytes), fields});
 }
 
 void SpillWriter::appendRangeIds(std::span<const std::uint64_t> ids) {
@@ -204,7 +211,7 @@ void SpillWriter::appendRangeIds(std::span<const std::uint64_t> ids) {
     for (std::uint64_t id : ids) {
         put(payload, id);
     }
-    writeBlock(kTagRangeIds, payload);
+    writeBlock(kTagRangeIds, {payload});
 }
 
 void SpillWriter::remove() {

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "cupti/RecordTranslator.h"
 #include "cupti/SpillRecovery.h"
@@ -51,7 +53,8 @@ public:
 
 private:
     SpillWriter(std::string path, std::FILE* file) : m_path(std::move(path)), m_file(file) {}
-    void writeBlock(std::uint32_t tag, const std::string& payload);
+    // One block whose payload is `parts`, one after the other.
+    void writeBlock(std::uint32_t tag, std::initializer_list<std::string_view> parts);
 
     std::string m_path;
     std::FILE* m_file = nullptr;

@@ -34,6 +34,7 @@
 #include <string>
 #include <thread>
 
+#include "cupti/CaptureFilter.h"
 #include "cupti/CuptiTracer.h"
 #include "cupti/RecordSettings.h"
 #include "cupti/SpillRecovery.h"
@@ -171,9 +172,9 @@ void writeTrace() {
                        " kernels=" + std::to_string(trace.value()->counts().kernel) +
                        " dropped=" + std::to_string(diagnostics.droppedRecords) +
                        " pid=" + std::to_string(getpid());
-    if (const auto it = metadata.find("capture removed"); it != metadata.end()) {
+    if (const auto it = metadata.find(wl::cupti::kCaptureRemovedKey); it != metadata.end()) {
         line += " outside_capture=" + it->second;
-        const auto windows = metadata.find("capture windows");
+        const auto windows = metadata.find(wl::cupti::kCaptureWindowsKey);
         line += " windows=" + (windows != metadata.end() ? windows->second : std::string("0"));
     }
     if (g_endingSignal != 0) {
