@@ -122,7 +122,7 @@ TEST_F(MainWindowTest, OpensATraceAndShowsItsRows) {
     }
     EXPECT_EQ(streams, 3);
     EXPECT_EQ(doc->trace->counts().kernel, trace->counts().kernel);
-    // Rows top to bottom: the host's CUDA API row before the GPU's one row per stream.
+    // Rows top to bottom: the GPU's one row per stream, then the host's CUDA API row.
     int hostApiRow = -1;
     int firstStreamRow = -1;
     int streamRows = 0;
@@ -141,7 +141,7 @@ TEST_F(MainWindowTest, OpensATraceAndShowsItsRows) {
     }
     EXPECT_EQ(streamRows, 3);
     ASSERT_GE(hostApiRow, 0);
-    EXPECT_LT(hostApiRow, firstStreamRow);
+    EXPECT_LT(firstStreamRow, hostApiRow);
     EXPECT_TRUE(window.windowTitle().contains("three-streams.json"));
     EXPECT_EQ(window.historyBox()->count(), 1);
     // After opening, the view holds the GPU's work (all of the trace, or its busy part).

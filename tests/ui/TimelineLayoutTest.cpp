@@ -6,6 +6,7 @@
 
 #include "model/TraceMerge.h"
 #include "support/ProcessTraceFactory.h"
+#include "ui/timeline/DenseSpan.h"
 
 namespace wl::ui {
 namespace {
@@ -45,6 +46,86 @@ TEST(TimelineLayout, AProcessNameThatSaysItsPidIsNotGivenItTwice) {
     }
     EXPECT_EQ(titles, (std::set<QString>{QStringLiteral("python3 (pid 1054)"),
                                          QStringLiteral("trainer (pid 77)")}));
+}
+
+// A Kineto trace: a host process with many threads, GPU 0, and the profiler's bookkeeping
+// processes written with names for pids ("Spans", and "" for its record-window mark).
+TEST(TimelineLayout, GpuFirstThenHostsThenFoldedBookkeepingProcesses) {
+    model::TraceBuilder b;
+    const auto spans = b.hostProcess(model::kSyntheticIdBase, "Spans");
+    const auto unnamed = b.hostProcess(model::kSyntheticIdBase + 1);
+    const auto host = b.hostProcess(2910249, "python3.10");
+    const auto gpu = b.gpuProcess(0);
+    b.addSlice(b.hostTrack(spans, model::kSyntheticIdBase + 2), 0, 100, "PyTorch Profiler (0)",
+               model::SliceKind::Other);
+    b.addSlice(b.hostTrack(unnamed, model::kSyntheticIdBase + 3), 100, 100, "Record Window End",
+               model::SliceKind::Other);
+    for (int tid = 1; tid <= 20; ++tid) {
+        b.addSlice(b.hostTrack(host, tid), 0, 50, "aten::mm", model::SliceKind::Other);
+    }
+    b.addApi(b.hostApiTrack(host, -549452224), 0, 10, "cudaLaunchKernel", 1, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 20, 40, "gemm", 1, {});
+    const auto trace = b.finalize();
+
+    std::vector<QString> order;
+    for (model::ProcessIndex p : TimelineLayout::processOrder(*trace)) {
+        order.push_back(TimelineLayout::processTitle(*trace, p));
+    }
+    ASSERT_EQ(order.size(), 4u);
+    EXPECT_TRUE(order[0].startsWith(QStringLiteral("GPU 0"))) << order[0].toStdString();
+    EXPECT_EQ(order[1], QStringLiteral("python3.10 (pid 2910249)"));
+    // Names only: no "(pid 1099511627776)" for a pid the file wrote as a name.
+    EXPECT_EQ((std::set<QString>{order[2], order[3]}),
+              (std::set<QString>{QStringLiteral("Spans"), QStringLiteral("(unnamed process)")}));
+
+    std::set<QString> folded;
+    for (model::ProcessIndex p : TimelineLayout::foldedAtOpen(*trace)) {
+        folded.insert(TimelineLayout::processTitle(*trace, p));
+    }
+    EXPECT_EQ(folded,
+              (std::set<QString>{QStringLiteral("Spans"), QStringLiteral("(unnamed process)")}));
+
+    std::set<QString> tracks;
+    for (const model::Track& t : trace->tracks()) {
+        tracks.insert(TimelineLayout::trackTitle(*trace, t));
+    }
+    EXPECT_TRUE(tracks.count(QStringLiteral("CUDA API (thread 3745515072)")))
+        << "Kineto's negative 32-bit thread id shown as the unsigned id";
+    EXPECT_TRUE(tracks.count(QStringLiteral("Thread")));
+    for (const QString& t : tracks) {
+        EXPECT_FALSE(t.contains(QStringLiteral("1099511627"))) << t.toStdString();
+    }
+}
+
+TEST(DenseSpan, StrayEarlyEventDoesNotSetTheView) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(1, "app");
+    const auto track = b.hostTrack(host, 1);
+    b.addSlice(track, 0, 10, "stray", model::SliceKind::Other);  // 13 days before the rest
+    const model::TimeNs rest = 13 * 24 * 3600 * model::kNsPerSecond;
+    for (int i = 0; i < 500; ++i) {
+        b.addSlice(track, rest + i * 1000, rest + i * 1000 + 600, "work", model::SliceKind::Other);
+    }
+    const auto trace = b.finalize();
+    const model::TimeRange dense = denseSpan(*trace);
+    EXPECT_EQ(dense.startNs, rest);
+    EXPECT_EQ(dense.endNs, rest + 499 * 1000 + 600);
+    EXPECT_EQ(trace->spanNs(), rest + 499 * 1000 + 600) << "fit all still reaches the stray event";
+}
+
+TEST(DenseSpan, ATraceWithoutStraysIsShownWhole) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(1, "app");
+    const auto track = b.hostTrack(host, 1);
+    // Sparse at both ends (one slice each, far from the rest), yet more than 1% of the events.
+    b.addSlice(track, 0, 10, "first", model::SliceKind::Other);
+    for (int i = 0; i < 50; ++i) {
+        b.addSlice(track, 1'000'000 + i * 100, 1'000'000 + i * 100 + 50, "work",
+                   model::SliceKind::Other);
+    }
+    b.addSlice(track, 2'000'000, 2'000'010, "last", model::SliceKind::Other);
+    const auto trace = b.finalize();
+    EXPECT_EQ(denseSpan(*trace), (model::TimeRange{0, trace->spanNs()}));
 }
 
 }  // namespace

@@ -46,14 +46,16 @@ TEST_F(ViewFixture, BuildsRowsInDisplayOrder) {
     const auto title = [&](model::TrackIndex t) {
         return TimelineLayout::trackTitle(*small.trace, small.trace->track(t));
     };
+    // The GPU first (its rows in view however many host threads a trace has), as Nsight
+    // Systems puts a process's CUDA hardware rows above its threads.
     const std::vector<QString> expected = {
-        "python (pid 4242)",  title(small.api),      title(small.nvtx), "GPU 0: Test GPU",
-        title(small.stream7), title(small.stream13), title(small.sync), "warp occupancy %"};
+        "GPU 0: Test GPU",  title(small.stream7), title(small.stream13), title(small.sync),
+        "warp occupancy %", "python (pid 4242)",  title(small.api),      title(small.nvtx)};
     EXPECT_TRUE(title(small.stream7).contains("7"));
     EXPECT_EQ(titles, expected);
     EXPECT_EQ(rows[0].kind, RowKind::Process);
-    EXPECT_EQ(rows[2].lanesShown, 2u);  // outer and inner NVTX ranges
-    EXPECT_EQ(rows[7].kind, RowKind::Counter);
+    EXPECT_EQ(rows[4].kind, RowKind::Counter);
+    EXPECT_EQ(rows[7].lanesShown, 2u);  // outer and inner NVTX ranges
     for (std::size_t i = 1; i < rows.size(); ++i) {
         EXPECT_EQ(rows[i].yPx, rows[i - 1].yPx + rows[i - 1].heightPx);
     }

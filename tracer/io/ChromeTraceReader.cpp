@@ -39,7 +39,7 @@ constexpr TimeNs kMaxAbsTimeNs = TimeNs{1} << 61;
 
 constexpr int kMaxNesting = 256;
 // String pids/tids ("Spans", "PyTorch Profiler") become numbers above any OS id.
-constexpr std::int64_t kStringIdBase = std::int64_t{1} << 40;
+constexpr std::int64_t kStringIdBase = model::kSyntheticIdBase;
 // Ids of flows/async events given as strings live above numeric ones.
 constexpr std::uint64_t kStringFlowIdBit = std::uint64_t{1} << 63;
 // The process key of async events with a global id ("id2": {"global": ...}).
@@ -2352,6 +2352,9 @@ void Importer::finish() {
         for (const auto& [key, track] : m_hostTracks) {
             if (auto it = m_threadNames.find(key); it != m_threadNames.end()) {
                 m_builder.setTrackName(track, it->second);
+            } else if (auto named = m_stringIdNames.find(key.second);
+                       named != m_stringIdNames.end() && !named->second.empty()) {
+                m_builder.setTrackName(track, named->second);  // a tid written as a name
             }
         }
     }

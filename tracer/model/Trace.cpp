@@ -1,6 +1,7 @@
 #include "model/Trace.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace wl::model {
 
@@ -89,6 +90,16 @@ std::size_t Trace::memoryBytes() const {
     bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
     bytes += vectorBytes(m_flowFromIndex);
     return bytes;
+}
+
+std::string threadIdText(std::int64_t tid) {
+    if (isSyntheticId(tid)) {
+        return {};
+    }
+    if (tid < 0 && tid >= std::numeric_limits<std::int32_t>::min()) {
+        return std::to_string(static_cast<std::uint32_t>(tid));
+    }
+    return std::to_string(tid);
 }
 
 }  // namespace wl::model

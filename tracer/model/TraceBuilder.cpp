@@ -54,7 +54,9 @@ ProcessIndex TraceBuilder::hostProcess(std::int64_t pid, std::string_view name) 
         Process p;
         p.pid = pid;
         p.deviceId = -1;
-        p.nameId = intern(name.empty() ? "Process " + std::to_string(pid) : std::string(name));
+        const std::string unnamed =
+            isSyntheticId(pid) ? "(unnamed process)" : "Process " + std::to_string(pid);
+        p.nameId = intern(name.empty() ? unnamed : std::string(name));
         m_trace->m_processes.push_back(p);
     } else if (!name.empty()) {
         m_trace->m_processes[it->second].nameId = intern(name);
@@ -104,12 +106,16 @@ TrackIndex TraceBuilder::trackFor(TrackKind kind, ProcessIndex process, std::int
     switch (kind) {
         case TrackKind::HostApi:
             t.threadId = key;
-            name = "CUDA API (thread " + std::to_string(key) + ")";
+            name = isSyntheticId(key) ? "CUDA API" : "CUDA API (thread " + threadIdText(key) + ")";
             break;
         case TrackKind::Nvtx:
             t.threadId = key;
-            name = (domainText.empty() ? "NVTX" : "NVTX " + domainText) + " (thread " +
-                   std::to_string(key) + ")";
+            name = domainText.empty() ? "NVTX" : "NVTX " + domainText;
+            if (m_trace->m_processes.at(process).deviceId >= 0) {
+                name += " (stream " + std::to_string(key) + ")";  // GPU-side ranges of a stream
+            } else if (!isSyntheticId(key)) {
+                name += " (thread " + threadIdText(key) + ")";
+            }
             break;
         case TrackKind::NvtxAsync:
             name = domainText.empty() ? "NVTX ranges" : "NVTX " + domainText + " ranges";
@@ -125,7 +131,7 @@ TrackIndex TraceBuilder::trackFor(TrackKind kind, ProcessIndex process, std::int
             break;
         case TrackKind::Host:
             t.threadId = key;
-            name = "Thread " + std::to_string(key);
+            name = isSyntheticId(key) ? "Thread" : "Thread " + threadIdText(key);
             break;
     }
     t.nameId = intern(name);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "model/Slice.h"
@@ -20,6 +21,17 @@ enum class TrackKind : std::uint8_t {
 
 using ProcessIndex = std::uint32_t;
 using TrackIndex = std::uint32_t;
+
+// Ids that no OS gives: the reader maps pids and tids written as names ("Spans", "PyTorch
+// Profiler") to numbers from here on, so they never collide with a real id; the view shows the
+// name, never the number.
+inline constexpr std::int64_t kSyntheticIdBase = std::int64_t{1} << 40;
+inline bool isSyntheticId(std::int64_t id) {
+    return id >= kSyntheticIdBase;
+}
+// A thread id as people know it: Kineto writes some 32-bit thread ids as negative numbers
+// (shown as the unsigned value); a synthetic id has no number to show ("").
+std::string threadIdText(std::int64_t tid);
 
 // A process row: a host process, or a GPU ("device process" in Chrome/Kineto terms).
 struct Process {

@@ -87,7 +87,9 @@ void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
     // The window first: every figure and finding below describes it.
     const QString window = qs(analysis::describeWindow(m_result->window()));
     const QString busy = qs(analysis::formatPercent(m_result->gpuBusyPct()));
-    m_summary->setText(m_result->diagnostics.empty()
+    m_summary->setText(m_result->utilization.spanNs <= 0
+                           ? tr("%1: no GPU work to analyse").arg(window)
+                       : m_result->diagnostics.empty()
                            ? tr("%1: GPU busy %2 — nothing to report").arg(window, busy)
                            : tr("%1: GPU busy %2 — %n finding(s)", nullptr,
                                 static_cast<int>(m_result->diagnostics.size()))

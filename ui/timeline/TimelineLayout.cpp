@@ -37,17 +37,30 @@ std::vector<model::ProcessIndex> TimelineLayout::processOrder(const model::Trace
         order[i] = model::ProcessIndex(i);
     }
     auto processes = trace.processes();
+    auto group = [](const model::Process& p) {
+        if (p.deviceId >= 0) {
+            return 0;
+        }
+        return model::isSyntheticId(p.pid) ? 2 : 1;
+    };
     std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
         const model::Process& pa = processes[a];
         const model::Process& pb = processes[b];
-        const bool gpuA = pa.deviceId >= 0;
-        const bool gpuB = pb.deviceId >= 0;
-        if (gpuA != gpuB) {
-            return !gpuA;
-        }
-        return gpuA ? pa.deviceId < pb.deviceId : pa.pid < pb.pid;
+        return std::make_tuple(group(pa), pa.deviceId, pa.ownerPid, pa.pid) <
+               std::make_tuple(group(pb), pb.deviceId, pb.ownerPid, pb.pid);
     });
     return order;
+}
+
+std::vector<model::ProcessIndex> TimelineLayout::foldedAtOpen(const model::Trace& trace) {
+    std::vector<model::ProcessIndex> folded;
+    auto processes = trace.processes();
+    for (std::size_t i = 0; i < processes.size(); ++i) {
+        if (processes[i].deviceId < 0 && model::isSyntheticId(processes[i].pid)) {
+            folded.push_back(model::ProcessIndex(i));
+        }
+    }
+    return folded;
 }
 
 QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track& track) {
@@ -59,9 +72,12 @@ QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track
         track.domainId ? QStringLiteral(" · ") + qstr(trace.str(track.domainId)) : QString();
     switch (track.kind) {
         case model::TrackKind::HostApi:
-            return QStringLiteral("CUDA API (tid %1)").arg(track.threadId);
+            return QStringLiteral("CUDA API (tid %1)")
+                .arg(QString::fromStdString(model::threadIdText(track.threadId)));
         case model::TrackKind::Nvtx:
-            return QStringLiteral("NVTX (tid %1)").arg(track.threadId) + domain;
+            return QStringLiteral("NVTX (tid %1)")
+                       .arg(QString::fromStdString(model::threadIdText(track.threadId))) +
+                   domain;
         case model::TrackKind::NvtxAsync:
             return QStringLiteral("NVTX async") + domain;
         case model::TrackKind::GpuStream:
@@ -69,7 +85,9 @@ QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track
         case model::TrackKind::Sync:
             return QStringLiteral("Synchronization");
         case model::TrackKind::Host:
-            return QStringLiteral("Thread %1").arg(track.threadId);
+            return QStringLiteral("Thread %1")
+                .arg(QString::fromStdString(model::threadIdText(track.threadId)))
+                .trimmed();
     }
     return QStringLiteral("Track");
 }
@@ -91,6 +109,10 @@ QString TimelineLayout::processTitle(const model::Trace& trace, model::ProcessIn
             title += QStringLiteral(": ") + qstr(name);
         }
         return title;
+    }
+    if (model::isSyntheticId(p.pid)) {
+        // A pid written as a name ("Spans"): the name is all there is to say.
+        return name.empty() ? QStringLiteral("(unnamed process)") : qstr(name);
     }
     if (!name.empty()) {
         // Producers that already name the pid (record: "python3 (pid 4242)") keep their name.

@@ -68,8 +68,12 @@ public:
     std::optional<int> laneY(int rowIndex, std::uint32_t depth) const;
     int rowOfDeviceGaps(std::int32_t deviceId) const;
 
-    // Processes in display order: host processes by pid, then GPUs by device id.
+    // Processes in display order: GPUs by device id (and owner), so the GPU rows are in view
+    // when a trace opens however many host threads it has; then host processes by pid; last the
+    // producer's bookkeeping processes (pids given as names: Kineto's "Spans", "Traces").
     static std::vector<model::ProcessIndex> processOrder(const model::Trace& trace);
+    // The bookkeeping processes: shown folded when a trace opens.
+    static std::vector<model::ProcessIndex> foldedAtOpen(const model::Trace& trace);
     static QString trackTitle(const model::Trace& trace, const model::Track& track);
     static QString processTitle(const model::Trace& trace, model::ProcessIndex index);
 

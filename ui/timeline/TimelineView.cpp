@@ -18,6 +18,7 @@
 
 #include "ui/style/Palette.h"
 #include "ui/timeline/CounterSummary.h"
+#include "ui/timeline/DenseSpan.h"
 #include "ui/timeline/DrawListBuilder.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/LaneIndex.h"
@@ -139,6 +140,12 @@ void TimelineView::setTrace(model::TracePtr trace) {
     s.trace = std::move(trace);
     s.selected = {};
     s.collapsed.clear();
+    if (s.trace) {
+        // Producers' bookkeeping processes (Kineto's "Spans", "Traces") start folded.
+        for (model::ProcessIndex p : TimelineLayout::foldedAtOpen(*s.trace)) {
+            s.collapsed.insert(TimelineLayout::processKey(p));
+        }
+    }
     s.timeSelection.reset();  // times of the previous trace
     s.analysisWindow.clear();
     // Overlays address slices of the previous trace: they go with it.
@@ -152,7 +159,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     if (s.trace) {
         s.scale->includeSpan(s.trace->spanNs());
     }
-    fitAll();
+    fitDense();
     if (hadSelection) {
         emit sliceSelected({});
     }
@@ -211,6 +218,18 @@ void TimelineView::fitAll() {
     const model::TimeNs span = trace ? std::max<model::TimeNs>(trace->spanNs(), 1000) : 1000000;
     const model::TimeNs margin = std::max<model::TimeNs>(span / 100, 1);
     setVisibleRange(-margin, span + margin);
+}
+
+void TimelineView::fitDense() {
+    const model::Trace* trace = m_state->trace.get();
+    if (!trace) {
+        fitAll();
+        return;
+    }
+    const model::TimeRange dense = denseSpan(*trace);
+    const model::TimeNs span = std::max<model::TimeNs>(dense.durationNs(), 1000);
+    const model::TimeNs margin = std::max<model::TimeNs>(span / 100, 1);
+    setVisibleRange(dense.startNs - margin, dense.startNs + span + margin);
 }
 
 void TimelineView::fitSelection() {

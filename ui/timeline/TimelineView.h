@@ -53,6 +53,8 @@ public:
     model::TimeNs visibleEndNs() const;
     void setVisibleRange(model::TimeNs startNs, model::TimeNs endNs);
     void fitAll();
+    // The view a trace opens on: where its events are dense (DenseSpan.h).
+    void fitDense();
     void fitSelection();
 
     void selectSlice(model::SliceRef ref);  // also scrolls it into view vertically
