@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -303,6 +304,43 @@ TEST_F(TracerGpuTest, RepeatedRunsInOneProcess) {
         EXPECT_EQ(trace.value()->counts().kernel, static_cast<std::uint64_t>(10 * run));
         EXPECT_EQ(trace.value()->diagnostics().droppedRecords, 0u);
     }
+}
+
+// NVTX ranges and marks whose message is a registered string (nvtxDomainRegisterStringA: what
+// NVTX's C++ API and libraries that annotate every call use) are named by that string.
+TEST_F(TracerGpuTest, RegisteredNvtxStringsNameTheirRanges) {
+    SKIP_WITHOUT_GPU();
+    CuptiTracer tracer;
+    ASSERT_TRUE(tracer.start().ok());
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("warpline-registered");
+    const nvtxStringHandle_t rangeName = nvtxDomainRegisterStringA(domain, "registered range");
+    const nvtxStringHandle_t markName = nvtxDomainRegisterStringA(domain, "registered mark");
+    nvtxEventAttributes_t a{};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+    a.message.registered = rangeName;
+    nvtxDomainRangePushEx(domain, &a);
+    ASSERT_EQ(test::launchTracerEmpty(nullptr), cudaSuccess);
+    a.message.registered = markName;
+    nvtxDomainMarkEx(domain, &a);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    nvtxDomainRangePop(domain);
+    auto result = tracer.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    const model::Trace& trace = *result.value();
+    std::vector<std::string> names;
+    for (const auto& track : trace.tracks()) {
+        if (track.kind == TrackKind::Nvtx && trace.str(track.domainId) == "warpline-registered") {
+            for (const model::Slice& s : track.slices) {
+                names.emplace_back(trace.str(s.nameId));
+                std::printf("  registered-domain slice '%s' (%lld ns)\n", names.back().c_str(),
+                            static_cast<long long>(s.durationNs));
+            }
+        }
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"registered mark", "registered range"}));
 }
 
 TEST_F(TracerGpuTest, EveryDeviceGetsItsOwnProcess) {
