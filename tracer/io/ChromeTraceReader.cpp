@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "io/ChromeTraceFormat.h"
+#include "io/JsonCutter.h"
 #include "io/TimeText.h"
 #include "model/TraceBuilder.h"
 
@@ -61,6 +64,10 @@ struct FieldProblem {
     const char* at = nullptr;
     bool consumed = false;
 };
+
+// The run-at-a-time read met something it does not judge (bad JSON, a failed event array, a
+// top level it does not expect): the whole-document read runs instead and gives the verdict.
+struct ChunkedGiveUp {};
 
 // Marks a slice whose "B" never met its "E": it ends with its thread's last event.
 constexpr std::string_view kUnclosedSuffix = " (unclosed)";
@@ -456,6 +463,10 @@ public:
     Importer(const char* base, std::size_t size) : m_base(base), m_size(size) {}
 
     model::TracePtr run(od::document& doc);
+    // The same over a writable text, a run of events at a time (see JsonCutter.h). Throws
+    // ChunkedGiveUp where the whole-document parse must decide (anything but a clean read).
+    model::TracePtr runChunked(char* text, std::size_t readableBytes, std::size_t runBytes);
+    std::size_t runsParsed() const { return m_runsParsed; }
 
 private:
     [[noreturn]] void fail(std::string message, const char* at) {
@@ -816,6 +827,9 @@ private:
     void parseArgs(od::value& v, RawEvent& e);
     void parseArg(std::string_view key, od::value& value, RawEvent& e);
     void parseEvent(od::value& v);
+    void handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents);
+    std::size_t parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
+                               std::size_t runBytes);
     void parseEvents(od::value& v);
     void parseDevices(od::value& v);
     void parseWarplineBlock(od::value& v);
@@ -851,6 +865,7 @@ private:
     std::int64_t streamOf(const RawEvent& e) const;
 
     const char* m_base;
+    std::size_t m_runsParsed = 0;
     std::size_t m_size;
     model::TraceBuilder m_builder;
 
@@ -2368,6 +2383,69 @@ void Importer::finish() {
     }
 }
 
+void Importer::handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents) {
+    switch (keyHash(key)) {
+        case keyHash(format::kTraceEvents):
+            if (key == format::kTraceEvents) {
+                parseEvents(value);
+                haveEvents = true;
+                return;
+            }
+            break;
+        case keyHash(format::kDeviceProperties):
+            if (key == format::kDeviceProperties) {
+                parseDevices(value);
+                m_foreignGpuData = true;
+                return;
+            }
+            break;
+        case keyHash(format::kBaseTime):
+            if (key == format::kBaseTime) {
+                m_baseAt = value.raw_json_token().data();
+                m_baseNs = getInt<std::int64_t>(value, key);
+                m_builder.setBaseTimeNs(m_baseNs);
+                return;
+            }
+            break;
+        case keyHash(format::kMetadata):
+            if (key == format::kMetadata) {
+                parseMetadataObject(value);
+                return;
+            }
+            break;
+        case keyHash(format::kWarpline):
+            if (key == format::kWarpline) {
+                parseWarplineBlock(value);
+                return;
+            }
+            break;
+        case keyHash(format::kDistributedInfo):
+            if (key == format::kDistributedInfo) {
+                // Which rank of which job wrote the file (Kineto: backend, rank,
+                // world_size): kept as metadata, so a job's traces can be told apart.
+                if (typeOf(value) == od::json_type::object) {
+                    for (auto info : value.get_object()) {
+                        od::value v = info.value();
+                        keepScalar(std::string(keyText(info)), v);
+                    }
+                } else {
+                    skipValue(value, 1);
+                }
+                return;
+            }
+            break;
+        case keyHash("displayTimeUnit"):
+        case keyHash("schemaVersion"):
+            skipValue(value, 1);
+            return;
+        default:
+            break;
+    }
+    // Other producers' top-level facts (trace_id, cuda_runtime_version, ...) are kept as
+    // metadata; structures we do not read are checked and skipped.
+    keepScalar(std::string(key), value);
+}
+
 model::TracePtr Importer::run(od::document& doc) {
     od::json_type rootType;
     if (const auto err = doc.type().get(rootType)) {
@@ -2391,66 +2469,7 @@ model::TracePtr Importer::run(od::document& doc) {
         for (auto field : obj) {
             const std::string_view key = keyText(field);
             od::value value = field.value();
-            switch (keyHash(key)) {
-                case keyHash(format::kTraceEvents):
-                    if (key == format::kTraceEvents) {
-                        parseEvents(value);
-                        haveEvents = true;
-                        continue;
-                    }
-                    break;
-                case keyHash(format::kDeviceProperties):
-                    if (key == format::kDeviceProperties) {
-                        parseDevices(value);
-                        m_foreignGpuData = true;
-                        continue;
-                    }
-                    break;
-                case keyHash(format::kBaseTime):
-                    if (key == format::kBaseTime) {
-                        m_baseAt = value.raw_json_token().data();
-                        m_baseNs = getInt<std::int64_t>(value, key);
-                        m_builder.setBaseTimeNs(m_baseNs);
-                        continue;
-                    }
-                    break;
-                case keyHash(format::kMetadata):
-                    if (key == format::kMetadata) {
-                        parseMetadataObject(value);
-                        continue;
-                    }
-                    break;
-                case keyHash(format::kWarpline):
-                    if (key == format::kWarpline) {
-                        parseWarplineBlock(value);
-                        continue;
-                    }
-                    break;
-                case keyHash(format::kDistributedInfo):
-                    if (key == format::kDistributedInfo) {
-                        // Which rank of which job wrote the file (Kineto: backend, rank,
-                        // world_size): kept as metadata, so a job's traces can be told apart.
-                        if (typeOf(value) == od::json_type::object) {
-                            for (auto info : value.get_object()) {
-                                od::value v = info.value();
-                                keepScalar(std::string(keyText(info)), v);
-                            }
-                        } else {
-                            skipValue(value, 1);
-                        }
-                        continue;
-                    }
-                    break;
-                case keyHash("displayTimeUnit"):
-                case keyHash("schemaVersion"):
-                    skipValue(value, 1);
-                    continue;
-                default:
-                    break;
-            }
-            // Other producers' top-level facts (trace_id, cuda_runtime_version, ...) are kept as
-            // metadata; structures we do not read are checked and skipped.
-            keepScalar(std::string(key), value);
+            handleTopLevelField(key, value, haveEvents);
         }
         if (!haveEvents)
             fail("no \"traceEvents\" array in the JSON object", m_base);
@@ -2461,6 +2480,213 @@ model::TracePtr Importer::run(od::document& doc) {
     if (const char* at = nullptr; doc.current_location().get(at) == simdjson::SUCCESS) {
         fail("unexpected content after the JSON document", at);
     }
+    finish();
+    return m_builder.finalize();
+}
+
+namespace {
+
+bool isJsonSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+std::size_t skipSpace(const char* text, std::size_t size, std::size_t pos) {
+    while (pos < size && isJsonSpace(text[pos]))
+        ++pos;
+    return pos;
+}
+
+// Puts two bytes back when it goes: the reader borrows the separators around a run (or a
+// top-level member) as the brackets that make it a document of its own.
+class BorrowedBrackets {
+public:
+    BorrowedBrackets(char* text, std::size_t open, char openAs, std::size_t close, char closeAs)
+        : m_text(text),
+          m_open(open),
+          m_close(close),
+          m_openWas(text[open]),
+          m_closeWas(text[close]) {
+        text[open] = openAs;
+        text[close] = closeAs;
+    }
+    ~BorrowedBrackets() {
+        m_text[m_open] = m_openWas;
+        m_text[m_close] = m_closeWas;
+    }
+    BorrowedBrackets(const BorrowedBrackets&) = delete;
+    BorrowedBrackets& operator=(const BorrowedBrackets&) = delete;
+
+private:
+    char* m_text;
+    std::size_t m_open, m_close;
+    char m_openWas, m_closeWas;
+};
+
+}  // namespace
+
+// Where the runs of one event array end, found on a thread of its own while the caller parses
+// the runs already found (on two cores the cutting costs no time). Cuts are published in order;
+// the caller only ever writes at positions the cutter has passed.
+class RunCutter {
+public:
+    RunCutter(std::string_view text, std::size_t first, std::size_t runBytes)
+        : m_cuts(text.size() / runBytes + 2, std::string_view::npos),
+          m_thread([this, text, first, runBytes] { cutAll(text, first, runBytes); }) {}
+    ~RunCutter() {
+        m_stop.store(true, std::memory_order_relaxed);
+        m_thread.join();
+    }
+    RunCutter(const RunCutter&) = delete;
+    RunCutter& operator=(const RunCutter&) = delete;
+
+    // The end of run `i` (npos: the text ended first); waits until it is known.
+    std::size_t cut(std::size_t i) {
+        if (i >= m_cuts.size())
+            return std::string_view::npos;
+        std::size_t known = m_published.load(std::memory_order_acquire);
+        while (known <= i) {
+            m_published.wait(known, std::memory_order_acquire);
+            known = m_published.load(std::memory_order_acquire);
+        }
+        return m_cuts[i];
+    }
+
+private:
+    void cutAll(std::string_view text, std::size_t from, std::size_t runBytes) {
+        for (std::size_t i = 0; i < m_cuts.size() && !m_stop.load(std::memory_order_relaxed); ++i) {
+            const std::size_t cut = nextMemberCut(text, from, runBytes);
+            m_cuts[i] = cut;
+            m_published.store(i + 1, std::memory_order_release);
+            m_published.notify_one();
+            if (cut == std::string_view::npos || text[cut] != ',')
+                break;
+            from = cut + 1;
+        }
+        // A count the caller can never wait past (the last cut ends the array or the text).
+        m_published.store(m_cuts.size(), std::memory_order_release);
+        m_published.notify_one();
+    }
+
+    std::vector<std::size_t> m_cuts;
+    std::atomic<std::size_t> m_published{0};
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;  // last: starts once the members above exist
+};
+
+// The events of the array whose '[' is at `open`, a run of about `runBytes` at a time, each run
+// parsed as a document of its own with one parser whose index is reused. Returns the position
+// of the array's ']'.
+std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
+                                     std::size_t runBytes) {
+    m_eventsSeen = true;
+    m_eventsAt = text + open;
+    if (!m_warpline) {
+        const std::size_t estimate = m_size / 256;  // as in parseEvents
+        m_sliceStarts.reserve(estimate);
+        m_flows.reserve(estimate);
+        m_gpuCorrelations.reserve(estimate / 2);
+    }
+    RunCutter cutter(std::string_view(text, m_size), open + 1, runBytes);
+    od::parser parser;
+    std::size_t from = open + 1;
+    for (std::size_t i = 0;; ++i) {
+        const std::size_t cut = cutter.cut(i);
+        if (cut == std::string_view::npos)
+            throw ChunkedGiveUp{};
+        const bool last = text[cut] == ']';
+        {
+            const BorrowedBrackets brackets(text, from - 1, '[', cut, ']');
+            const simdjson::padded_string_view run(text + from - 1, cut - from + 2,
+                                                   readableBytes - (from - 1));
+            od::document doc;
+            od::array arr;
+            if (parser.iterate(run).get(doc) || doc.get_array().get(arr))
+                throw ChunkedGiveUp{};
+            for (auto element : arr) {
+                od::value event;
+                if (element.get(event))
+                    throw ChunkedGiveUp{};
+                parseEvent(event);
+            }
+            if (const char* at = nullptr; doc.current_location().get(at) == simdjson::SUCCESS)
+                throw ChunkedGiveUp{};
+        }
+        ++m_runsParsed;
+        if (last)
+            return cut;
+        from = cut + 1;
+    }
+}
+
+model::TracePtr Importer::runChunked(char* text, std::size_t readableBytes, std::size_t runBytes) {
+    const std::size_t size = m_size;
+    std::size_t pos = skipSpace(text, size, 0);
+    if (pos < size && text[pos] == '[') {
+        pos = parseEventRuns(text, pos, readableBytes, runBytes) + 1;
+    } else if (pos < size && text[pos] == '{') {
+        // Each top-level member in document order: "traceEvents" a run at a time, any other
+        // member parsed as a one-member object of its own by the same code as run()'s.
+        bool haveEvents = false;
+        od::parser parser;
+        std::size_t from = pos + 1;
+        while (true) {
+            std::size_t p = skipSpace(text, size, from);
+            if (p < size && text[p] == '}' && from == pos + 1) {
+                pos = p + 1;  // {}
+                break;
+            }
+            constexpr std::string_view kEventsKey = "\"traceEvents\"";
+            if (std::string_view(text + p, std::min(size - p, kEventsKey.size())) == kEventsKey) {
+                std::size_t q = skipSpace(text, size, p + kEventsKey.size());
+                if (q < size && text[q] == ':')
+                    q = skipSpace(text, size, q + 1);
+                if (q < size && text[q] == '[') {
+                    const std::size_t close = parseEventRuns(text, q, readableBytes, runBytes);
+                    haveEvents = true;
+                    const std::size_t next = skipSpace(text, size, close + 1);
+                    if (next >= size || (text[next] != ',' && text[next] != '}'))
+                        throw ChunkedGiveUp{};
+                    if (text[next] == '}') {
+                        pos = next + 1;
+                        break;
+                    }
+                    from = next + 1;
+                    continue;
+                }
+            }
+            const std::size_t cut = nextMemberCut(std::string_view(text, size), from, 0);
+            if (cut == std::string_view::npos)
+                throw ChunkedGiveUp{};
+            const bool last = text[cut] == '}';
+            {
+                const BorrowedBrackets braces(text, from - 1, '{', cut, '}');
+                const simdjson::padded_string_view member(text + from - 1, cut - from + 2,
+                                                          readableBytes - (from - 1));
+                od::document doc;
+                od::object obj;
+                if (parser.iterate(member).get(doc) || doc.get_object().get(obj))
+                    throw ChunkedGiveUp{};
+                for (auto field : obj) {
+                    const std::string_view key = keyText(field);
+                    od::value value = field.value();
+                    handleTopLevelField(key, value, haveEvents);
+                }
+                if (const char* at = nullptr; doc.current_location().get(at) == simdjson::SUCCESS)
+                    throw ChunkedGiveUp{};
+            }
+            if (last) {
+                pos = cut + 1;
+                break;
+            }
+            from = cut + 1;
+        }
+        if (!haveEvents)
+            throw ChunkedGiveUp{};
+    } else {
+        throw ChunkedGiveUp{};
+    }
+    if (skipSpace(text, size, pos) != size)
+        throw ChunkedGiveUp{};  // content after the document
     finish();
     return m_builder.finalize();
 }
@@ -2531,6 +2757,22 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
         }
         return std::nullopt;
     };
+    if (m_runs.runsParsed)
+        *m_runs.runsParsed = 0;
+    if (json.size() >= m_runs.wholeBelowBytes) {
+        // The text is ours (the copy) or the caller's writable buffer (see the header).
+        Importer chunked(base, json.size());
+        try {
+            auto trace =
+                chunked.runChunked(const_cast<char*>(base), padded.capacity(), m_runs.runBytes);
+            if (m_runs.runsParsed)
+                *m_runs.runsParsed = chunked.runsParsed();
+            return trace;
+        } catch (...) {
+            // Bad input, or input the runs do not judge: the whole-document read gives the
+            // verdict (and the same trace or error as it always did).
+        }
+    }
     od::parser parser;
     od::document doc;
     if (const auto err = parser.iterate(padded).get(doc)) {

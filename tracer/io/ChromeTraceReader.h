@@ -23,11 +23,29 @@ public:
     // Bytes the parser may read past the end of the text (they are never interpreted).
     static constexpr std::size_t kPadding = 64;
 
+    // A large text is parsed a run of events at a time (io/JsonCutter.h): the parser's index then
+    // covers one run instead of the whole file. Same trace, same errors, a fraction of the memory.
+    struct Runs {
+        std::size_t wholeBelowBytes = std::size_t{16} << 20;  // smaller texts: parsed whole
+        std::size_t runBytes = std::size_t{4} << 20;          // about this much per run
+        // When set, receives how many runs the last read parsed (0: it parsed the text whole,
+        // as it does for small texts and for any text the runs leave to the whole read).
+        std::size_t* runsParsed = nullptr;
+    };
+
+    ChromeTraceReader() = default;
+    explicit ChromeTraceReader(Runs runs) : m_runs(runs) {}
+
     // `name` goes into error messages. When `readableBytes` >= json.size() + kPadding (for
-    // example a std::string whose capacity was reserved), the text is parsed in place; otherwise
-    // it is copied once into a padded buffer.
+    // example a std::string whose capacity was reserved), the text is parsed in place, and must
+    // then be writable: reading a large text borrows single bytes in it (the separators around a
+    // run serve as its brackets) and puts them back before it returns. Otherwise the text is
+    // copied once into a padded buffer.
     model::Result<model::TracePtr> read(std::string_view json, const std::string& name,
                                         std::size_t readableBytes = 0) const;
+
+private:
+    Runs m_runs;
 };
 
 }  // namespace wl::io
