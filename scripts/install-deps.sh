@@ -10,7 +10,9 @@ packages=(
     # qt6-charts-dev's CMake files need Qt6OpenGL's, but the package does not depend on it.
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    libsimdjson-dev zlib1g-dev
+    # zlib writes .json.gz and reads multi-member gzip; libdeflate inflates the usual one-member
+    # trace about four times faster.
+    libsimdjson-dev zlib1g-dev libdeflate-dev
     fonts-dejavu-core xz-utils
 )
 missing=()

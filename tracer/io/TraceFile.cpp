@@ -1,6 +1,7 @@
 #include "io/TraceFile.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,47 @@ model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t r
     return result;
 }
 
+// A regular file mapped privately with readable, writable room for the parser's padding after
+// it: no zero-filled buffer and no copy (the pages come from the page cache), and the reader may
+// change bytes in it (copy-on-write, the file is never touched).
+class MappedFile {
+public:
+    MappedFile(int fd, std::size_t size) : m_size(size) {
+        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        m_length = (size + ChromeTraceReader::kPadding + page - 1) / page * page;
+        // Anonymous pages for the whole length first, then the file over its own pages: the
+        // padding beyond the file's last page stays readable (zeros) instead of faulting.
+        void* area =
+            ::mmap(nullptr, m_length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (area == MAP_FAILED)
+            return;
+        // Populated read-only (a writable private mapping would be populated with copies of
+        // every page), then made writable: only the pages the reader writes get copied.
+        if (size > 0 && (::mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd,
+                                0) == MAP_FAILED ||
+                         ::mprotect(area, size, PROT_READ | PROT_WRITE) != 0)) {
+            ::munmap(area, m_length);
+            return;
+        }
+        m_data = static_cast<char*>(area);
+    }
+    ~MappedFile() {
+        if (m_data)
+            ::munmap(m_data, m_length);
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    bool ok() const { return m_data != nullptr; }
+    std::string_view bytes() const { return {m_data, m_size}; }
+    std::size_t readable() const { return m_length; }
+
+private:
+    char* m_data = nullptr;
+    std::size_t m_size = 0;
+    std::size_t m_length = 0;
+};
+
 }  // namespace
 
 model::Result<model::TracePtr> loadTrace(const std::string& path) {
@@ -63,18 +105,24 @@ model::Result<model::TracePtr> loadTrace(const std::string& path) {
         ::close(fd);
         return model::Error{"is a directory, not a trace file", path, -1};
     }
-    // Regular files are read in one go into a buffer with room for the parser's padding; pipes
-    // and devices (/dev/stdin) grow the buffer as they deliver.
+    if (S_ISREG(st.st_mode)) {
+        // (A file truncated by another program while it is mapped would fault; trace files are
+        // written whole and renamed into place, by record and by the usual profilers alike.)
+        const MappedFile mapped(fd, static_cast<std::size_t>(st.st_size));
+        ::close(fd);
+        if (!mapped.ok())
+            return fileError("cannot read", path);
+        return parseBuffer(mapped.bytes(), mapped.readable(), path);
+    }
+    // Pipes and devices (/dev/stdin): read into a buffer that grows as they deliver, with room
+    // for the parser's padding.
     std::string bytes;
-    const bool regular = S_ISREG(st.st_mode);
-    std::size_t want = regular ? static_cast<std::size_t>(st.st_size) : std::size_t{1} << 20;
+    const std::size_t want = std::size_t{1} << 20;
     bytes.reserve(want + ChromeTraceReader::kPadding);
     bytes.resize(want);
     std::size_t done = 0;
     while (true) {
         if (done == bytes.size()) {
-            if (regular)
-                break;
             bytes.reserve(bytes.size() * 2 + ChromeTraceReader::kPadding);
             bytes.resize(bytes.size() * 2);
         }
