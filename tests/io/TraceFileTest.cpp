@@ -59,6 +59,18 @@ TEST(TraceFile, SavesAndLoadsGzip) {
     EXPECT_EQ(ChromeTraceWriter(*loaded.value()).toString(), plain);
 }
 
+// The size a gzip trailer claims sizes the output only when deflate could reach it: corrupt data
+// claiming 2 GB must not allocate 2 GB.
+TEST(TraceFile, ACorruptGzipTrailerDoesNotSizeTheOutput) {
+    std::string bogus("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+    bogus += std::string(80, 'x');
+    bogus += std::string("\x00\x00\x00\x80", 4);  // ISIZE = 2^31
+    ASSERT_TRUE(isGzip(bogus));
+    std::string out;
+    EXPECT_FALSE(gunzip(bogus, out, 0).ok());
+    EXPECT_LT(out.capacity(), std::size_t{8} << 20);  // zlib's first 1 MB step, not 2 GB
+}
+
 TEST(TraceFile, ConcatenatedGzipMembersAreOneStream) {
     std::string a, b;
     GzipWriter first([&](std::string_view c) {

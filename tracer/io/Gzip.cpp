@@ -30,8 +30,12 @@ std::size_t lastMemberSize(std::string_view compressed) {
 // anything else, which zlib's streaming path then handles and, if bad, explains.
 bool inflateOneMember(std::string_view compressed, std::string& out, std::size_t padding,
                       std::size_t maxBytes) {
+    // Deflate expands at most 1032-fold: a size beyond that is not this member's (corrupt or
+    // multi-member data, left to zlib) and must not be allocated.
+    constexpr std::size_t kMaxDeflateRatio = 1032;
     const std::size_t size = lastMemberSize(compressed);
-    if (size < compressed.size() / 2 || size > maxBytes)
+    if (size < compressed.size() / 2 || size > maxBytes ||
+        size / kMaxDeflateRatio > compressed.size())
         return false;
     libdeflate_decompressor* d = libdeflate_alloc_decompressor();
     if (!d)
