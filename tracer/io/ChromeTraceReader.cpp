@@ -2307,7 +2307,9 @@ void Importer::finish() {
     pairBeginsAndEnds();
     auto& d = m_builder.diagnostics();
     const std::uint64_t readable = m_eventCount - m_skippedCount - m_emptyEvents;
-    if (readable == 0) {
+    // Our own export of a trace that showed nothing (its events all left out or unpaired) is
+    // still that trace: it reads back as it was written.
+    if (readable == 0 && !m_warpline) {
         // Nothing to show is an error, never an empty window: say why the events were refused.
         if (m_firstSkip) {
             fail(m_firstSkip->message + (m_skippedCount > 1 ? " (and no other event could be read)"
