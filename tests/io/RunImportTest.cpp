@@ -123,7 +123,13 @@ TEST(RunImport, BrokenTextsGiveTheWholeReadsError) {
           R"({"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"}]} trailing)",
           R"({"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a}]})",
           R"({"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"}}]})",
-          R"({"traceEvents":{"ph":"i"}})", R"({"a":1})", R"([])"}) {
+          R"({"traceEvents":{"ph":"i"}})", R"({"a":1})", R"([])",
+          // Brackets that close the wrong container, and empty members (found by the fuzzer).
+          R"({"a":1,] "traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"}]})",
+          R"({"a":1,,"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"}]})",
+          R"({"traceEvents":[{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"}},{"ph":"i"}]})",
+          R"([{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"},])",
+          R"([{"ph":"i","ts":1,"pid":1,"tid":1,"name":"a"},,{"ph":"i","ts":1,"pid":1,"tid":1}])"}) {
         const std::string expected = outcome(whole, json);
         EXPECT_EQ(expected.rfind("error", 0), 0u) << json;
         EXPECT_EQ(outcome(inRuns, json), expected) << json;

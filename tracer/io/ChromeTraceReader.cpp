@@ -2593,7 +2593,11 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
     std::size_t from = open + 1;
     for (std::size_t i = 0;; ++i) {
         const std::size_t cut = cutter.cut(i);
-        if (cut == std::string_view::npos)
+        // The cutter only counts brackets: a '}' closing the array is for the whole read to judge.
+        if (cut == std::string_view::npos || (text[cut] != ',' && text[cut] != ']'))
+            throw ChunkedGiveUp{};
+        // A blank run after a separator is a trailing or doubled comma: the whole read says so.
+        if (i > 0 && skipSpace(text, m_size, from) == cut)
             throw ChunkedGiveUp{};
         const bool last = text[cut] == ']';
         {
@@ -2657,7 +2661,10 @@ model::TracePtr Importer::runChunked(char* text, std::size_t readableBytes, std:
                 }
             }
             const std::size_t cut = nextMemberCut(std::string_view(text, size), from, 0);
-            if (cut == std::string_view::npos)
+            // A ']' closing the object, or a member that is only white space ("a":1,,"b":2):
+            // for the whole read to judge.
+            if (cut == std::string_view::npos || (text[cut] != ',' && text[cut] != '}') ||
+                skipSpace(text, size, from) == cut)
                 throw ChunkedGiveUp{};
             const bool last = text[cut] == '}';
             {
