@@ -114,6 +114,28 @@ TEST(RunImport, TopLevelMembersAroundTheEventsKeepTheirOrderAndMeaning) {
     EXPECT_EQ(runs, 2u) << "one run per event";
 }
 
+// An open "B" (and "b") is kept until its end, which may come runs later; a name or category
+// with escapes lives in the parser's buffer that the next run reuses, and must outlive it.
+TEST(RunImport, EscapedNamesOfOpenSlicesSurviveLaterRuns) {
+    std::string json =
+        R"([{"ph":"B","cat":"c\u0061t","name":"outer \"quoted\"","pid":1,"tid":1,"ts":0},
+        {"ph":"b","cat":"async\t","id":5,"name":"flight \\ path","pid":1,"tid":2,"ts":1},)";
+    for (int i = 0; i < 50; ++i) {
+        json += R"({"ph":"X","name":"esc\u00e9 )" + std::to_string(i) +
+                R"(","cat":"x\"y","pid":1,"tid":3,"ts":)" + std::to_string(2 + i) + R"(,"dur":1},)";
+    }
+    json += R"({"ph":"e","cat":"async\t","id":5,"pid":1,"tid":2,"ts":90},
+        {"ph":"E","pid":1,"tid":1,"ts":100}])";
+    const ChromeTraceReader whole;
+    std::size_t runs = 0;
+    const ChromeTraceReader inRuns(ChromeTraceReader::Runs{0, 64, &runs});
+    const std::string expected = outcome(whole, json);
+    ASSERT_EQ(expected.rfind("error", 0), std::string::npos) << expected;
+    EXPECT_NE(expected.find(R"(outer \"quoted\")"), std::string::npos);
+    EXPECT_EQ(outcome(inRuns, json), expected);
+    EXPECT_GT(runs, 10u);
+}
+
 TEST(RunImport, BrokenTextsGiveTheWholeReadsError) {
     const ChromeTraceReader whole;
     const ChromeTraceReader inRuns(ChromeTraceReader::Runs{0, 8});

@@ -895,7 +895,25 @@ private:
     std::unordered_map<std::int64_t, std::string> m_stringIdNames;
     std::unordered_map<std::int64_t, ProcessIndex> m_hostProcesses;
 
-    // Names: the last few interned, by content.
+    // Events kept until the end (an open "B" or "b") keep their strings: a string with escapes
+    // is unescaped into the parser's buffer, which the next run of events reuses.
+    void pinStrings(RawEvent& e) {
+        auto pin = [&](std::string_view& v) {
+            if (v.empty() || (v.data() >= m_base && v.data() + v.size() <= m_base + m_size))
+                return;  // in the text itself, which outlives the import
+            v = m_pinned.emplace_back(v);
+        };
+        for (std::string_view* v : {&e.name, &e.cat, &e.scope, &e.bindPoint, &e.args.copyKind,
+                                    &e.args.srcKind, &e.args.dstKind, &e.args.memoryKind,
+                                    &e.args.syncKind, &e.args.domain, &e.args.name,
+                                    &e.args.categoryName}) {
+            pin(*v);
+        }
+    }
+    std::deque<std::string> m_pinned;
+
+    // Names: the last few interned, by content. Cleared at every run of events (the views may
+    // be into the parser's buffer).
     std::string_view m_lastName;
     StringId m_lastNameId = 0;
     std::string_view m_lastCat;
@@ -1433,6 +1451,7 @@ void Importer::handleEvent(RawEvent& e) {
             m_beginEnds[{e.pid, e.tid}].push_back(
                 {e.ts, static_cast<std::uint32_t>(m_begins.size())});
             m_begins.push_back(e);
+            pinStrings(m_begins.back());
             return;
         }
         case 'E':
@@ -1450,6 +1469,7 @@ void Importer::handleEvent(RawEvent& e) {
             const auto key = std::make_tuple(scope, m_builder.intern(e.cat), e.id);
             if (e.ph == 'b') {
                 m_openAsync[key].push_back(e);
+                pinStrings(m_openAsync[key].back());
                 return;
             }
             if (e.ph == 'n') {
@@ -2600,6 +2620,10 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
         if (i > 0 && skipSpace(text, m_size, from) == cut)
             throw ChunkedGiveUp{};
         const bool last = text[cut] == ']';
+        m_lastName = {};
+        m_lastNameId = 0;  // ""
+        m_lastCat = {};
+        m_lastCatClass = classify({});
         {
             const BorrowedBrackets brackets(text, from - 1, '[', cut, ']');
             const simdjson::padded_string_view run(text + from - 1, cut - from + 2,
