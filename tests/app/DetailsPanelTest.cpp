@@ -3,6 +3,7 @@
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/SampleTraces.h"
 #include "model/TraceBuilder.h"
+#include "ui/details/ArgMembers.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/details/Units.h"
 
@@ -101,6 +102,32 @@ TEST(DetailsPanel, CopyShowsBytesThroughputAndMemoryKinds) {
     EXPECT_EQ(panel.value("Memory kinds"), "Pageable → Device");
     EXPECT_FALSE(panel.value("Note").isEmpty());
     EXPECT_EQ(panel.value("Launch latency"), "1.000 µs");
+}
+
+// The producer's args the model has no field for (Kineto's "External id", "Input Dims", ...) are
+// shown under "Arguments", in the file's order, numbers exactly as written.
+TEST(DetailsPanel, ShowsTheProducersOtherArguments) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "python");
+    const auto thread = b.hostTrack(host, 100);
+    b.addSlice(thread, 0, 10, "aten::mm", model::SliceKind::Other);
+    const std::string longDims = "[" + std::string(300, '1') + "]";
+    b.setLastSliceExtraArgs(thread, R"("External id":18446744073709551615,"Input Dims":[[64,64]],)"
+                                    R"("name \"q\"":"caf\u00e9","long":)" +
+                                        longDims);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "aten::mm"));
+    EXPECT_EQ(panel.value("External id"), "18446744073709551615");
+    EXPECT_EQ(panel.value("Input Dims"), "[[64,64]]");
+    EXPECT_EQ(panel.value("name \"q\""), QStringLiteral("caf\u00e9"));
+    EXPECT_EQ(panel.value("long").size(), 201);  // elided, the whole value in its tooltip
+    const auto pairs =
+        splitArgMembers(trace->extraArgs(trace->slice(findSlice(*trace, "aten::mm"))));
+    ASSERT_EQ(pairs.size(), 4u);
+    EXPECT_EQ(pairs[0].first, "External id");
+    EXPECT_EQ(pairs[3].first, "long");
 }
 
 TEST(DetailsPanel, ApiCallNamesTheWorkItLaunched) {

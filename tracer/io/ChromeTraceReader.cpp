@@ -1,6 +1,8 @@
 #include "io/ChromeTraceReader.h"
 
 #include <simdjson.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -243,6 +245,18 @@ struct RawEvent {
     std::uint64_t id = 0;
     std::uint64_t bindId = 0;
     EventArgs args;
+    // Its args as written, [membersBegin, +membersCount) of Importer::m_members: those the
+    // writer does not write back for the slice's kind are kept with it (Trace::extraArgs).
+    std::uint32_t membersBegin = 0;
+    std::uint32_t membersCount = 0;
+};
+
+// One member of an event's args, as the text has it (both views into the text, which outlives
+// the import): the key with its quotes, the value (trimmed; objects and arrays whole).
+struct ArgMember {
+    std::string_view key;
+    std::string_view value;
+    bool container = false;  // an object or array: white space inside is dropped when kept
 };
 
 struct FlowEvent {
@@ -465,8 +479,12 @@ public:
     model::TracePtr run(od::document& doc);
     // The same over a writable text, a run of events at a time (see JsonCutter.h). Throws
     // ChunkedGiveUp where the whole-document parse must decide (anything but a clean read).
-    model::TracePtr runChunked(char* text, std::size_t readableBytes, std::size_t runBytes);
+    model::TracePtr runChunked(char* text, std::size_t readableBytes, std::size_t runBytes,
+                               bool releaseParsedText);
     std::size_t runsParsed() const { return m_runsParsed; }
+    // Where the text has been given back up to (see Runs::textIsFileMapping).
+    bool m_releaseParsedText = false;
+    std::size_t m_releasedBytes = 0;
 
 private:
     [[noreturn]] void fail(std::string message, const char* at) {
@@ -522,8 +540,10 @@ private:
         return tok.substr(1, tok.size() - 2);
     }
 
-    // An object key, read in place unless it has escapes.
-    std::string_view keyText(simdjson::simdjson_result<od::field>& field) {
+    // An object key, read in place unless it has escapes. `quoted`, when given, receives the key
+    // as the text writes it, quotes included.
+    std::string_view keyText(simdjson::simdjson_result<od::field>& field,
+                             std::string_view* quoted = nullptr) {
         od::raw_json_string raw;
         if (const auto err = field.key().get(raw))
             failJson(err, nullptr);
@@ -533,6 +553,13 @@ private:
         const char* p = begin;
         while (*p != '"' && *p != '\\')
             ++p;
+        if (quoted) {
+            const char* end = p;
+            while (*end != '"') {
+                end += *end == '\\' ? 2 : 1;
+            }
+            *quoted = {begin - 1, static_cast<std::size_t>(end + 2 - begin)};
+        }
         if (*p == '"')
             return {begin, static_cast<std::size_t>(p - begin)};
         std::string_view key;
@@ -825,11 +852,13 @@ private:
     }
 
     void parseArgs(od::value& v, RawEvent& e);
-    void parseArg(std::string_view key, od::value& value, RawEvent& e);
+    bool parseArg(std::string_view key, od::value& value, RawEvent& e);
     void parseEvent(od::value& v);
     void handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents);
+    void keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind);
     std::size_t parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
                                std::size_t runBytes);
+    void releaseTextBefore(const char* text, std::size_t end);
     void parseEvents(od::value& v);
     void parseDevices(od::value& v);
     void parseWarplineBlock(od::value& v);
@@ -865,6 +894,7 @@ private:
     std::int64_t streamOf(const RawEvent& e) const;
 
     const char* m_base;
+    od::document* m_doc = nullptr;  // the document being read (a run, a member, or the whole)
     std::size_t m_runsParsed = 0;
     std::size_t m_size;
     model::TraceBuilder m_builder;
@@ -903,14 +933,20 @@ private:
                 return;  // in the text itself, which outlives the import
             v = m_pinned.emplace_back(v);
         };
-        for (std::string_view* v : {&e.name, &e.cat, &e.scope, &e.bindPoint, &e.args.copyKind,
-                                    &e.args.srcKind, &e.args.dstKind, &e.args.memoryKind,
-                                    &e.args.syncKind, &e.args.domain, &e.args.name,
-                                    &e.args.categoryName}) {
+        for (std::string_view* v :
+             {&e.name, &e.cat, &e.scope, &e.bindPoint, &e.args.copyKind, &e.args.srcKind,
+              &e.args.dstKind, &e.args.memoryKind, &e.args.syncKind, &e.args.domain, &e.args.name,
+              &e.args.categoryName}) {
             pin(*v);
         }
     }
     std::deque<std::string> m_pinned;
+
+    // Args members of the event being read, and before them those of events kept until the end
+    // (open "B" and "b"): see RawEvent::membersBegin.
+    std::vector<ArgMember> m_members;
+    std::size_t m_keptMembers = 0;
+    std::string m_extraScratch;
 
     // Names: the last few interned, by content. Cleared at every run of events (the views may
     // be into the parser's buffer).
@@ -1080,24 +1116,75 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
     if (typeOf(v) != od::json_type::object)
         problem("args must be an object", locate(v));
     od::object obj = v.get_object();
+    e.membersBegin = static_cast<std::uint32_t>(m_members.size());
     for (auto field : obj) {
-        const std::string_view key = keyText(field);
+        ArgMember member;
+        const std::string_view key = keyText(field, &member.key);
         od::value value = field.value();
-        // One arg of an unexpected type (a producer's own idea of "grid") costs that arg only.
+        const od::json_type type = typeOf(value);
+        member.container = type == od::json_type::object || type == od::json_type::array;
+        if (!member.container)
+            member.value = trimRight(value.raw_json_token());
+        // One arg of an unexpected type (a producer's own idea of "grid") costs that arg only;
+        // it is kept as written all the same.
+        bool used = false;
+        bool walked = false;
         try {
-            parseArg(key, value, e);
+            used = parseArg(key, value, e);
         } catch (const FieldProblem& p) {
             ++m_ignoredArgs;
             if (!m_firstIgnoredArg)
                 m_firstIgnoredArg =
                     FieldProblem{"args." + std::string(key) + ": " + p.message, p.at};
-            if (!p.consumed)
-                skipValue(value, 1);
+            walked = p.consumed;
         }
+        if (!used && !walked) {
+            const char* start = member.container ? value.raw_json_token().data() : nullptr;
+            skipValue(value, 1);  // checks what it skips (nesting, numbers, literals)
+            // The document now stands at the separator after the value.
+            const char* next = nullptr;
+            if (member.container && m_doc &&
+                m_doc->current_location().get(next) == simdjson::SUCCESS)
+                member.value =
+                    trimRight(std::string_view(start, static_cast<std::size_t>(next - start)));
+        }
+        if (!member.value.empty())
+            m_members.push_back(member);
     }
+    e.membersCount = static_cast<std::uint32_t>(m_members.size() - e.membersBegin);
 }
 
-void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
+void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind) {
+    if (e.membersCount == 0)
+        return;
+    std::string& out = m_extraScratch;
+    out.clear();
+    for (std::uint32_t i = e.membersBegin; i < e.membersBegin + e.membersCount; ++i) {
+        const ArgMember& m = m_members[i];
+        const std::string_view plainKey = m.key.substr(1, m.key.size() - 2);
+        if (plainKey.find('\\') == std::string_view::npos &&
+            format::writerWritesArg(kind, plainKey))
+            continue;  // the model has it; export writes it from there
+        if (!out.empty())
+            out += ',';
+        out += m.key;
+        out += ':';
+        if (m.container) {
+            const std::size_t at = out.size();
+            out.resize(at + m.value.size());
+            std::size_t length = 0;
+            if (simdjson::minify(m.value.data(), m.value.size(), out.data() + at, length))
+                out.resize(at), out += m.value;  // (it parsed, so this does not happen)
+            else
+                out.resize(at + length);
+        } else {
+            out += m.value;
+        }
+    }
+    m_builder.setLastSliceExtraArgs(track, out);
+}
+
+bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
     EventArgs& a = e.args;
     const bool series = !e.phaseKnown || e.ph == 'C';
     if (series) {
@@ -1117,7 +1204,7 @@ void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         } else {
             skipValue(value, 1);
         }
-        return;
+        return true;  // counter series and metadata: nothing to keep beside them
     }
     switch (keyHash(key)) {
 #define WL_INT_ARG(text, field, bit, type)          \
@@ -1125,7 +1212,7 @@ void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         if (key == text) {                          \
             a.field = getArgInt<type>(value, text); \
             a.has |= bit;                           \
-            return;                                 \
+            return true;                            \
         }                                           \
         break;
 #define WL_STR_ARG(text, field, bit)          \
@@ -1133,7 +1220,7 @@ void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         if (key == text) {                    \
             a.field = getString(value, text); \
             a.has |= bit;                     \
-            return;                           \
+            return true;                      \
         }                                     \
         break;
         WL_INT_ARG("correlation", correlation, kArgCorrelation, std::int64_t)
@@ -1169,7 +1256,7 @@ void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
                     a.device = device;
                     a.has |= kArgDevice;
                 }
-                return;
+                return true;
             }
             break;
         case keyHash("name"):
@@ -1177,58 +1264,59 @@ void Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
             if (key == "name" && typeOf(value) == od::json_type::string) {
                 a.name = getString(value, "args.name");
                 a.has |= kArgName;
-                return;
+                return true;
             }
             break;
         case keyHash("grid"):
             if (key == "grid") {
                 getIntTriple(value, a.grid, "grid");
                 a.has |= kArgGrid;
-                return;
+                return true;
             }
             break;
         case keyHash("block"):
             if (key == "block") {
                 getIntTriple(value, a.block, "block");
                 a.has |= kArgBlock;
-                return;
+                return true;
             }
             break;
         case keyHash("warps per SM"):
             if (key == "warps per SM") {
                 a.warps = getFloat<float>(value, key);
                 a.has |= kArgWarps;
-                return;
+                return true;
             }
             break;
         case keyHash("est. achieved occupancy %"):
             if (key == "est. achieved occupancy %") {
                 a.occupancy = getFloat<float>(value, key);
                 a.has |= kArgOccupancy;
-                return;
+                return true;
             }
             break;
         case keyHash("payload"):
             if (key == "payload") {
                 a.payload = getFloat<double>(value, key);
                 a.has |= kArgPayload;
-                return;
+                return true;
             }
             break;
         case keyHash("color"):
             if (key == "color") {
                 a.color = getColor(value);
                 a.has |= kArgColor;
-                return;
+                return true;
             }
             break;
         default:
             break;
     }
-    skipValue(value, 1);
+    return false;  // not one the reader uses: kept as written by parseArgs
 }
 
 void Importer::parseEvent(od::value& v) {
+    m_members.resize(m_keptMembers);  // the last event's, unless it was kept
     RawEvent e;
     e.at = locate(v);
     ++m_eventCount;
@@ -1452,6 +1540,7 @@ void Importer::handleEvent(RawEvent& e) {
                 {e.ts, static_cast<std::uint32_t>(m_begins.size())});
             m_begins.push_back(e);
             pinStrings(m_begins.back());
+            m_keptMembers = m_members.size();
             return;
         }
         case 'E':
@@ -1470,6 +1559,7 @@ void Importer::handleEvent(RawEvent& e) {
             if (e.ph == 'b') {
                 m_openAsync[key].push_back(e);
                 pinStrings(m_openAsync[key].back());
+                m_keptMembers = m_members.size();
                 return;
             }
             if (e.ph == 'n') {
@@ -1674,6 +1764,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             m_gpuCorrelations.push_back(correlation);
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
+    keepExtraArgs(e, track, kind);
     m_earliestNs = std::min(m_earliestNs, start);
     if (!m_warpline)
         m_sliceStarts.push_back({e.pid, e.tid, start, track, std::max(start, end)});
@@ -1688,6 +1779,7 @@ void Importer::addInstant(const RawEvent& e) {
                                           : 0;
     m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name), SliceKind::Instant,
                          correlation, model::kNoDetail);
+    keepExtraArgs(e, track, SliceKind::Instant);
     m_earliestNs = std::min(m_earliestNs, e.ts);
 }
 
@@ -2469,6 +2561,7 @@ void Importer::handleTopLevelField(std::string_view key, od::value& value, bool&
 }
 
 model::TracePtr Importer::run(od::document& doc) {
+    m_doc = &doc;
     od::json_type rootType;
     if (const auto err = doc.type().get(rootType)) {
         const char* at = nullptr;
@@ -2545,6 +2638,19 @@ private:
 };
 
 }  // namespace
+
+// Gives the pages of the mapped text before `end` back to the system: they read back from the
+// file if anything looks at them again (a kept name of an open "B", a later diagnostic).
+void Importer::releaseTextBefore(const char* text, std::size_t end) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const auto base = reinterpret_cast<std::uintptr_t>(text);
+    const std::uintptr_t first = (base + m_releasedBytes + page - 1) / page * page;
+    const std::uintptr_t last = (base + end) / page * page;
+    if (last > first + (std::size_t{16} << 20)) {  // in steps of 16 MB: few calls
+        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+        m_releasedBytes = last - base;
+    }
+}
 
 // Where the runs of one event array end, found on a thread of its own while the caller parses
 // the runs already found (on two cores the cutting costs no time). Cuts are published in order;
@@ -2629,6 +2735,7 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
             const simdjson::padded_string_view run(text + from - 1, cut - from + 2,
                                                    readableBytes - (from - 1));
             od::document doc;
+            m_doc = &doc;
             od::array arr;
             if (parser.iterate(run).get(doc) || doc.get_array().get(arr))
                 throw ChunkedGiveUp{};
@@ -2642,13 +2749,17 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
                 throw ChunkedGiveUp{};
         }
         ++m_runsParsed;
+        if (m_releaseParsedText)
+            releaseTextBefore(text, from);
         if (last)
             return cut;
         from = cut + 1;
     }
 }
 
-model::TracePtr Importer::runChunked(char* text, std::size_t readableBytes, std::size_t runBytes) {
+model::TracePtr Importer::runChunked(char* text, std::size_t readableBytes, std::size_t runBytes,
+                                     bool releaseParsedText) {
+    m_releaseParsedText = releaseParsedText;
     const std::size_t size = m_size;
     std::size_t pos = skipSpace(text, size, 0);
     if (pos < size && text[pos] == '[') {
@@ -2696,6 +2807,7 @@ model::TracePtr Importer::runChunked(char* text, std::size_t readableBytes, std:
                 const simdjson::padded_string_view member(text + from - 1, cut - from + 2,
                                                           readableBytes - (from - 1));
                 od::document doc;
+                m_doc = &doc;
                 od::object obj;
                 if (parser.iterate(member).get(doc) || doc.get_object().get(obj))
                     throw ChunkedGiveUp{};
@@ -2796,8 +2908,8 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
         // The text is ours (the copy) or the caller's writable buffer (see the header).
         Importer chunked(base, json.size());
         try {
-            auto trace =
-                chunked.runChunked(const_cast<char*>(base), padded.capacity(), m_runs.runBytes);
+            auto trace = chunked.runChunked(const_cast<char*>(base), padded.capacity(),
+                                            m_runs.runBytes, m_runs.textIsFileMapping);
             if (m_runs.runsParsed)
                 *m_runs.runsParsed = chunked.runsParsed();
             return trace;

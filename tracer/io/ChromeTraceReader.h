@@ -31,6 +31,10 @@ public:
         // When set, receives how many runs the last read parsed (0: it parsed the text whole,
         // as it does for small texts and for any text the runs leave to the whole read).
         std::size_t* runsParsed = nullptr;
+        // The text is a private mapping of a file (loadTrace): the pages of runs already parsed
+        // are given back to the system as the import goes on (a later look at one reads it back
+        // from the file), so a large file never sits in memory whole.
+        bool textIsFileMapping = false;
     };
 
     ChromeTraceReader() = default;

@@ -551,6 +551,24 @@ private:
             m_out.put(",\"dur\":");
             m_out.putMicros(s.durationNs);
         }
+        const std::size_t beforeArgs = m_out.buf().size();
+        writeArgs(t, s);
+        // The producer's other args, as it wrote them, inside the same "args" object.
+        if (const std::string_view extra = m_trace.extraArgs(s); !extra.empty()) {
+            std::string& b = m_out.buf();
+            if (b.size() > beforeArgs) {
+                b.back() = ',';  // the '}' that closed the args written above
+            } else {
+                b += ",\"args\":{";
+            }
+            b += extra;
+            b += '}';
+        }
+        m_out.put('}');
+    }
+
+    // The args the model has fields for (format::writerWritesArg lists them per kind).
+    void writeArgs(const Track& t, const Slice& s) {
         switch (s.kind) {
             case SliceKind::Kernel: {
                 putGpuArgs(t, s);
@@ -717,7 +735,6 @@ private:
                 }
                 break;
         }
-        m_out.put('}');
     }
 
     void writeTrackEvents(model::TrackIndex ti) {

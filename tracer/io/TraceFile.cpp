@@ -29,10 +29,13 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 // Parses bytes that may be gzip-compressed. `buffer` may be moved from; its spare capacity
 // lets the JSON parser work in place.
 model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t readable,
-                                           const std::string& name) {
+                                           const std::string& name, bool fileMapping = false) {
     const ChromeTraceReader reader;
-    if (!isGzip(bytes))
-        return reader.read(bytes, name, readable);
+    if (!isGzip(bytes)) {
+        ChromeTraceReader::Runs runs;
+        runs.textIsFileMapping = fileMapping;
+        return ChromeTraceReader(runs).read(bytes, name, readable);
+    }
     std::string json;
     if (auto status = gunzip(bytes, json, ChromeTraceReader::kPadding); !status) {
         model::Error e = status.error();
@@ -112,7 +115,7 @@ model::Result<model::TracePtr> loadTrace(const std::string& path) {
         ::close(fd);
         if (!mapped.ok())
             return fileError("cannot read", path);
-        return parseBuffer(mapped.bytes(), mapped.readable(), path);
+        return parseBuffer(mapped.bytes(), mapped.readable(), path, true);
     }
     // Pipes and devices (/dev/stdin): read into a buffer that grows as they deliver, with room
     // for the parser's padding.

@@ -36,9 +36,13 @@ struct Slice {
     std::uint16_t depth = 0;  // lane within the track (nesting depth, or a spill lane)
     SliceKind kind = SliceKind::Other;
     std::uint8_t flags = 0;  // SliceFlags bits
+    // The producer's args that the model has no field for (Kineto's "External id", "Input
+    // Dims", ...), kept as written: Trace::extraArgs. In what was padding: no cost per slice.
+    std::uint32_t argsIndex = kNoDetail;
 
     TimeNs endNs() const { return startNs + durationNs; }
 };
+static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per slice");
 
 // Bits of Slice::flags.
 enum SliceFlags : std::uint8_t {

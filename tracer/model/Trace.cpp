@@ -76,6 +76,10 @@ std::string Trace::metadataValue(const std::string& key, const std::string& fall
     return it == m_metadata.end() ? fallback : it->second;
 }
 
+std::string_view Trace::extraArgs(const Slice& s) const {
+    return s.argsIndex < m_args.size() ? m_args[s.argsIndex] : std::string_view();
+}
+
 std::size_t Trace::memoryBytes() const {
     std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
     bytes += vectorBytes(m_processes) + vectorBytes(m_tracks) + vectorBytes(m_counters);
@@ -88,7 +92,8 @@ std::size_t Trace::memoryBytes() const {
     bytes += vectorBytes(m_flows) + vectorBytes(m_devices) + vectorBytes(m_kernels);
     bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_syncs);
     bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
-    bytes += vectorBytes(m_flowFromIndex);
+    bytes += vectorBytes(m_flowFromIndex) + vectorBytes(m_args) + vectorBytes(m_argsBlocks);
+    bytes += m_argsBlockBytes;
     return bytes;
 }
 

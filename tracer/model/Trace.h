@@ -66,6 +66,11 @@ public:
     const ApiDetail* api(const Slice& s) const;
     const NvtxDetail* nvtx(const Slice& s) const;
 
+    // The producer's args of an imported slice that the model has no field for, as JSON object
+    // members ("External id":12,"Input Dims":[[64,64]]), values byte for byte as the file
+    // wrote them; empty when there are none. Export writes them back.
+    std::string_view extraArgs(const Slice& s) const;
+
     // Flows that end at / start from a slice (launch arrows), via an index built at finalize().
     const Flow* flowTo(SliceRef ref) const;
     const Flow* flowFrom(SliceRef ref) const;
@@ -103,6 +108,13 @@ private:
     std::vector<SyncDetail> m_syncs;
     std::vector<ApiDetail> m_apis;
     std::vector<NvtxDetail> m_nvtx;
+    // Slice::argsIndex -> its kept args, in blocks that never move (appending never copies what
+    // is there, and a finished trace holds no growth slack).
+    std::vector<std::string_view> m_args;
+    std::vector<std::unique_ptr<char[]>> m_argsBlocks;
+    std::size_t m_argsBlockBytes = 0;            // bytes allocated in m_argsBlocks
+    char* m_argsNext = nullptr;                  // the free part of the last block
+    std::size_t m_argsBlockFree = 0;             // and its size
     std::vector<std::uint32_t> m_flowToIndex;    // flows sorted by `to`, indices into m_flows
     std::vector<std::uint32_t> m_flowFromIndex;  // flows sorted by `from`
     Diagnostics m_diagnostics;

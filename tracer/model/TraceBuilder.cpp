@@ -1,6 +1,7 @@
 #include "model/TraceBuilder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -181,6 +182,28 @@ void TraceBuilder::push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId
     s.kind = kind;
     m_trace->m_tracks[track].slices.push_back(s);
     ++m_sliceCount;
+}
+
+void TraceBuilder::setLastSliceExtraArgs(TrackIndex track, std::string_view members) {
+    auto& slices = m_trace->m_tracks.at(track).slices;
+    if (slices.empty() || members.empty()) {
+        return;
+    }
+    Trace& t = *m_trace;
+    constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
+    if (members.size() > t.m_argsBlockFree) {
+        const std::size_t bytes = std::max(kBlockBytes, members.size());
+        t.m_argsBlocks.push_back(std::make_unique_for_overwrite<char[]>(bytes));
+        t.m_argsBlockBytes += bytes;
+        t.m_argsNext = t.m_argsBlocks.back().get();
+        t.m_argsBlockFree = bytes;
+    }
+    char* at = t.m_argsNext;
+    std::memcpy(at, members.data(), members.size());
+    t.m_argsNext += members.size();
+    t.m_argsBlockFree -= members.size();
+    slices.back().argsIndex = static_cast<std::uint32_t>(t.m_args.size());
+    t.m_args.emplace_back(at, members.size());
 }
 
 std::uint32_t TraceBuilder::addKernelDetail(const KernelDetail& d) {
@@ -700,6 +723,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     t.m_syncs.shrink_to_fit();
     t.m_apis.shrink_to_fit();
     t.m_nvtx.shrink_to_fit();
+    t.m_args.shrink_to_fit();
 
     TraceCounts& n = t.m_counts;
     for (const auto& track : t.m_tracks) {

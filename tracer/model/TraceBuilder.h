@@ -66,6 +66,9 @@ public:
     // Same, with an already-interned name (fast path for importers).
     void addSliceId(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name, SliceKind kind,
                     std::uint64_t correlationId, std::uint32_t detailIndex);
+    // Keeps a producer's args the model has no field for with the slice last added to `track`
+    // (JSON object members, see Trace::extraArgs).
+    void setLastSliceExtraArgs(TrackIndex track, std::string_view members);
     // Side-table appends for the fast path; return the detail index.
     std::uint32_t addKernelDetail(const KernelDetail& d);
     std::uint32_t addMemcpyDetail(const MemcpyDetail& d);

@@ -272,6 +272,7 @@ private:
                 const TimeNs start = s.startNs + m_plan.shiftNs;
                 m_b.addSliceId(track, start, start + s.durationNs, name(s.nameId), s.kind,
                                correlation(s.correlationId), detail(s));
+                m_b.setLastSliceExtraArgs(track, m_in.extraArgs(s));
             }
         }
     }

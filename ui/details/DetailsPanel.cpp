@@ -1,5 +1,9 @@
 #include "ui/details/DetailsPanel.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <QFont>
 #include <QGridLayout>
 #include <QLabel>
@@ -8,6 +12,7 @@
 
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
+#include "ui/details/ArgMembers.h"
 #include "ui/details/Units.h"
 
 namespace wl::ui {
@@ -162,6 +167,23 @@ void DetailsPanel::addRow(const QString& field, const QString& value, model::Sli
     m_rows.emplace_back(field, value);
 }
 
+void DetailsPanel::fillExtraArgs(const model::Slice& s) {
+    const auto args = splitArgMembers(m_trace->extraArgs(s));
+    if (args.empty())
+        return;
+    addGroup(tr("Arguments"));
+    constexpr qsizetype kShownChars = 200;
+    for (const auto& [key, value] : args) {
+        const bool elided = value.size() > kShownChars;
+        addRow(key, elided ? value.left(kShownChars) + QStringLiteral("…") : value);
+        if (elided) {
+            if (auto* label = qobject_cast<QLabel*>(
+                    m_grid->itemAtPosition(m_grid->rowCount() - 1, 1)->widget()))
+                label->setToolTip(value);
+        }
+    }
+}
+
 void DetailsPanel::showSlice(model::SliceRef ref) {
     clear();
     if (!m_trace || !ref.valid() || ref.track >= m_trace->tracks().size() ||
@@ -267,6 +289,7 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
             addRow(tr("Payload"), QString::number(n->payload, 'g', 15));
     }
     fillLaunch(s);
+    fillExtraArgs(s);
 }
 
 void DetailsPanel::fillKernel(const model::KernelDetail& k) {

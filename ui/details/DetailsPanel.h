@@ -50,6 +50,8 @@ signals:
 private:
     void addGroup(const QString& name);
     void addRow(const QString& field, const QString& value, model::SliceRef link = {});
+    // The producer's args the model has no field for (Trace::extraArgs), in the file's order.
+    void fillExtraArgs(const model::Slice& s);
     void fillSlice(const model::Slice& s);
     void fillKernel(const model::KernelDetail& k);
     void fillWarpUse();
