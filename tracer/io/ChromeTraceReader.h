@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/TraceReader.h"
 #include "model/Result.h"
 #include "model/Trace.h"
 
@@ -18,7 +19,7 @@ namespace wl::io {
 // diagnostics and the rest loads. Text that is not JSON, a truncated file, or one without any
 // readable event gives an Error with the byte offset (in the JSON text), never a partial trace.
 // Stateless: one reader may be used from several threads.
-class ChromeTraceReader {
+class ChromeTraceReader : public TraceReader {
 public:
     // Bytes the parser may read past the end of the text (they are never interpreted).
     static constexpr std::size_t kPadding = 64;
@@ -47,6 +48,14 @@ public:
     // copied once into a padded buffer.
     model::Result<model::TracePtr> read(std::string_view json, const std::string& name,
                                         std::size_t readableBytes = 0) const;
+
+    // TraceReader: JSON whose root is an array or an object (after white space and a byte
+    // order mark); as the reader of last resort it also explains any other text.
+    std::string_view formatName() const override { return "Chrome trace JSON"; }
+    bool recognizes(std::string_view head) const override;
+    model::Result<model::TracePtr> read(std::string_view text, const std::string& name,
+                                        std::size_t readableBytes,
+                                        bool textIsFileMapping) const override;
 
 private:
     Runs m_runs;

@@ -26,23 +26,29 @@ bool endsWith(const std::string& s, std::string_view suffix) {
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Parses bytes that may be gzip-compressed. `buffer` may be moved from; its spare capacity
-// lets the JSON parser work in place.
+// Parses bytes that may be gzip-compressed, with the reader their content calls for.
+// `readable`: room after the bytes for a reader's padding (0: none, the reader copies).
 model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t readable,
                                            const std::string& name, bool fileMapping = false) {
-    const ChromeTraceReader reader;
-    if (!isGzip(bytes)) {
-        ChromeTraceReader::Runs runs;
-        runs.textIsFileMapping = fileMapping;
-        return ChromeTraceReader(runs).read(bytes, name, readable);
-    }
+    constexpr std::size_t kHeadBytes = 4096;  // what a reader sees to recognise its format
+    auto readWith = [&](std::string_view text, std::size_t room, bool mapped) {
+        auto reader = readerFor(text.substr(0, kHeadBytes));
+        if (!reader) {
+            model::Error e = reader.error();
+            e.file = name;
+            return model::Result<model::TracePtr>(e);
+        }
+        return reader.value()->read(text, name, room, mapped);
+    };
+    if (!isGzip(bytes))
+        return readWith(bytes, readable, fileMapping);
     std::string json;
     if (auto status = gunzip(bytes, json, ChromeTraceReader::kPadding); !status) {
         model::Error e = status.error();
         e.file = name;
         return e;
     }
-    auto result = reader.read(json, name, json.capacity());
+    auto result = readWith(json, json.capacity(), false);
     if (!result) {
         model::Error e = result.error();
         e.message = "decompressed data: " + e.message;

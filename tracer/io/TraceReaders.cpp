@@ -1,0 +1,56 @@
+// The trace formats Warpline reads, in the order they are asked whether content is theirs.
+#include "io/ChromeTraceReader.h"
+#include "io/TraceReader.h"
+
+namespace wl::io {
+
+namespace {
+
+const ChromeTraceReader kChromeJson;
+
+// Every reader, most specific first. A new format: its reader here, nothing else.
+const TraceReader* const kReaders[] = {&kChromeJson};
+
+// Formats people may open by mistake, by their first bytes: named in the error.
+std::string_view knownUnreadFormat(std::string_view head) {
+    if (head.starts_with(std::string_view("SQLite format 3\0", 16)))
+        return "an SQLite database (such as an Nsight Systems report exported with `nsys export "
+               "--type sqlite`)";
+    if (head.starts_with("PK\x03\x04"))
+        return "a zip archive";
+    if (head.starts_with("\x28\xB5\x2F\xFD"))
+        return "zstd-compressed data";
+    if (head.starts_with("BZh"))
+        return "bzip2-compressed data";
+    if (head.starts_with("\xFD"
+                         "7zXZ"))
+        return "xz-compressed data";
+    // Perfetto and Nsight Systems' own files are protobuf: field 1, length-delimited, first.
+    if (!head.empty() && head[0] == '\x0a' && head.size() > 1 &&
+        static_cast<unsigned char>(head[1]) < 0x80 && head.find('\0') != std::string_view::npos)
+        return "a binary (protobuf) trace, such as Perfetto's or an Nsight Systems .nsys-rep";
+    return {};
+}
+
+}  // namespace
+
+model::Result<const TraceReader*> readerFor(std::string_view head) {
+    for (const TraceReader* reader : kReaders) {
+        if (reader->recognizes(head))
+            return reader;
+    }
+    if (const std::string_view what = knownUnreadFormat(head); !what.empty()) {
+        std::string formats;
+        for (const TraceReader* reader : kReaders) {
+            formats += formats.empty() ? "" : ", ";
+            formats += reader->formatName();
+        }
+        return model::Error{"this is " + std::string(what) + ", not a trace Warpline reads (" +
+                                formats + ", plain or gzip-compressed)",
+                            {},
+                            0};
+    }
+    return &kChromeJson;
+}
+
+}  // namespace wl::io

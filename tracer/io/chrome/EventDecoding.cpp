@@ -1,0 +1,421 @@
+// Event decoding: one JSON event (an object in "traceEvents") into a RawEvent, its args
+// into EventArgs, and the args the model has no field for kept as written.
+#include "io/chrome/Importer.h"
+
+#include "io/JsonCutter.h"
+
+namespace wl::io::chrome {
+
+void Importer::parseArgs(od::value& v, RawEvent& e) {
+    if (typeOf(v) != od::json_type::object)
+        problem("args must be an object", locate(v));
+    od::object obj = v.get_object();
+    e.membersBegin = static_cast<std::uint32_t>(m_members.size());
+    for (auto field : obj) {
+        ArgMember member;
+        const std::string_view key = keyText(field, &member.key);
+        od::value value = field.value();
+        const od::json_type type = typeOf(value);
+        member.container = type == od::json_type::object || type == od::json_type::array;
+        if (!member.container)
+            member.value = trimRight(value.raw_json_token());
+        // One arg of an unexpected type (a producer's own idea of "grid") costs that arg only;
+        // it is kept as written all the same.
+        bool used = false;
+        bool walked = false;
+        try {
+            used = parseArg(key, value, e);
+        } catch (const FieldProblem& p) {
+            ++m_ignoredArgs;
+            if (!m_firstIgnoredArg)
+                m_firstIgnoredArg =
+                    FieldProblem{"args." + std::string(key) + ": " + p.message, p.at};
+            walked = p.consumed;
+        }
+        if (!used && !walked) {
+            const char* start = member.container ? value.raw_json_token().data() : nullptr;
+            skipValue(value, 1);  // checks what it skips (nesting, numbers, literals)
+            // The document now stands at the separator after the value.
+            const char* next = nullptr;
+            if (member.container && m_doc &&
+                m_doc->current_location().get(next) == simdjson::SUCCESS)
+                member.value =
+                    trimRight(std::string_view(start, static_cast<std::size_t>(next - start)));
+        }
+        if (!member.value.empty())
+            m_members.push_back(member);
+    }
+    e.membersCount = static_cast<std::uint32_t>(m_members.size() - e.membersBegin);
+}
+
+void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind) {
+    if (e.membersCount == 0)
+        return;
+    std::string& out = m_extraScratch;
+    out.clear();
+    for (std::uint32_t i = e.membersBegin; i < e.membersBegin + e.membersCount; ++i) {
+        const ArgMember& m = m_members[i];
+        const std::string_view plainKey = m.key.substr(1, m.key.size() - 2);
+        if (plainKey.find('\\') == std::string_view::npos &&
+            format::writerWritesArg(kind, plainKey))
+            continue;  // the model has it; export writes it from there
+        if (!out.empty())
+            out += ',';
+        out += m.key;
+        out += ':';
+        if (m.container) {
+            const std::size_t at = out.size();
+            out.resize(at + m.value.size());
+            std::size_t length = 0;
+            if (simdjson::minify(m.value.data(), m.value.size(), out.data() + at, length))
+                out.resize(at), out += m.value;  // (it parsed, so this does not happen)
+            else
+                out.resize(at + length);
+        } else {
+            out += m.value;
+        }
+    }
+    m_builder.setLastSliceExtraArgs(track, out);
+}
+
+bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
+    EventArgs& a = e.args;
+    const bool series = !e.phaseKnown || e.ph == 'C';
+    if (series) {
+        const char* at = locate(value);
+        if (typeOf(value) == od::json_type::number) {
+            const std::string_view tok = numberText(value, key);
+            double d = 0;
+            const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), d);
+            if (r.ec != std::errc() || !std::isfinite(d))
+                problem("counter value out of range", at);
+            m_series.emplace_back(key, d);
+        } else if (e.phaseKnown) {
+            skipValue(value, 1);  // a C event's non-numeric arg: not a series
+        } else if (key == "name" && typeOf(value) == od::json_type::string) {
+            a.name = getString(value, "args.name");
+            a.has |= kArgName;
+        } else {
+            skipValue(value, 1);
+        }
+        return true;  // counter series and metadata: nothing to keep beside them
+    }
+    switch (keyHash(key)) {
+#define WL_INT_ARG(text, field, bit, type)          \
+    case keyHash(text):                             \
+        if (key == text) {                          \
+            a.field = getArgInt<type>(value, text); \
+            a.has |= bit;                           \
+            return true;                            \
+        }                                           \
+        break;
+#define WL_STR_ARG(text, field, bit)          \
+    case keyHash(text):                       \
+        if (key == text) {                    \
+            a.field = getString(value, text); \
+            a.has |= bit;                     \
+            return true;                      \
+        }                                     \
+        break;
+        WL_INT_ARG("correlation", correlation, kArgCorrelation, std::int64_t)
+        WL_INT_ARG("stream", stream, kArgStream, std::int64_t)
+        WL_INT_ARG("wait_on_stream", waitOnStream, kArgWaitOnStream, std::int64_t)
+        WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
+        WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
+        WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
+        WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)
+        WL_INT_ARG("dst device", dstDevice, kArgDstDevice, std::int64_t)
+        WL_INT_ARG("category", category, kArgCategory, std::int64_t)
+        WL_INT_ARG("sort_index", sortIndex, kArgSortIndex, std::int64_t)
+        WL_INT_ARG("bytes", bytes, kArgBytes, std::uint64_t)
+        WL_INT_ARG("value", value, kArgValue, std::uint64_t)
+        WL_INT_ARG("registers per thread", registers, kArgRegisters, std::int64_t)
+        WL_INT_ARG("shared memory", sharedTotal, kArgSharedTotal, std::int64_t)
+        WL_INT_ARG("static shared memory", sharedStatic, kArgSharedStatic, std::int64_t)
+        WL_INT_ARG("dynamic shared memory", sharedDynamic, kArgSharedDynamic, std::int64_t)
+        WL_STR_ARG("copy kind", copyKind, kArgCopyKind)
+        WL_STR_ARG("src kind", srcKind, kArgSrcKind)
+        WL_STR_ARG("dst kind", dstKind, kArgDstKind)
+        WL_STR_ARG("memory kind", memoryKind, kArgMemoryKind)
+        WL_STR_ARG("cuda_sync_kind", syncKind, kArgSyncKind)
+        WL_STR_ARG("domain", domain, kArgDomain)
+        WL_STR_ARG("category name", categoryName, kArgCategoryName)
+#undef WL_INT_ARG
+#undef WL_STR_ARG
+        case keyHash("device"):
+            if (key == "device") {
+                const auto device = getArgInt<std::int64_t>(value, "device");
+                // Not an ordinal (-1 on host-side events): the pid says the device.
+                if (device >= 0 && device <= std::numeric_limits<std::int32_t>::max()) {
+                    a.device = device;
+                    a.has |= kArgDevice;
+                }
+                return true;
+            }
+            break;
+        case keyHash("name"):
+            // Metadata events name things with a string; other events may put anything here.
+            if (key == "name" && typeOf(value) == od::json_type::string) {
+                a.name = getString(value, "args.name");
+                a.has |= kArgName;
+                return true;
+            }
+            break;
+        case keyHash("grid"):
+            if (key == "grid") {
+                getIntTriple(value, a.grid, "grid");
+                a.has |= kArgGrid;
+                return true;
+            }
+            break;
+        case keyHash("block"):
+            if (key == "block") {
+                getIntTriple(value, a.block, "block");
+                a.has |= kArgBlock;
+                return true;
+            }
+            break;
+        case keyHash("warps per SM"):
+            if (key == "warps per SM") {
+                a.warps = getFloat<float>(value, key);
+                a.has |= kArgWarps;
+                return true;
+            }
+            break;
+        case keyHash("est. achieved occupancy %"):
+            if (key == "est. achieved occupancy %") {
+                a.occupancy = getFloat<float>(value, key);
+                a.has |= kArgOccupancy;
+                return true;
+            }
+            break;
+        case keyHash("payload"):
+            if (key == "payload") {
+                a.payload = getFloat<double>(value, key);
+                a.has |= kArgPayload;
+                return true;
+            }
+            break;
+        case keyHash("color"):
+            if (key == "color") {
+                a.color = getColor(value);
+                a.has |= kArgColor;
+                return true;
+            }
+            break;
+        default:
+            break;
+    }
+    return false;  // not one the reader uses: kept as written by parseArgs
+}
+
+void Importer::parseEvent(od::value& v) {
+    m_members.resize(m_keptMembers);  // the last event's, unless it was kept
+    RawEvent e;
+    e.at = locate(v);
+    ++m_eventCount;
+    if (typeOf(v) != od::json_type::object) {
+        skipValue(v, 1);
+        skipEvent({"an event must be a JSON object", e.at});
+        return;
+    }
+    od::object obj;
+    if (const auto err = v.get_object().get(obj))
+        failJson(err, e.at);
+    m_series.clear();
+    bool hasPhase = false;
+    bool empty = true;
+    std::optional<FieldProblem> bad;
+    for (auto field : obj) {
+        empty = false;
+        const std::string_view key = keyText(field);
+        od::value value = field.value();
+        // A field of an unexpected type or value costs this event only; it is still checked as
+        // JSON. Args are read one by one (see parseArgs) and never cost the event.
+        try {
+            switch (keyHash(key)) {
+                case keyHash("ph"):
+                    if (key == "ph") {
+                        const std::string_view ph = getString(value, "ph");
+                        hasPhase = true;
+                        e.phaseKnown = ph.size() == 1;
+                        e.ph = ph.empty() ? '?' : ph[0];
+                        continue;
+                    }
+                    break;
+                case keyHash("name"):
+                    if (key == "name") {
+                        e.name = getString(value, "name");
+                        continue;
+                    }
+                    break;
+                case keyHash("cat"):
+                    if (key == "cat") {
+                        e.cat = getString(value, "cat");
+                        // Our own launch arrows are rebuilt from correlation ids: the writer puts
+                        // "cat" second so the rest of these (half of all events) is skipped
+                        // unread.
+                        if (m_warpline && hasPhase && e.cat == format::kCatLaunchFlow &&
+                            (e.ph == 's' || e.ph == 'f' || e.ph == 't')) {
+                            return;
+                        }
+                        continue;
+                    }
+                    break;
+                case keyHash("pid"):
+                    if (key == "pid") {
+                        e.pid = getProcessOrThreadId(value, "pid");
+                        continue;
+                    }
+                    break;
+                case keyHash("tid"):
+                    if (key == "tid") {
+                        e.tid = getProcessOrThreadId(value, "tid");
+                        continue;
+                    }
+                    break;
+                case keyHash("ts"):
+                    if (key == "ts") {
+                        e.ts = getTime(value, "ts");
+                        e.hasTs = true;
+                        continue;
+                    }
+                    break;
+                case keyHash("dur"):
+                    if (key == "dur") {
+                        e.dur = getTime(value, "dur");
+                        continue;
+                    }
+                    break;
+                case keyHash("args"):
+                    if (key == "args") {
+                        try {
+                            parseArgs(value, e);
+                        } catch (const FieldProblem& p) {  // not an object: no args
+                            ++m_ignoredArgs;
+                            if (!m_firstIgnoredArg)
+                                m_firstIgnoredArg = p;
+                            skipValue(value, 1);
+                        }
+                        continue;
+                    }
+                    break;
+                case keyHash("id"):
+                    if (key == "id") {
+                        e.id = getFlowId(value);
+                        e.hasId = true;
+                        e.globalId = false;
+                        continue;
+                    }
+                    break;
+                case keyHash("id2"):
+                    // Newer Chrome async events: {"local": id} (one process) or {"global": id}.
+                    if (key == "id2") {
+                        if (typeOf(value) != od::json_type::object)
+                            problem("id2 must be an object", locate(value));
+                        std::optional<FieldProblem> badId;
+                        for (auto part : value.get_object()) {
+                            const std::string_view scope = keyText(part);
+                            od::value idValue = part.value();
+                            if (scope != "local" && scope != "global") {
+                                skipValue(idValue, 2);
+                                continue;
+                            }
+                            try {
+                                e.id = getFlowId(idValue, "id2");
+                                e.hasId = true;
+                                e.globalId = scope == "global";
+                            } catch (const FieldProblem& p) {
+                                badId = p;
+                                skipValue(idValue, 2);
+                            }
+                        }
+                        if (badId)
+                            problem(badId->message, badId->at, true);
+                        continue;
+                    }
+                    break;
+                case keyHash("bind_id"):
+                    if (key == "bind_id") {
+                        e.bindId = getFlowId(value, "bind_id");
+                        e.hasBindId = true;
+                        continue;
+                    }
+                    break;
+                case keyHash("flow_in"):
+                    if (key == "flow_in") {
+                        e.flowIn = getFlag(value);
+                        continue;
+                    }
+                    break;
+                case keyHash("flow_out"):
+                    if (key == "flow_out") {
+                        e.flowOut = getFlag(value);
+                        continue;
+                    }
+                    break;
+                case keyHash("s"):
+                    if (key == "s") {
+                        e.scope = getString(value, "s");
+                        continue;
+                    }
+                    break;
+                case keyHash("bp"):
+                    if (key == "bp") {
+                        e.bindPoint = getString(value, "bp");
+                        continue;
+                    }
+                    break;
+                default:
+                    break;
+            }
+            skipValue(value, 1);
+        } catch (const FieldProblem& p) {
+            if (!bad)
+                bad = p;
+            if (!p.consumed)
+                skipValue(value, 1);
+        }
+    }
+    if (empty) {
+        // Chrome's own writer ends its event array with "{}": a routine quirk, not a problem.
+        ++m_emptyEvents;
+        return;
+    }
+    if (bad) {
+        skipEvent(*bad);
+        return;
+    }
+    if (!hasPhase) {
+        skipEvent({"event without \"ph\"", e.at});
+        return;
+    }
+    handleEvent(e);
+}
+
+void Importer::skipEvent(const FieldProblem& p) {
+    ++m_skippedCount;
+    if (!m_firstSkip)
+        m_firstSkip = p;
+}
+
+void Importer::parseEvents(od::value& v) {
+    if (typeOf(v) != od::json_type::array)
+        fail("\"traceEvents\" must be an array", locate(v));
+    m_eventsSeen = true;
+    m_eventsAt = locate(v);
+    if (!m_warpline) {
+        // Other producers' events are ~100-300 bytes: size the bookkeeping once, not by doubling.
+        const std::size_t estimate = m_size / 256;
+        m_sliceStarts.reserve(estimate);
+        m_flows.reserve(estimate);
+        m_gpuCorrelations.reserve(estimate / 2);
+    }
+    od::array arr = v.get_array();
+    for (auto element : arr) {
+        od::value event = element.value();
+        parseEvent(event);
+    }
+}
+
+}  // namespace wl::io::chrome

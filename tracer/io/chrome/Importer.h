@@ -1,0 +1,808 @@
+#pragma once
+
+// One import of Chrome trace JSON (or a PyTorch profiler / Kineto trace): the state it builds up
+// and the JSON cursor it reads with. The import's layers live in files of their own:
+//   JsonText.cpp        JSON text checks and simdjson error descriptions (byte positions)
+//   EventDecoding.cpp   one JSON event into a RawEvent: fields, args, kept args
+//   PhaseAssembly.cpp   events into slices, instants, counters, flows (B/E, b/e, s/t/f, bind_id)
+//   KinetoMapping.cpp   categories, devices, streams and processes of every PyTorch vintage
+//   WarplineBlock.cpp   our own "warpline" block, for an exact round trip
+//   ../ChromeTraceReader.cpp  the document: top-level members, runs of events, the verdict
+// Internal to wl_io.
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "io/ChromeTraceFormat.h"
+#include "io/TimeText.h"
+#include "model/TraceBuilder.h"
+
+namespace wl::io::chrome {
+
+namespace od = simdjson::ondemand;
+using format::keyHash;
+using model::ProcessIndex;
+using model::SliceKind;
+using model::StringId;
+using model::TimeNs;
+using model::TrackIndex;
+
+constexpr TimeNs kMaxAbsTimeNs = TimeNs{1} << 61;
+
+constexpr int kMaxNesting = 256;
+// String pids/tids ("Spans", "PyTorch Profiler") become numbers above any OS id.
+constexpr std::int64_t kStringIdBase = model::kSyntheticIdBase;
+// Ids of flows/async events given as strings live above numeric ones.
+constexpr std::uint64_t kStringFlowIdBit = std::uint64_t{1} << 63;
+// The process key of async events with a global id ("id2": {"global": ...}).
+constexpr std::int64_t kGlobalScope = std::numeric_limits<std::int64_t>::min();
+
+// Thrown inside the importer, turned into an Error at the boundary.
+struct ParseFailure {
+    std::string message;
+    const char* at = nullptr;                       // where in the text; nullptr when unknown
+    simdjson::error_code code = simdjson::SUCCESS;  // when the JSON parser reported it
+};
+
+// A value that is valid JSON but not what the field needs (a string where a number belongs, a
+// time out of range). Inside an event it costs that event or that arg, not the file (as in
+// Perfetto's importer); elsewhere it is a ParseFailure. `consumed`: the reader already walked
+// the value (then it must not be skipped again).
+struct FieldProblem {
+    std::string message;
+    const char* at = nullptr;
+    bool consumed = false;
+};
+
+// The run-at-a-time read met something it does not judge (bad JSON, a failed event array, a
+// top level it does not expect): the whole-document read runs instead and gives the verdict.
+struct ChunkedGiveUp {};
+
+// Marks a slice whose "B" never met its "E": it ends with its thread's last event.
+constexpr std::string_view kUnclosedSuffix = " (unclosed)";
+
+// What an event's category says it is.
+enum class Cat : std::uint8_t {
+    Kernel,
+    Memcpy,
+    Memset,
+    Sync,
+    Runtime,
+    Driver,
+    Annotation,
+    GpuAnnotation,
+    Overhead,
+    Other,
+};
+
+Cat classify(std::string_view cat);
+
+// Launch arrows (API call -> GPU work) keyed by correlation id, of every PyTorch profiler vintage.
+inline bool isLaunchFlowCat(std::string_view cat) {
+    return cat == format::kCatLaunchFlow || cat == format::kCatLaunchFlowLegacy ||
+           cat == format::kCatLaunchFlowOldest || cat == format::kCatLaunchFlowCpuToGpu;
+}
+
+inline bool onGpu(Cat c) {
+    return c == Cat::Kernel || c == Cat::Memcpy || c == Cat::Memset || c == Cat::Sync ||
+           c == Cat::GpuAnnotation;
+}
+
+// Presence bits of EventArgs fields.
+enum ArgBit : std::uint32_t {
+    kArgCorrelation = 1u << 0,
+    kArgDevice = 1u << 1,
+    kArgStream = 1u << 2,
+    kArgWaitOnStream = 1u << 3,
+    kArgEventId = 1u << 4,
+    kArgCbid = 1u << 5,
+    kArgReturnCode = 1u << 6,
+    kArgSrcDevice = 1u << 7,
+    kArgDstDevice = 1u << 8,
+    kArgCategory = 1u << 9,
+    kArgSortIndex = 1u << 10,
+    kArgBytes = 1u << 11,
+    kArgValue = 1u << 12,
+    kArgGrid = 1u << 13,
+    kArgBlock = 1u << 14,
+    kArgRegisters = 1u << 15,
+    kArgSharedTotal = 1u << 16,
+    kArgSharedStatic = 1u << 17,
+    kArgSharedDynamic = 1u << 18,
+    kArgWarps = 1u << 19,
+    kArgOccupancy = 1u << 20,
+    kArgCopyKind = 1u << 21,
+    kArgSrcKind = 1u << 22,
+    kArgDstKind = 1u << 23,
+    kArgMemoryKind = 1u << 24,
+    kArgSyncKind = 1u << 25,
+    kArgDomain = 1u << 26,
+    kArgName = 1u << 27,
+    kArgColor = 1u << 28,
+    kArgPayload = 1u << 29,
+    kArgCategoryName = 1u << 30,
+};
+
+// The args we understand (Kineto's names and ours). Views point into the parser's buffers,
+// valid for the whole document.
+struct EventArgs {
+    std::uint32_t has = 0;
+    std::int64_t correlation = 0;
+    std::int64_t device = -1;
+    std::int64_t stream = -1;
+    std::int64_t waitOnStream = -1;
+    std::int64_t eventId = -1;
+    std::int64_t cbid = 0;
+    std::int64_t returnCode = 0;
+    std::int64_t srcDevice = -1;
+    std::int64_t dstDevice = -1;
+    std::int64_t category = 0;
+    std::int64_t sortIndex = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t value = 0;
+    std::int64_t registers = 0;
+    std::int64_t sharedTotal = 0;
+    std::int64_t sharedStatic = 0;
+    std::int64_t sharedDynamic = 0;
+    std::array<std::int32_t, 3> grid{1, 1, 1};
+    std::array<std::int32_t, 3> block{1, 1, 1};
+    float warps = -1.0f;
+    float occupancy = -1.0f;
+    std::uint32_t color = 0;
+    double payload = 0.0;
+    std::string_view copyKind, srcKind, dstKind, memoryKind, syncKind, domain, name, categoryName;
+
+    bool hasAll(std::uint32_t bits) const { return (has & bits) == bits; }
+    bool hasAny(std::uint32_t bits) const { return (has & bits) != 0; }
+};
+
+struct RawEvent {
+    const char* at = nullptr;  // the event's '{'
+    char ph = 0;
+    bool phaseKnown = false;  // a one-character phase
+    bool hasTs = false;
+    bool hasId = false;
+    bool globalId = false;  // "id2": {"global": ...}: one id space across processes
+    bool hasBindId = false;
+    bool flowIn = false;   // flow v2: this slice ends (or continues) flow `bindId`
+    bool flowOut = false;  // flow v2: this slice starts (or continues) flow `bindId`
+    std::string_view name, cat, scope, bindPoint;
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    TimeNs ts = 0;
+    TimeNs dur = 0;
+    std::uint64_t id = 0;
+    std::uint64_t bindId = 0;
+    EventArgs args;
+    // Its args as written, [membersBegin, +membersCount) of Importer::m_members: those the
+    // writer does not write back for the slice's kind are kept with it (Trace::extraArgs).
+    std::uint32_t membersBegin = 0;
+    std::uint32_t membersCount = 0;
+};
+
+// One member of an event's args, as the text has it (both views into the text, which outlives
+// the import): the key with its quotes, the value (trimmed; objects and arrays whole).
+struct ArgMember {
+    std::string_view key;
+    std::string_view value;
+    bool container = false;  // an object or array: white space inside is dropped when kept
+};
+
+struct FlowEvent {
+    const char* at;
+    char ph;
+    bool launch;    // a launch arrow of the PyTorch profiler (correlation id)
+    bool bindNext;  // an "f" without "bp":"e": binds to the next slice that begins on its thread
+    StringId cat;
+    std::uint64_t id;
+    std::int64_t pid;
+    std::int64_t tid;
+    TimeNs ts;
+};
+
+// A slice that carries a flow v2 endpoint ("bind_id" with "flow_in"/"flow_out").
+struct BoundFlowEnd {
+    std::uint64_t id;
+    bool in;
+    bool out;
+    std::int64_t pid;
+    std::int64_t tid;
+    TimeNs startNs;
+};
+
+// A "B" or "E" of one thread, kept until the end: they pair in time order, not file order.
+struct BeginEnd {
+    TimeNs ts;
+    std::uint32_t begin;  // index into Importer::m_begins; kNoBegin for an "E"
+};
+constexpr std::uint32_t kNoBegin = std::numeric_limits<std::uint32_t>::max();
+
+// Unsigned arithmetic: hashing must not overflow a signed type.
+inline std::size_t mixHash(std::uint64_t a, std::uint64_t b) {
+    return static_cast<std::size_t>((a * 0x9E3779B97F4A7C15ull) ^
+                                    (b + 0x7F4A7C15ull + (a << 6) + (a >> 2)));
+}
+
+struct PairHash {
+    std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const noexcept {
+        return mixHash(static_cast<std::uint64_t>(p.first), static_cast<std::uint64_t>(p.second));
+    }
+};
+
+struct TrackKey {
+    Cat cat;
+    std::int64_t a;
+    std::int64_t b;
+    StringId domain;
+    bool operator==(const TrackKey&) const = default;
+};
+struct TrackKeyHash {
+    std::size_t operator()(const TrackKey& k) const noexcept {
+        return mixHash(mixHash(static_cast<std::uint64_t>(k.a), static_cast<std::uint64_t>(k.b)),
+                       (std::uint64_t{k.domain} << 8) | static_cast<std::uint64_t>(k.cat));
+    }
+};
+
+inline std::string_view trimRight(std::string_view s) {
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+// JSON number grammar (from_chars alone would take "inf", "nan" and leading zeros).
+bool isJsonNumber(std::string_view s);
+
+std::string describeSimdjsonError(simdjson::error_code code);
+
+// First byte that is not valid UTF-8 (for the error position of a stage-1 rejection).
+std::size_t firstInvalidUtf8(std::string_view s);
+
+// Where the string that never closes begins (for the error position of a stage-1 rejection).
+std::size_t unclosedStringStart(std::string_view s);
+
+// Where the root value ends (one past its closing bracket), or npos when it never closes.
+std::size_t rootValueEnd(std::string_view s);
+
+// One import: owns the builder, reads the document, throws ParseFailure on bad input.
+class Importer {
+public:
+    Importer(const char* base, std::size_t size) : m_base(base), m_size(size) {}
+
+    model::TracePtr run(od::document& doc);
+    // The same over a writable text, a run of events at a time (see JsonCutter.h). Throws
+    // ChunkedGiveUp where the whole-document parse must decide (anything but a clean read).
+    model::TracePtr runChunked(char* text, std::size_t readableBytes, std::size_t runBytes,
+                               bool releaseParsedText);
+    std::size_t runsParsed() const { return m_runsParsed; }
+    // Where the text has been given back up to (see Runs::textIsFileMapping).
+    bool m_releaseParsedText = false;
+    std::size_t m_releasedBytes = 0;
+
+private:
+    [[noreturn]] void fail(std::string message, const char* at) {
+        throw ParseFailure{std::move(message), at};
+    }
+    [[noreturn]] void failJson(simdjson::error_code code, const char* at) {
+        throw ParseFailure{describeSimdjsonError(code), at, code};
+    }
+
+    static const char* locate(od::value& v) {
+        const char* at = nullptr;
+        if (v.current_location().get(at) != simdjson::SUCCESS)
+            return nullptr;
+        return at;
+    }
+
+    od::json_type typeOf(od::value& v) {
+        od::json_type t;
+        if (const auto err = v.type().get(t))
+            failJson(err, locate(v));
+        return t;
+    }
+
+    // A semantic problem with a value (see FieldProblem).
+    [[noreturn]] static void problem(std::string message, const char* at, bool consumed = false) {
+        throw FieldProblem{std::move(message), at, consumed};
+    }
+
+    // A string value. Strings without escapes (nearly all) are viewed in place in the input;
+    // others are unescaped into the parser's buffer. Both stay valid for the whole document.
+    std::string_view getString(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.empty() || tok.front() != '"')
+            problem(std::string(what) + " must be a string", tok.data());
+        if (tok.size() >= 2 && tok.back() == '"' &&
+            !std::memchr(tok.data() + 1, '\\', tok.size() - 2)) {
+            return tok.substr(1, tok.size() - 2);
+        }
+        std::string_view s;
+        if (const auto err = v.get_string().get(s))
+            failJson(err, tok.data());
+        return s;
+    }
+
+    // The text of a string value that must hold a number: escapes never belong in one, so it is
+    // refused before the value is consumed.
+    std::string_view numericString(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"' ||
+            std::memchr(tok.data() + 1, '\\', tok.size() - 2)) {
+            problem(std::string(what) + " is not a number", tok.data());
+        }
+        return tok.substr(1, tok.size() - 2);
+    }
+
+    // An object key, read in place unless it has escapes. `quoted`, when given, receives the key
+    // as the text writes it, quotes included.
+    std::string_view keyText(simdjson::simdjson_result<od::field>& field,
+                             std::string_view* quoted = nullptr) {
+        od::raw_json_string raw;
+        if (const auto err = field.key().get(raw))
+            failJson(err, nullptr);
+        const char* begin = raw.raw();
+        // Keys are short: a plain scan beats memchr. The input ends with padding, and the
+        // closing quote exists (the structural index found it).
+        const char* p = begin;
+        while (*p != '"' && *p != '\\')
+            ++p;
+        if (quoted) {
+            const char* end = p;
+            while (*end != '"') {
+                end += *end == '\\' ? 2 : 1;
+            }
+            *quoted = {begin - 1, static_cast<std::size_t>(end + 2 - begin)};
+        }
+        if (*p == '"')
+            return {begin, static_cast<std::size_t>(p - begin)};
+        std::string_view key;
+        if (const auto err = field.unescaped_key().get(key))
+            failJson(err, begin);
+        return key;
+    }
+
+    // A number's text, checked against the JSON grammar (a malformed number is not JSON: that
+    // fails the file; a value of another type is a problem of the field).
+    std::string_view numberText(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.empty() || (tok.front() != '-' && (tok.front() < '0' || tok.front() > '9'))) {
+            problem(std::string(what) + " must be a number", tok.data());
+        }
+        if (!isJsonNumber(tok))
+            fail("malformed number for " + std::string(what), tok.data());
+        return tok;
+    }
+
+    template <class Int>
+    static Int parseInt(std::string_view text, std::string_view what, const char* at,
+                        int base = 10) {
+        Int out{};
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), out, base);
+        if (r.ec == std::errc::result_out_of_range)
+            problem(std::string(what) + " is out of range", at);
+        if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+            problem(std::string(what) + " must be an integer", at);
+        }
+        return out;
+    }
+
+    template <class Int>
+    Int getInt(od::value& v, std::string_view what) {
+        const std::string_view tok = numberText(v, what);
+        return parseInt<Int>(tok, what, tok.data());
+    }
+
+    // An integer arg of any PyTorch profiler vintage: a number, or a string holding a decimal
+    // or "0x" hexadecimal one (ROCm builds write "stream": "0x0").
+    template <class Int>
+    Int getArgInt(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        if (tok.empty() || tok.front() != '"')
+            return getInt<Int>(v, what);
+        std::string_view text = numericString(v, what);
+        bool negative = false;
+        if (text.starts_with('-') && std::is_signed_v<Int>) {
+            negative = true;
+            text.remove_prefix(1);
+        }
+        int base = 10;
+        if (text.starts_with("0x") || text.starts_with("0X")) {
+            base = 16;
+            text.remove_prefix(2);
+        }
+        if (text.starts_with('-') || text.starts_with('+'))
+            problem(std::string(what) + " must be an integer", tok.data());
+        if (!negative)
+            return parseInt<Int>(text, what, tok.data(), base);
+        const auto magnitude = parseInt<std::uint64_t>(text, what, tok.data(), base);
+        if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()) + 1u)
+            problem(std::string(what) + " is out of range", tok.data());
+        return static_cast<Int>(0 - magnitude);
+    }
+
+    template <class Float>
+    Float getFloat(od::value& v, std::string_view what) {
+        const std::string_view tok = trimRight(v.raw_json_token());
+        std::string_view text = tok;
+        if (!tok.empty() && tok.front() == '"') {
+            text = numericString(v, what);  // older producers quote some numbers
+            if (!isJsonNumber(text))
+                problem(std::string(what) + " is not a number", tok.data());
+        } else {
+            text = numberText(v, what);
+        }
+        Float out{};
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(out)) {
+            problem(std::string(what) + " is out of range", tok.data());
+        }
+        return out;
+    }
+
+    TimeNs getTime(od::value& v, std::string_view what) {
+        std::string_view text = trimRight(v.raw_json_token());
+        const char* at = text.data();
+        if (!text.empty() && text.front() == '"') {
+            text = numericString(v, what);
+        } else if (text.empty() ||
+                   (text.front() != '-' && (text.front() < '0' || text.front() > '9'))) {
+            typeOf(v);  // a token that is no JSON value at all (NaN) fails the file here
+            problem(std::string(what) + " must be a number or a numeric string", at);
+        }
+        TimeNs ns = 0;
+        switch (parseMicros(text, ns)) {
+            case TimeParse::Ok:
+                // ±2^61 ns (73 years) keeps every sum and difference of times inside int64.
+                if (ns > kMaxAbsTimeNs || ns < -kMaxAbsTimeNs) {
+                    problem(std::string(what) + " is out of range", at);
+                }
+                return ns;
+            case TimeParse::Range:
+                problem(std::string(what) + " is out of range", at);
+            case TimeParse::Syntax:
+                if (text.data() == at)  // a bare token: not even JSON
+                    fail(std::string(what) + " is not a number", at);
+                problem(std::string(what) + " is not a number", at);
+        }
+        return ns;
+    }
+
+    // pid/tid: integers, or strings mapped to stable synthetic ids. A string that is a plain
+    // decimal number is that number: the PyTorch 1.8 profiler wrote a thread's id as a string
+    // on its slices and as a number on its flow events.
+    std::int64_t getProcessOrThreadId(od::value& v, std::string_view what) {
+        const char* at = locate(v);
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::number)
+            return getInt<std::int64_t>(v, what);
+        if (type == od::json_type::string) {
+            const std::string_view s = getString(v, what);
+            std::int64_t number = 0;
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), number);
+            if (!s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size() &&
+                number < kStringIdBase && number > -kStringIdBase &&
+                std::to_string(number) == s) {  // only the canonical spelling: "007" is a name
+                return number;
+            }
+            auto it = m_stringIds.find(std::string(s));
+            if (it == m_stringIds.end()) {
+                it = m_stringIds
+                         .emplace(std::string(s),
+                                  kStringIdBase + static_cast<std::int64_t>(m_stringIds.size()))
+                         .first;
+                m_stringIdNames.emplace(it->second, it->first);
+            }
+            return it->second;
+        }
+        problem(std::string(what) + " must be an integer or a string", at);
+    }
+
+    std::uint64_t getFlowId(od::value& v, std::string_view what = "id") {
+        const char* at = locate(v);
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::string) {
+            return kStringFlowIdBit | m_builder.intern(getString(v, what));
+        }
+        if (type == od::json_type::number) {
+            const std::string_view tok = numberText(v, what);
+            std::uint64_t out = 0;
+            const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), out);
+            if (r.ec == std::errc() && r.ptr == tok.data() + tok.size() && out < kStringFlowIdBit) {
+                return out;
+            }
+            return kStringFlowIdBit | m_builder.intern(tok);
+        }
+        problem(std::string(what) + " must be a number or a string", at);
+    }
+
+    // A flag that should be a boolean; anything else counts as false (and is still checked).
+    bool getFlag(od::value& v) {
+        if (typeOf(v) == od::json_type::boolean) {
+            bool b = false;
+            if (const auto err = v.get_bool().get(b))
+                failJson(err, locate(v));
+            return b;
+        }
+        skipValue(v, 1);
+        return false;
+    }
+
+    // Walks a value we do not use, so malformed JSON inside it is still an error.
+    void skipValue(od::value& v, int depth) {
+        if (depth > kMaxNesting)
+            fail("JSON nested too deeply", locate(v));
+        switch (typeOf(v)) {
+            case od::json_type::object: {
+                od::object obj;
+                if (const auto err = v.get_object().get(obj))
+                    failJson(err, locate(v));
+                for (auto field : obj) {
+                    std::string_view key;
+                    if (const auto err = field.unescaped_key().get(key)) {
+                        failJson(err, nullptr);
+                    }
+                    od::value inner = field.value();
+                    skipValue(inner, depth + 1);
+                }
+                break;
+            }
+            case od::json_type::array: {
+                od::array arr;
+                if (const auto err = v.get_array().get(arr))
+                    failJson(err, locate(v));
+                for (auto element : arr) {
+                    od::value inner = element.value();
+                    skipValue(inner, depth + 1);
+                }
+                break;
+            }
+            case od::json_type::string:
+                getString(v, "value");
+                break;
+            case od::json_type::number:
+                numberText(v, "value");
+                break;
+            case od::json_type::boolean: {
+                bool b = false;
+                if (const auto err = v.get_bool().get(b))
+                    failJson(err, locate(v));
+                break;
+            }
+            case od::json_type::null: {
+                bool isNull = false;
+                if (v.is_null().get(isNull) || !isNull)
+                    fail("invalid literal", locate(v));
+                break;
+            }
+        }
+    }
+
+    // grid/block: [x, y, z] (Kineto), or a launcher's text such as "grid(100,)" (a Triton
+    // launch seen from the CPU side), whose numbers are read in order.
+    void getIntTriple(od::value& v, std::array<std::int32_t, 3>& out, std::string_view what) {
+        const char* at = locate(v);
+        const od::json_type type = typeOf(v);
+        if (type == od::json_type::string) {
+            const std::string_view text = getString(v, what);
+            std::array<std::int32_t, 3> dims{1, 1, 1};
+            std::size_t count = 0;
+            for (std::size_t i = 0; i < text.size() && count < 3;) {
+                if (text[i] < '0' || text[i] > '9') {
+                    ++i;
+                    continue;
+                }
+                std::int32_t n = 0;
+                const auto r = std::from_chars(text.data() + i, text.data() + text.size(), n);
+                if (r.ec != std::errc())
+                    problem(std::string(what) + " is out of range", at);
+                dims[count++] = n;
+                i = static_cast<std::size_t>(r.ptr - text.data());
+            }
+            if (count == 0)
+                problem(std::string(what) + " holds no dimensions", at);
+            out = dims;
+            return;
+        }
+        if (type != od::json_type::array)
+            problem(std::string(what) + " must be an array", at);
+        od::array arr = v.get_array();
+        std::size_t i = 0;
+        std::optional<FieldProblem> bad;
+        std::array<std::int32_t, 3> dims = out;
+        for (auto element : arr) {
+            od::value inner = element.value();
+            try {
+                const auto n = getInt<std::int32_t>(inner, what);
+                if (i < 3)
+                    dims[i] = n;
+            } catch (const FieldProblem& p) {
+                if (!bad)
+                    bad = p;
+                skipValue(inner, 2);
+            }
+            ++i;
+        }
+        if (bad)
+            problem(bad->message, bad->at, true);
+        out = dims;
+    }
+
+    std::uint32_t getColor(od::value& v) {
+        const char* at = locate(v);
+        if (typeOf(v) == od::json_type::number)
+            return getInt<std::uint32_t>(v, "color");
+        std::string_view s = numericString(v, "color");
+        if (!s.empty() && s.front() == '#')
+            s.remove_prefix(1);
+        std::uint32_t color = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), color, 16);
+        if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) {
+            problem("color must be \"#AARRGGBB\"", at);
+        }
+        if (s.size() == 6)
+            color |= 0xff000000u;
+        return color;
+    }
+
+    void parseArgs(od::value& v, RawEvent& e);
+    bool parseArg(std::string_view key, od::value& value, RawEvent& e);
+    void parseEvent(od::value& v);
+    void handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents);
+    void keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind);
+    std::size_t parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
+                               std::size_t runBytes);
+    void releaseTextBefore(const char* text, std::size_t end);
+    void parseEvents(od::value& v);
+    void parseDevices(od::value& v);
+    void parseWarplineBlock(od::value& v);
+    void parseMetadataObject(od::value& v);
+    // Keeps a top-level fact of another producer as metadata (strings, numbers and booleans as
+    // text); anything else is checked and skipped.
+    void keepScalar(const std::string& key, od::value& value);
+
+    void handleEvent(RawEvent& e);
+    // An event left out (a field of the wrong type or value, no "ph"): counted, and the first
+    // problem kept for the message (and for the error when no event at all could be read).
+    void skipEvent(const FieldProblem& p);
+    void noteThreadTime(const RawEvent& e, TimeNs endNs);
+    void pairBeginsAndEnds();
+    void resolveBoundFlows();
+    void addSlice(const RawEvent& e, TimeNs start, TimeNs end);
+    void addInstant(const RawEvent& e);
+    void addCounter(const RawEvent& e);
+    void handleMetadataEvent(const RawEvent& e);
+    void resolveFlows();
+    void finish();
+    // Where a flow end binds on its thread: the track of the slice that encloses `ts`, or of the
+    // next slice that begins at or after it (whose start replaces `ts`).
+    void sortSliceStarts();
+    bool enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
+                        TrackIndex& track);
+    bool nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track);
+
+    TrackIndex trackFor(const RawEvent& e, Cat cat);
+    ProcessIndex hostProcess(std::int64_t pid);
+    ProcessIndex gpuProcessFor(const RawEvent& e);
+    std::int32_t deviceForPid(std::int64_t pid) const;
+    std::int64_t streamOf(const RawEvent& e) const;
+
+    const char* m_base;
+    od::document* m_doc = nullptr;  // the document being read (a run, a member, or the whole)
+    std::size_t m_runsParsed = 0;
+    std::size_t m_size;
+    model::TraceBuilder m_builder;
+
+    bool m_eventsSeen = false;
+    TimeNs m_baseNs = 0;
+    const char* m_baseAt = nullptr;
+    TimeNs m_earliestNs = std::numeric_limits<TimeNs>::max();  // of slices and counter samples
+    bool m_warpline = false;        // our own export: tracks come from the "warpline" block
+    bool m_ourMetadata = false;     // "warplineMetadata" seen
+    bool m_foreignGpuData = false;  // Kineto-like content, for the "producer" metadata
+    std::map<std::string, std::string> m_foreignMetadata;
+    std::vector<std::pair<std::string_view, double>> m_series;  // C event args
+
+    // Our exports: (pid, tid) -> track, pid -> process.
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_tidTracks;
+    std::unordered_map<std::int64_t, ProcessIndex> m_pidProcesses;
+    std::unordered_map<std::int64_t, std::int32_t> m_pidDevices;
+
+    // Any producer: tracks created on demand.
+    std::unordered_map<TrackKey, TrackIndex, TrackKeyHash> m_tracks;
+    TrackKey m_lastKey{Cat::Other, std::numeric_limits<std::int64_t>::min(), 0, 0};
+    TrackIndex m_lastTrack = 0;
+    std::vector<std::pair<std::pair<std::int64_t, std::int64_t>, TrackIndex>> m_hostTracks;
+    std::map<std::int64_t, std::string> m_processNames;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> m_threadNames;
+    std::unordered_map<std::string, std::int64_t> m_stringIds;
+    std::unordered_map<std::int64_t, std::string> m_stringIdNames;
+    std::unordered_map<std::int64_t, ProcessIndex> m_hostProcesses;
+
+    // Events kept until the end (an open "B" or "b") keep their strings: a string with escapes
+    // is unescaped into the parser's buffer, which the next run of events reuses.
+    void pinStrings(RawEvent& e) {
+        auto pin = [&](std::string_view& v) {
+            if (v.empty() || (v.data() >= m_base && v.data() + v.size() <= m_base + m_size))
+                return;  // in the text itself, which outlives the import
+            v = m_pinned.emplace_back(v);
+        };
+        for (std::string_view* v :
+             {&e.name, &e.cat, &e.scope, &e.bindPoint, &e.args.copyKind, &e.args.srcKind,
+              &e.args.dstKind, &e.args.memoryKind, &e.args.syncKind, &e.args.domain, &e.args.name,
+              &e.args.categoryName}) {
+            pin(*v);
+        }
+    }
+    std::deque<std::string> m_pinned;
+
+    // Args members of the event being read, and before them those of events kept until the end
+    // (open "B" and "b"): see RawEvent::membersBegin.
+    std::vector<ArgMember> m_members;
+    std::size_t m_keptMembers = 0;
+    std::string m_extraScratch;
+
+    // Names: the last few interned, by content. Cleared at every run of events (the views may
+    // be into the parser's buffer).
+    std::string_view m_lastName;
+    StringId m_lastNameId = 0;
+    std::string_view m_lastCat;
+    Cat m_lastCatClass = Cat::Other;
+
+    // B/E per (pid, tid), paired at the end; b/e stacks per (pid, cat, id) (pid kGlobalScope
+    // for "id2" global ids).
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::vector<BeginEnd>, PairHash>
+        m_beginEnds;
+    std::vector<RawEvent> m_begins;
+    // End of the last event seen on each thread: where a "B" that never ends is closed.
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TimeNs, PairHash> m_threadEndNs;
+    std::deque<std::string> m_ownedNames;  // names made here (unclosed slices); stable storage
+    std::map<std::tuple<std::int64_t, StringId, std::uint64_t>, std::vector<RawEvent>> m_openAsync;
+    std::vector<FlowEvent> m_flows;
+    std::vector<BoundFlowEnd> m_boundFlows;
+
+    // Events of the document, events left out, and the first reason one was.
+    std::uint64_t m_eventCount = 0;
+    std::uint64_t m_skippedCount = 0;
+    std::uint64_t m_emptyEvents = 0;  // "{}": Chrome's writer ends its array with one
+    std::optional<FieldProblem> m_firstSkip;
+    std::uint64_t m_ignoredArgs = 0;  // args of an unexpected type, left out of their event
+    std::optional<FieldProblem> m_firstIgnoredArg;
+    std::uint64_t m_strayEnds = 0;
+    std::vector<std::uint64_t> m_gpuCorrelations;
+    // Other producers' files: where each slice started, to bind flow ends (see resolveFlows).
+    struct SliceStart {
+        std::int64_t pid;
+        std::int64_t tid;
+        TimeNs startNs;
+        TrackIndex track;
+        TimeNs endNs;
+    };
+    std::vector<SliceStart> m_sliceStarts;
+    bool m_startsSorted = false;
+    // After sorting: the latest end of the thread's slices up to each entry, so whether any of
+    // them still runs at a time is one comparison.
+    std::vector<TimeNs> m_coverEndNs;
+    std::unordered_set<TrackIndex> m_apiTracks;
+    std::uint64_t m_looseFlowEvents = 0;
+    std::uint64_t m_looseLaunchEvents = 0;
+    const char* m_eventsAt = nullptr;  // the event array, for "no events" errors
+};
+
+}  // namespace wl::io::chrome

@@ -1,0 +1,445 @@
+// The PyTorch profiler (Kineto) mapping: categories of every vintage to kernels, copies,
+// memsets, syncs, API calls and annotations; devices, streams, GPU and host processes, tracks.
+#include "io/chrome/Importer.h"
+
+namespace wl::io::chrome {
+
+Cat classify(std::string_view cat) {
+    switch (keyHash(cat)) {
+        case keyHash(format::kCatKernel):
+            if (cat == format::kCatKernel)
+                return Cat::Kernel;
+            break;
+        case keyHash(format::kCatMemcpy):
+            if (cat == format::kCatMemcpy)
+                return Cat::Memcpy;
+            break;
+        case keyHash(format::kCatMemset):
+            if (cat == format::kCatMemset)
+                return Cat::Memset;
+            break;
+        case keyHash(format::kCatSync):
+            if (cat == format::kCatSync)
+                return Cat::Sync;
+            break;
+        case keyHash(format::kCatRuntime):
+            if (cat == format::kCatRuntime)
+                return Cat::Runtime;
+            break;
+        case keyHash(format::kCatDriver):
+            if (cat == format::kCatDriver)
+                return Cat::Driver;
+            break;
+        case keyHash(format::kCatUserAnnotation):
+            if (cat == format::kCatUserAnnotation)
+                return Cat::Annotation;
+            break;
+        case keyHash(format::kCatGpuUserAnnotation):
+            if (cat == format::kCatGpuUserAnnotation)
+                return Cat::GpuAnnotation;
+            break;
+        case keyHash(format::kCatOverhead):
+            if (cat == format::kCatOverhead)
+                return Cat::Overhead;
+            break;
+        case keyHash(format::kCatKernelLegacy):
+            if (cat == format::kCatKernelLegacy)
+                return Cat::Kernel;
+            break;
+        case keyHash(format::kCatMemcpyLegacy):
+            if (cat == format::kCatMemcpyLegacy)
+                return Cat::Memcpy;
+            break;
+        case keyHash(format::kCatMemsetLegacy):
+            if (cat == format::kCatMemsetLegacy)
+                return Cat::Memset;
+            break;
+        case keyHash(format::kCatRuntimeLegacy):
+            if (cat == format::kCatRuntimeLegacy)
+                return Cat::Runtime;
+            break;
+        default:
+            break;
+    }
+    return Cat::Other;
+}
+
+std::int32_t Importer::deviceForPid(std::int64_t pid) const {
+    if (auto it = m_pidDevices.find(pid); it != m_pidDevices.end())
+        return it->second;
+    // Kineto: the GPU process's pid is the device ordinal.
+    if (pid >= 0 && pid <= std::numeric_limits<std::int32_t>::max()) {
+        return static_cast<std::int32_t>(pid);
+    }
+    return 0;
+}
+
+ProcessIndex Importer::hostProcess(std::int64_t pid) {
+    if (auto it = m_pidProcesses.find(pid); it != m_pidProcesses.end())
+        return it->second;
+    auto [it, inserted] = m_hostProcesses.try_emplace(pid, 0);
+    if (inserted) {
+        auto named = m_stringIdNames.find(pid);
+        it->second = m_builder.hostProcess(pid, named != m_stringIdNames.end()
+                                                    ? std::string_view(named->second)
+                                                    : std::string_view());
+    }
+    return it->second;
+}
+
+std::int64_t Importer::streamOf(const RawEvent& e) const {
+    if (e.args.has & kArgStream)
+        return e.args.stream;
+    // The PyTorch 1.8 profiler names GPU rows by tid strings: "stream 7".
+    if (auto it = m_stringIdNames.find(e.tid); it != m_stringIdNames.end()) {
+        std::string_view text = it->second;
+        if (text.starts_with("stream ")) {
+            text.remove_prefix(7);
+            std::int64_t stream = 0;
+            const auto r = std::from_chars(text.data(), text.data() + text.size(), stream);
+            if (r.ec == std::errc() && r.ptr == text.data() + text.size())
+                return stream;
+        }
+    }
+    return e.tid;
+}
+
+ProcessIndex Importer::gpuProcessFor(const RawEvent& e) {
+    const std::int64_t device =
+        e.args.has & kArgDevice ? e.args.device : static_cast<std::int64_t>(deviceForPid(e.pid));
+    if (device < 0 || device > std::numeric_limits<std::int32_t>::max()) {
+        fail("device must be a CUDA device ordinal", e.at);
+    }
+    return m_builder.gpuProcess(static_cast<std::int32_t>(device));
+}
+
+TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
+    if (m_warpline) {
+        if (auto it = m_tidTracks.find({e.pid, e.tid}); it != m_tidTracks.end())
+            return it->second;
+    }
+    TrackKey key{cat, e.pid, e.tid, 0};
+    switch (cat) {
+        case Cat::Kernel:
+        case Cat::Memcpy:
+        case Cat::Memset:
+            key.cat = Cat::Kernel;
+            key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
+            key.b = streamOf(e);
+            break;
+        case Cat::GpuAnnotation:
+            key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
+            key.b = streamOf(e);
+            break;
+        case Cat::Sync:
+            key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
+            key.b = 0;
+            break;
+        case Cat::Runtime:
+        case Cat::Driver:
+            key.cat = Cat::Runtime;
+            break;
+        case Cat::Annotation:
+            if (e.args.has & kArgDomain)
+                key.domain = m_builder.intern(e.args.domain);
+            break;
+        default:
+            key.cat = Cat::Other;
+            break;
+    }
+    if (key == m_lastKey)
+        return m_lastTrack;
+    auto [it, inserted] = m_tracks.try_emplace(key, 0);
+    if (inserted) {
+        TrackIndex track = 0;
+        switch (key.cat) {
+            case Cat::Kernel:
+                track = m_builder.gpuStreamTrack(gpuProcessFor(e), key.b);
+                break;
+            case Cat::GpuAnnotation:
+                track = m_builder.nvtxTrack(gpuProcessFor(e), key.b);
+                break;
+            case Cat::Sync:
+                track = m_builder.syncTrack(gpuProcessFor(e));
+                break;
+            case Cat::Runtime:
+                track = m_builder.hostApiTrack(hostProcess(e.pid), e.tid);
+                m_apiTracks.insert(track);
+                break;
+            case Cat::Annotation:
+                track = m_builder.nvtxTrack(hostProcess(e.pid), e.tid, e.args.domain);
+                break;
+            default:
+                track = m_builder.hostTrack(hostProcess(e.pid), e.tid);
+                m_hostTracks.push_back({{e.pid, e.tid}, track});
+                break;
+        }
+        it->second = track;
+    }
+    m_lastKey = key;
+    m_lastTrack = it->second;
+    return it->second;
+}
+
+void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
+    Cat cat = m_lastCatClass;
+    if (e.cat != m_lastCat) {
+        cat = classify(e.cat);
+        m_lastCat = e.cat;
+        m_lastCatClass = cat;
+    }
+    if (onGpu(cat) || cat == Cat::Runtime || cat == Cat::Driver)
+        m_foreignGpuData = true;
+    const TrackIndex track = trackFor(e, cat);
+    StringId name = m_lastNameId;
+    if (e.name != m_lastName) {
+        name = m_builder.intern(e.name);
+        m_lastName = e.name;
+        m_lastNameId = name;
+    }
+    const EventArgs& a = e.args;
+    const std::uint64_t correlation = (a.has & kArgCorrelation) && a.correlation > 0
+                                          ? static_cast<std::uint64_t>(a.correlation)
+                                          : 0;
+    SliceKind kind = SliceKind::Other;
+    std::uint32_t detail = model::kNoDetail;
+    switch (cat) {
+        case Cat::Kernel: {
+            kind = SliceKind::Kernel;
+            if (a.hasAny(kArgGrid | kArgBlock)) {
+                model::KernelDetail k;
+                k.grid = a.grid;
+                k.block = a.block;
+                k.registersPerThread = static_cast<std::int32_t>(a.registers);
+                if (a.has & kArgSharedStatic) {
+                    k.staticSharedBytes = static_cast<std::int32_t>(a.sharedStatic);
+                    k.dynamicSharedBytes = static_cast<std::int32_t>(a.sharedDynamic);
+                } else {
+                    k.staticSharedBytes = static_cast<std::int32_t>(a.sharedTotal);
+                }
+                k.warpsPerSm = a.warps;
+                k.estimatedOccupancyPct = a.occupancy;
+                detail = m_builder.addKernelDetail(k);
+            }
+            break;
+        }
+        case Cat::Memcpy: {
+            kind = SliceKind::Memcpy;
+            if (a.has & kArgBytes) {
+                model::MemcpyDetail m;
+                m.bytes = a.bytes;
+                // Kineto names the direction and memory kinds: "Memcpy HtoD (Pageable -> Device)".
+                std::string_view rest = e.name;
+                std::string_view direction, src, dst;
+                if (rest.starts_with("Memcpy ")) {
+                    rest.remove_prefix(7);
+                    const auto space = rest.find(' ');
+                    direction = rest.substr(0, space);
+                    const auto open = rest.find('(');
+                    const auto arrow = rest.find(" -> ");
+                    const auto close = rest.rfind(')');
+                    if (open != std::string_view::npos && arrow != std::string_view::npos &&
+                        close != std::string_view::npos && open < arrow && arrow < close) {
+                        src = rest.substr(open + 1, arrow - open - 1);
+                        dst = rest.substr(arrow + 4, close - arrow - 4);
+                    }
+                }
+                m.copyKind =
+                    model::copyKindFromString(a.has & kArgCopyKind ? a.copyKind : direction);
+                m.srcKind = model::memoryKindFromString(a.has & kArgSrcKind ? a.srcKind : src);
+                m.dstKind = model::memoryKindFromString(a.has & kArgDstKind ? a.dstKind : dst);
+                m.srcDevice = static_cast<std::int32_t>(a.srcDevice);
+                m.dstDevice = static_cast<std::int32_t>(a.dstDevice);
+                detail = m_builder.addMemcpyDetail(m);
+            }
+            break;
+        }
+        case Cat::Memset: {
+            kind = SliceKind::Memset;
+            if (a.has & kArgBytes) {
+                model::MemsetDetail m;
+                m.bytes = a.bytes;
+                m.value = static_cast<std::uint32_t>(a.value);
+                std::string_view memory = a.memoryKind;
+                if (!(a.has & kArgMemoryKind)) {
+                    // Kineto: "Memset (Device)".
+                    const auto open = e.name.find('(');
+                    const auto close = e.name.rfind(')');
+                    if (open != std::string_view::npos && close != std::string_view::npos &&
+                        open < close) {
+                        memory = e.name.substr(open + 1, close - open - 1);
+                    }
+                }
+                m.memoryKind = model::memoryKindFromString(memory);
+                detail = m_builder.addMemsetDetail(m);
+            }
+            break;
+        }
+        case Cat::Sync: {
+            kind = SliceKind::Sync;
+            if (a.has & kArgSyncKind) {
+                model::SyncDetail s;
+                s.syncKind = model::syncKindFromString(a.syncKind);
+                s.streamId = a.has & kArgStream ? a.stream : -1;
+                if (s.streamId == -1 && (a.has & kArgWaitOnStream))
+                    s.streamId = a.waitOnStream;
+                s.eventId = a.eventId > 0 ? static_cast<std::uint64_t>(a.eventId) : 0;
+                detail = m_builder.addSyncDetail(s);
+            }
+            break;
+        }
+        case Cat::Runtime:
+        case Cat::Driver: {
+            kind = cat == Cat::Runtime ? SliceKind::RuntimeApi : SliceKind::DriverApi;
+            if (a.has & kArgCbid) {
+                model::ApiDetail api;
+                api.apiKind =
+                    cat == Cat::Runtime ? model::ApiKind::Runtime : model::ApiKind::Driver;
+                api.callbackId = static_cast<std::uint32_t>(a.cbid);
+                api.returnCode = static_cast<std::int32_t>(a.returnCode);
+                detail = m_builder.addApiDetail(api);
+            }
+            break;
+        }
+        case Cat::Annotation:
+        case Cat::GpuAnnotation: {
+            kind = SliceKind::Nvtx;
+            model::NvtxDetail n;
+            n.colorArgb = a.color;
+            n.domainId = a.has & kArgDomain ? m_builder.intern(a.domain) : 0;
+            n.category = static_cast<std::int32_t>(a.category);
+            n.categoryNameId = a.has & kArgCategoryName ? m_builder.intern(a.categoryName) : 0;
+            n.hasPayload = (a.has & kArgPayload) != 0;
+            n.payload = a.payload;
+            detail = m_builder.addNvtxDetail(n);
+            break;
+        }
+        case Cat::Overhead:
+            kind = SliceKind::Overhead;
+            break;
+        case Cat::Other:
+            break;
+    }
+    if (correlation != 0 &&
+        (kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset)) {
+        if (!m_warpline)
+            m_gpuCorrelations.push_back(correlation);
+    }
+    m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
+    keepExtraArgs(e, track, kind);
+    m_earliestNs = std::min(m_earliestNs, start);
+    if (!m_warpline)
+        m_sliceStarts.push_back({e.pid, e.tid, start, track, std::max(start, end)});
+    if (e.hasBindId && (e.flowIn || e.flowOut))
+        m_boundFlows.push_back({e.bindId, e.flowIn, e.flowOut, e.pid, e.tid, start});
+}
+
+void Importer::handleMetadataEvent(const RawEvent& e) {
+    if (m_warpline)
+        return;  // names and order come from the "warpline" block
+    const std::string_view what = e.name;
+    if (what == "process_name" && (e.args.has & kArgName)) {
+        m_processNames[e.pid] = std::string(e.args.name);
+    } else if (what == "thread_name" && (e.args.has & kArgName)) {
+        m_threadNames[{e.pid, e.tid}] = std::string(e.args.name);
+    }
+}
+
+void Importer::parseDevices(od::value& v) {
+    if (typeOf(v) != od::json_type::array)
+        fail("\"deviceProperties\" must be an array", locate(v));
+    od::array arr = v.get_array();
+    for (auto element : arr) {
+        od::value dv = element.value();
+        if (typeOf(dv) != od::json_type::object)
+            fail("a device must be an object", locate(dv));
+        model::DeviceProperties d;
+        bool haveWarps = false;
+        od::object obj = dv.get_object();
+        for (auto field : obj) {
+            const std::string_view key = keyText(field);
+            od::value value = field.value();
+            // A property of an unexpected type (vintages differ) is left out, not the file.
+            try {
+                switch (keyHash(key)) {
+#define WL_DEV(text, member, type)                \
+    case keyHash(text):                           \
+        if (key == text) {                        \
+            d.member = getInt<type>(value, text); \
+            continue;                             \
+        }                                         \
+        break;
+                    WL_DEV("id", id, std::int32_t)
+                    WL_DEV("totalGlobalMem", totalMemoryBytes, std::int64_t)
+                    WL_DEV("computeMajor", computeMajor, std::int32_t)
+                    WL_DEV("computeMinor", computeMinor, std::int32_t)
+                    WL_DEV("maxThreadsPerBlock", maxThreadsPerBlock, std::int32_t)
+                    WL_DEV("maxThreadsPerMultiprocessor", maxThreadsPerSm, std::int32_t)
+                    WL_DEV("regsPerBlock", registersPerBlock, std::int32_t)
+                    WL_DEV("warpSize", warpSize, std::int32_t)
+                    WL_DEV("sharedMemPerBlock", sharedMemoryPerBlockBytes, std::int64_t)
+                    WL_DEV("numSms", smCount, std::int32_t)
+                    WL_DEV("regsPerMultiprocessor", registersPerSm, std::int32_t)
+                    WL_DEV("sharedMemPerBlockOptin", sharedMemoryPerBlockOptinBytes, std::int64_t)
+                    WL_DEV("sharedMemPerMultiprocessor", sharedMemoryPerSmBytes, std::int64_t)
+                    WL_DEV("maxBlocksPerMultiprocessor", maxBlocksPerSm, std::int32_t)
+                    WL_DEV("l2CacheSize", l2CacheBytes, std::int64_t)
+                    WL_DEV("clockRate", clockRateKHz, std::int32_t)
+                    WL_DEV("memoryClockRate", memoryClockRateKHz, std::int32_t)
+                    WL_DEV("memoryBusWidth", memoryBusWidthBits, std::int32_t)
+                    WL_DEV("pcieGeneration", pcieGeneration, std::int32_t)
+                    WL_DEV("pcieLinkWidth", pcieLinkWidth, std::int32_t)
+#undef WL_DEV
+                    case keyHash("maxWarpsPerMultiprocessor"):
+                        if (key == "maxWarpsPerMultiprocessor") {
+                            d.maxWarpsPerSm = getInt<std::int32_t>(value, key);
+                            haveWarps = true;
+                            continue;
+                        }
+                        break;
+                    case keyHash("name"):
+                        if (key == "name") {
+                            d.name = std::string(getString(value, "name"));
+                            continue;
+                        }
+                        break;
+                    case keyHash("uuid"):
+                        if (key == "uuid") {
+                            d.uuid = std::string(getString(value, "uuid"));
+                            continue;
+                        }
+                        break;
+                    case keyHash("pciBusId"):
+                        if (key == "pciBusId") {
+                            d.pciBusId = std::string(getString(value, "pciBusId"));
+                            continue;
+                        }
+                        break;
+                    case keyHash("memoryBandwidthGBps"):
+                        if (key == "memoryBandwidthGBps") {
+                            d.memoryBandwidthGBps = getFloat<double>(value, key);
+                            continue;
+                        }
+                        break;
+                    default:
+                        break;
+                }
+                skipValue(value, 2);
+            } catch (const FieldProblem& p) {
+                ++m_ignoredArgs;
+                if (!m_firstIgnoredArg) {
+                    m_firstIgnoredArg = FieldProblem{
+                        "deviceProperties." + std::string(key) + ": " + p.message, p.at};
+                }
+                if (!p.consumed)
+                    skipValue(value, 2);
+            }
+        }
+        // Kineto does not write warps per SM; analysis needs it.
+        if (!haveWarps && d.warpSize > 0)
+            d.maxWarpsPerSm = d.maxThreadsPerSm / d.warpSize;
+        m_builder.addDevice(d);
+    }
+}
+
+}  // namespace wl::io::chrome
