@@ -88,6 +88,8 @@ TEST(MalformedInput, OffsetsPointAtTheProblem) {
         {"nan.json", "NaN and infinities are not JSON numbers", 43},
         {"ts_beyond_range.json", "ts is out of range", 43},
         {"base_time_overflow.json", "baseTimeNanoseconds plus the earliest", 23},
+        // Two processes of one pid leave tracks' owners ambiguous (found by the fuzzer).
+        {"duplicate_process_pid.json", "lists pid 1 twice", 92},
         {"infinity.json", "NaN and infinities are not JSON numbers", 43},
     };
     for (const auto& c : cases) {

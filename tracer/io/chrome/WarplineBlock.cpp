@@ -59,14 +59,16 @@ void Importer::parseWarplineBlock(od::value& v) {
         od::value value = field.value();
         if (key == "processes") {
             forEachObject(value, "warpline.processes", [&](od::object& o) {
+                const char* at = nullptr;
                 std::int64_t pid = 0, processId = 0, device = -1, owner = -1;
                 std::string name;
                 for (auto f : o) {
                     const std::string_view k = keyText(f);
                     od::value fv = f.value();
-                    if (k == "pid")
+                    if (k == "pid") {
+                        at = locate(fv);
                         pid = getInt<std::int64_t>(fv, k);
-                    else if (k == "processId")
+                    } else if (k == "processId")
                         processId = getInt<std::int64_t>(fv, k);
                     else if (k == "device")
                         device = getInt<std::int32_t>(fv, k);
@@ -83,7 +85,9 @@ void Importer::parseWarplineBlock(od::value& v) {
                     device >= 0
                         ? m_builder.gpuProcess(static_cast<std::int32_t>(device), name, owner)
                         : m_builder.hostProcess(processId, name);
-                m_pidProcesses[pid] = p;
+                // One process per pid: a second would leave the tracks' owner ambiguous.
+                if (!m_pidProcesses.emplace(pid, p).second)
+                    fail("warpline.processes lists pid " + std::to_string(pid) + " twice", at);
                 if (device >= 0)
                     m_pidDevices[pid] = static_cast<std::int32_t>(device);
             });
