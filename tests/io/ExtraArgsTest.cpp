@@ -77,6 +77,26 @@ TEST(ExtraArgs, ExportWritesThemBackOnceAndTheyReadBackTheSame) {
     EXPECT_EQ(ChromeTraceWriter(*again).toString(), exported);
 }
 
+// Args the reader reads but the model keeps no field for on this kind of slice, and slices made
+// away from the usual path (async "b"/"e" pairs, "n" instants): all kept (found by converting
+// the external traces and comparing their args).
+TEST(ExtraArgs, KeptOnEveryKindOfSlice) {
+    const auto trace = read(R"js([
+      {"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":1,"tid":1,"ts":1,"dur":2,
+       "args":{"correlation":5,"grid":[3,1,1],"block":[256,1,1]}},
+      {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD","pid":0,"tid":7,"ts":4,"dur":0,
+       "args":{"device":0,"stream":7,"correlation":6,"bytes":8,"memory bandwidth (GB/s)":0.5}},
+      {"ph":"b","cat":"gfx","id":3,"name":"frame","pid":2,"tid":2,"ts":1,"args":{"frame#":9621}},
+      {"ph":"e","cat":"gfx","id":3,"pid":2,"tid":2,"ts":9},
+      {"ph":"n","cat":"gfx","id":3,"name":"mark","pid":2,"tid":2,"ts":5,"args":{"name":"x"}}])js");
+    ASSERT_TRUE(trace);
+    EXPECT_EQ(extra(*trace, "hipLaunchKernel"), R"("grid":[3,1,1],"block":[256,1,1])");
+    // A copy of no duration gets no computed bandwidth: the producer's value is kept.
+    EXPECT_EQ(extra(*trace, "Memcpy HtoD"), R"js("memory bandwidth (GB/s)":0.5)js");
+    EXPECT_EQ(extra(*trace, "frame"), R"("frame#":9621)");
+    EXPECT_EQ(extra(*trace, "mark"), R"("name":"x")");
+}
+
 TEST(ExtraArgs, ATraceWithoutThemPaysNothingForThem) {
     const auto with = read(kTrace);
     const auto without = read(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},

@@ -55,6 +55,9 @@ constexpr std::uint32_t keyHash(std::string_view s) {
     return h;
 }
 
+// Computed by the writer for a copy or memset with bytes and a duration.
+inline constexpr std::string_view kArgBandwidth = "memory bandwidth (GB/s)";
+
 // The args keys the writer writes for a slice of this kind, from the model's fields. An imported
 // event's other args are kept with its slice (Trace::extraArgs) and written after these, so
 // export loses nothing and never writes a key twice.
@@ -71,8 +74,7 @@ constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
     constexpr std::string_view kMemcpy[] = {
         "bytes",     "memory bandwidth (GB/s)", "copy kind", "src kind", "dst kind", "src device",
         "dst device"};
-    constexpr std::string_view kMemset[] = {"bytes", "memory bandwidth (GB/s)", "value",
-                                            "memory kind"};
+    constexpr std::string_view kMemset[] = {"bytes", kArgBandwidth, "value", "memory kind"};
     constexpr std::string_view kSync[] = {"device", "correlation", "cuda_sync_kind", "stream",
                                           "wait_on_cuda_event_id"};
     constexpr std::string_view kApi[] = {"correlation", "cbid", "return code"};

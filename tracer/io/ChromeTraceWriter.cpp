@@ -503,7 +503,9 @@ private:
     void putBandwidth(std::uint64_t bytes, TimeNs durationNs) {
         if (durationNs <= 0)
             return;
-        m_out.put(",\"memory bandwidth (GB/s)\":");
+        m_out.put(",\"");
+        m_out.put(format::kArgBandwidth);
+        m_out.put("\":");
         m_out.putDouble(static_cast<double>(bytes) / static_cast<double>(durationNs));
     }
 

@@ -17,6 +17,7 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
         od::value value = field.value();
         const od::json_type type = typeOf(value);
         member.container = type == od::json_type::object || type == od::json_type::array;
+        const char* start = value.raw_json_token().data();
         if (!member.container)
             member.value = trimRight(value.raw_json_token());
         // One arg of an unexpected type (a producer's own idea of "grid") costs that arg only;
@@ -32,23 +33,23 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
                     FieldProblem{"args." + std::string(key) + ": " + p.message, p.at};
             walked = p.consumed;
         }
-        if (!used && !walked) {
-            const char* start = member.container ? value.raw_json_token().data() : nullptr;
+        if (!used && !walked)
             skipValue(value, 1);  // checks what it skips (nesting, numbers, literals)
-            // The document now stands at the separator after the value.
-            const char* next = nullptr;
-            if (member.container && m_doc &&
-                m_doc->current_location().get(next) == simdjson::SUCCESS)
-                member.value =
-                    trimRight(std::string_view(start, static_cast<std::size_t>(next - start)));
-        }
+        // An object or array as written, whether the reader used it or not (a "grid" on an API
+        // call has no field in the model): the document now stands at the separator after it.
+        const char* next = nullptr;
+        if (member.container && !walked && m_doc &&
+            m_doc->current_location().get(next) == simdjson::SUCCESS)
+            member.value =
+                trimRight(std::string_view(start, static_cast<std::size_t>(next - start)));
         if (!member.value.empty())
             m_members.push_back(member);
     }
     e.membersCount = static_cast<std::uint32_t>(m_members.size() - e.membersBegin);
 }
 
-void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind) {
+void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind,
+                             bool bandwidthWritten) {
     if (e.membersCount == 0)
         return;
     std::string& out = m_extraScratch;
@@ -57,7 +58,8 @@ void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind
         const ArgMember& m = m_members[i];
         const std::string_view plainKey = m.key.substr(1, m.key.size() - 2);
         if (plainKey.find('\\') == std::string_view::npos &&
-            format::writerWritesArg(kind, plainKey))
+            format::writerWritesArg(kind, plainKey) &&
+            (bandwidthWritten || plainKey != format::kArgBandwidth))
             continue;  // the model has it; export writes it from there
         if (!out.empty())
             out += ',';

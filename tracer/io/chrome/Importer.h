@@ -665,7 +665,10 @@ private:
     bool parseArg(std::string_view key, od::value& value, RawEvent& e);
     void parseEvent(od::value& v);
     void handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents);
-    void keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind);
+    // `bandwidthWritten`: export will compute "memory bandwidth (GB/s)" for this slice (a copy
+    // or memset with bytes and a duration); otherwise the producer's own value is kept.
+    void keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind,
+                       bool bandwidthWritten = false);
     std::size_t parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
                                std::size_t runBytes);
     void releaseTextBefore(const char* text, std::size_t end);

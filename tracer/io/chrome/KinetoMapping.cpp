@@ -326,7 +326,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             m_gpuCorrelations.push_back(correlation);
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
-    keepExtraArgs(e, track, kind);
+    keepExtraArgs(e, track, kind, detail != model::kNoDetail && end > start);
     m_earliestNs = std::min(m_earliestNs, start);
     if (!m_warpline)
         m_sliceStarts.push_back({e.pid, e.tid, start, track, std::max(start, end)});

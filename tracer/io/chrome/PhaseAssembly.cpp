@@ -68,6 +68,7 @@ void Importer::handleEvent(RawEvent& e) {
                                        e.cat.empty() ? std::string_view("Async events") : e.cat);
                 m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name),
                                      SliceKind::Instant, 0, model::kNoDetail);
+                keepExtraArgs(e, track, SliceKind::Instant);
                 m_earliestNs = std::min(m_earliestNs, e.ts);
                 return;
             }
@@ -84,6 +85,7 @@ void Importer::handleEvent(RawEvent& e) {
                 track, begin.cat.empty() ? std::string_view("Async events") : begin.cat);
             m_builder.addSliceId(track, begin.ts, e.ts, m_builder.intern(begin.name),
                                  SliceKind::Other, 0, model::kNoDetail);
+            keepExtraArgs(begin, track, SliceKind::Other);  // the "b"'s args ("e" adds none)
             m_earliestNs = std::min(m_earliestNs, begin.ts);
             return;
         }
