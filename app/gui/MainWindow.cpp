@@ -89,6 +89,12 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_loader, &TraceLoader::loadingChanged, this, [this] { onBusyChanged(); });
     connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
+    m_exporter = new TraceExporter(this);
+    connect(m_exporter, &TraceExporter::savingChanged, this, [this](bool saving) {
+        m_exportJsonAction->setEnabled(!saving);
+        onBusyChanged();
+    });
+    connect(m_exporter, &TraceExporter::saved, this, &MainWindow::onExported);
 
     resize(kDefaultSize);
     if (deps.restoreLayout) {
@@ -555,7 +561,7 @@ void MainWindow::onBusyChanged() {
 
 bool MainWindow::isBusy() const {
     return m_runs->isRunning() || m_loader->isLoading() || m_analysisJobs.isRunning() ||
-           m_compareJobs.isRunning();
+           m_compareJobs.isRunning() || m_exporter->isSaving();
 }
 
 QString MainWindow::lastRunText() const {
@@ -836,13 +842,18 @@ void MainWindow::exportChromeTraceInteractive() {
         tr("Compressed Chrome trace (*.json.gz);;Chrome trace (*.json)"));
     if (path.isEmpty())
         return;
-    if (model::Status s = exportChromeTrace(path); !s) {
-        showError(tr("Export failed: %1").arg(QString::fromStdString(s.error().describe())));
-    } else {
-        // Only a folder that took the file is remembered.
-        m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
-        showInfo(tr("Exported to %1 (opens in Perfetto and chrome://tracing).").arg(path));
+    m_progressLabel->setText(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
+    m_exporter->save(doc->trace, path);  // on a worker: onExported says how it went
+}
+
+void MainWindow::onExported(const QString& path, const model::Status& status) {
+    if (!status) {
+        showError(tr("Export failed: %1").arg(QString::fromStdString(status.error().describe())));
+        return;
     }
+    // Only a folder that took the file is remembered.
+    m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
+    showInfo(tr("Exported to %1 (opens in Perfetto and chrome://tracing).").arg(path));
 }
 
 void MainWindow::exportViewPngInteractive() {

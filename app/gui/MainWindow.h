@@ -13,6 +13,7 @@
 #include "app/gui/RecentFiles.h"
 #include "app/gui/RunController.h"
 #include "app/gui/TraceDocument.h"
+#include "app/gui/TraceExporter.h"
 #include "app/gui/TraceLoader.h"
 #include "model/Result.h"
 
@@ -134,6 +135,7 @@ private:
     void showDevice(const model::Result<std::string>& device);
     void addDocument(DocumentPtr document);
     void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
+    void onExported(const QString& path, const model::Status& status);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
     // `focus`: zoom the timeline to the GPU's work when the analysis arrives.
@@ -157,6 +159,7 @@ private:
     RecentFiles m_recent{m_settings};
     RunController* m_runs = nullptr;
     TraceLoader* m_loader = nullptr;
+    TraceExporter* m_exporter = nullptr;
 
     ui::TimelineView* m_timeline = nullptr;
     ui::DetailsPanel* m_details = nullptr;
