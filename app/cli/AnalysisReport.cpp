@@ -144,6 +144,14 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
         out.field("start_ns", static_cast<std::int64_t>(g.startNs));
         out.field("dur_ns", static_cast<std::int64_t>(g.durationNs));
         out.field("cause", analysis::toString(g.cause));
+        if (g.waitedFor.valid()) {
+            const model::Slice& op = trace.slice(g.waitedFor);
+            out.key("waited_for").beginObject();
+            out.field("name", std::string(trace.str(op.nameId)));
+            out.field("stream", trace.track(g.waitedFor.track).streamId);
+            out.field("end_ns", static_cast<std::int64_t>(op.endNs()));
+            out.endObject();
+        }
         out.endObject();
     }
     out.endArray();

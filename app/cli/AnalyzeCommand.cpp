@@ -95,6 +95,7 @@ void ImportSummary::appendJson(io::JsonWriter& out) const {
     out.field("nvtx", counts.nvtx);
     out.field("counter_samples", counts.counterSamples);
     out.field("flows", counts.flows);
+    out.field("dependencies", counts.dependencies);
     out.field("other", counts.other);
     out.field("slices", counts.slices);
     out.endObject();
@@ -132,7 +133,8 @@ void ImportSummary::printText(std::ostream& out) const {
     out << "events: " << counts.kernel << " kernels, " << counts.memcpy << " copies, "
         << counts.memset << " memsets, " << counts.sync << " syncs, " << counts.api
         << " API calls, " << counts.nvtx << " NVTX ranges, " << counts.other << " other slices, "
-        << counts.counterSamples << " counter samples, " << counts.flows << " flows\n";
+        << counts.counterSamples << " counter samples, " << counts.flows << " flows, "
+        << counts.dependencies << " waits through events\n";
     if (devices.empty())
         out << "devices: none\n";
     for (const auto& d : devices) {

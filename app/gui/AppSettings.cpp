@@ -41,6 +41,14 @@ void saveFullKernelNames(QSettings& s, bool full) {
     s.setValue("view/fullKernelNames", full);
 }
 
+bool loadShowDependencies(const QSettings& s) {
+    return s.value("view/dependencies", true).toBool();
+}
+
+void saveShowDependencies(QSettings& s, bool show) {
+    s.setValue("view/dependencies", show);
+}
+
 QString dialogFolder(const QString& remembered, bool forWriting) {
     const QFileInfo info(remembered);
     const QString path = info.canonicalFilePath();  // links resolved: /proc reached by a link too

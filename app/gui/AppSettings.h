@@ -15,6 +15,9 @@ void saveRunRequest(QSettings& settings, const RunRequest& request);
 // instead of the short ones. Off by default.
 bool loadFullKernelNames(const QSettings& settings);
 void saveFullKernelNames(QSettings& settings, bool full);
+// View > Dependencies (arrows for waits through CUDA events); on by default.
+bool loadShowDependencies(const QSettings& settings);
+void saveShowDependencies(QSettings& settings, bool show);
 
 // The folder a file dialog opens in: the remembered one when it is a real folder that can be
 // read (and written, for a save dialog), else the home folder. Pseudo file systems (/proc, /sys,

@@ -309,6 +309,15 @@ void MainWindow::createActions() {
         m_statistics->setFullKernelNames(full);
         m_timeline->setFullKernelNames(full);
     });
+    // Arrows from an op to the ops that waited for it through a CUDA event.
+    m_dependenciesAction = view->addAction(tr("&Dependencies"));
+    m_dependenciesAction->setCheckable(true);
+    m_dependenciesAction->setChecked(loadShowDependencies(m_settings));
+    m_timeline->setShowDependencies(m_dependenciesAction->isChecked());
+    connect(m_dependenciesAction, &QAction::toggled, this, [this](bool show) {
+        saveShowDependencies(m_settings, show);
+        m_timeline->setShowDependencies(show);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {

@@ -109,6 +109,7 @@ public:
     ui::StatisticsView* statistics() const { return m_statistics; }
     ui::CompareView* compareView() const { return m_compare; }
     QAction* fullKernelNamesAction() const { return m_fullNamesAction; }
+    QAction* dependenciesAction() const { return m_dependenciesAction; }
     QTabWidget* tabs() const { return m_tabs; }
     RunPanel* runPanel() const { return m_runPanel; }
     QComboBox* historyBox() const { return m_history; }
@@ -187,7 +188,8 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_compareAction = nullptr;
     QAction* m_cancelAction = nullptr;
-    QAction* m_fullNamesAction = nullptr;  // View > Full kernel names
+    QAction* m_fullNamesAction = nullptr;     // View > Full kernel names
+    QAction* m_dependenciesAction = nullptr;  // View > Dependencies
 
     std::vector<DocumentPtr> m_documents;
     std::vector<std::shared_ptr<const DocumentAnalysis>> m_analyses;  // parallel to m_documents

@@ -70,6 +70,21 @@ public:
         }
     }
 
+    // cudaStreamWaitEvent(waitStream, e) over [startNs, startNs + 5), for the event recorded by
+    // the cudaEventRecord call `recordCall` (a correlation id from api()) on `recordStream`.
+    void streamWaitEvent(std::int64_t waitStream, std::int64_t recordStream,
+                         std::uint64_t recordCall, model::TimeNs startNs) {
+        const std::uint64_t id = api("cudaStreamWaitEvent", startNs, startNs + 5);
+        model::SyncDetail d;
+        d.syncKind = model::SyncKind::StreamWaitEvent;
+        d.streamId = waitStream;
+        d.eventId = 1;
+        d.recordStreamId = recordStream;
+        d.recordCorrelationId = recordCall;
+        m_builder.addSync(m_builder.syncTrack(m_gpu), startNs, startNs + 5, "Stream Wait Event", id,
+                          d);
+    }
+
     void nvtx(std::string_view name, model::TimeNs startNs, model::TimeNs endNs) {
         m_builder.addNvtx(m_builder.nvtxTrack(m_host, 1), startNs, endNs, name, {});
     }

@@ -107,6 +107,46 @@ TEST(Utilization, GapsAndTheirCauses) {
     EXPECT_EQ(streams[2].cause, GapCause::AfterBlockingCall);
 }
 
+TEST(Utilization, AStreamWaitingForAnotherThroughAnEventNamesTheOpItWaitedFor) {
+    // Stream 2 runs "early", then waits (cudaStreamWaitEvent) for the event recorded on stream 1
+    // after "producer"; "consumer" is launched at 300, while the host was still issuing, but
+    // could not have started before "producer" ended at 600 anyway.
+    test::HandTrace t;
+    t.kernel(2, 50, 90, 0, "early");
+    t.kernel(1, 100, 600, 10, "producer");
+    const std::uint64_t record = t.api("cudaEventRecord", 20, 25);
+    t.streamWaitEvent(2, 1, record, 30);
+    t.kernel(2, 600, 700, 300, "consumer");
+    const auto trace = t.finish();
+    ASSERT_EQ(trace->dependencies().size(), 1u);
+
+    const UtilizationResult u = run(*trace, 1);
+    const IdleGap* wait = nullptr;
+    for (const IdleGap& g : u.gaps) {
+        if (g.streamId == 2)
+            wait = &g;
+    }
+    ASSERT_NE(wait, nullptr);
+    EXPECT_EQ(wait->startNs, 90);
+    EXPECT_EQ(wait->durationNs, 510);
+    EXPECT_EQ(wait->cause, GapCause::GpuWait);
+    ASSERT_TRUE(wait->waitedFor.valid());
+    EXPECT_EQ(trace->str(trace->slice(wait->waitedFor).nameId), "producer");
+
+    // Without the event the same gap is the host's: the launch came late.
+    test::HandTrace plain;
+    plain.kernel(2, 50, 90, 0, "early");
+    plain.kernel(1, 100, 600, 10, "producer");
+    plain.kernel(2, 600, 700, 300, "consumer");
+    const auto plainTrace = plain.finish();
+    for (const IdleGap& g : run(*plainTrace, 1).gaps) {
+        if (g.streamId == 2) {
+            EXPECT_EQ(g.cause, GapCause::Host);
+            EXPECT_FALSE(g.waitedFor.valid());
+        }
+    }
+}
+
 TEST(Utilization, EveryIdleNanosecondGetsOneCause) {
     const auto trace = threeGapTrace();
     // A threshold above every gap lists none, but all idle time is still attributed.

@@ -117,10 +117,10 @@ inline CUpti_ActivityAPI apiRecord(CUpti_ActivityKind kind, std::uint32_t cbid, 
     return a;
 }
 
-inline CUpti_ActivitySynchronization2 syncRecord(CUpti_ActivitySynchronizationType type,
-                                                 std::uint64_t start, std::uint64_t end,
-                                                 std::uint32_t correlation, std::uint32_t stream,
-                                                 std::uint32_t event, std::uint32_t context = 1) {
+inline CUpti_ActivitySynchronization2 syncRecord(
+    CUpti_ActivitySynchronizationType type, std::uint64_t start, std::uint64_t end,
+    std::uint32_t correlation, std::uint32_t stream, std::uint32_t event, std::uint32_t context = 1,
+    std::uint64_t eventSyncId = CUPTI_SYNCHRONIZATION_INVALID_VALUE) {
     auto s = zeroed<CUpti_ActivitySynchronization2>();
     s.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
     s.type = type;
@@ -130,11 +130,13 @@ inline CUpti_ActivitySynchronization2 syncRecord(CUpti_ActivitySynchronizationTy
     s.contextId = context;
     s.streamId = stream;
     s.cudaEventId = event;
+    s.cudaEventSyncId = eventSyncId;
     return s;
 }
 
 inline CUpti_ActivityCudaEvent2 eventRecord(std::uint32_t event, std::uint32_t stream,
-                                            std::uint32_t correlation) {
+                                            std::uint32_t correlation,
+                                            std::uint64_t eventSyncId = 0) {
     auto e = zeroed<CUpti_ActivityCudaEvent2>();
     e.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
     e.eventId = event;
@@ -142,6 +144,7 @@ inline CUpti_ActivityCudaEvent2 eventRecord(std::uint32_t event, std::uint32_t s
     e.correlationId = correlation;
     e.contextId = 1;
     e.deviceId = 0;
+    e.cudaEventSyncId = eventSyncId;
     return e;
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include <string>
@@ -30,6 +31,8 @@ std::string fakeApiName(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
                 return "cudaLaunchKernel_ptsz";
             case 301:
                 return "cudaStreamCreateWithFlags";
+            case 302:
+                return "cudaEventSynchronize";
             default:
                 return {};
         }
@@ -204,6 +207,44 @@ TEST_F(RecordTranslatorTest, SynchronisationsLandOnTheirDeviceWithStreamAndEvent
         }
     }
     EXPECT_EQ(kinds.size(), 4u);
+}
+
+TEST_F(RecordTranslatorTest, EventWaitsNameTheOpTheyWaitFor) {
+    // Stream 13 runs "producer" (correlation 10), then the event is recorded on it (11, record 5);
+    // stream 14 waits for it (12) and runs "consumer" (13); the host waits for it too (14). The
+    // event is recorded again after "late" (15, record 6): only record 5 is waited for.
+    feed(kernelRecord("producer", 100, 500, 10, 13));
+    feed(kernelRecord("consumer", 510, 800, 13, 14));
+    feed(kernelRecord("late", 600, 700, 15, 13));
+    feed(eventRecord(77, 13, 11, 5));
+    feed(eventRecord(77, 13, 16, 6));
+    feed(syncRecord(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, 60, 61, 12, 14, 77, 1,
+                    5));
+    feed(syncRecord(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, 70, 505, 14,
+                    CUPTI_SYNCHRONIZATION_INVALID_VALUE, 77, 1, 5));
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 302, 70, 505, 14));
+    auto trace = finish();
+
+    auto name = [&](model::SliceRef ref) {
+        return std::string(trace->str(trace->slice(ref).nameId));
+    };
+    const auto deps = trace->dependencies();
+    ASSERT_EQ(deps.size(), 2u);
+    std::vector<std::string> waiters;
+    for (const auto& d : deps) {
+        EXPECT_EQ(name(d.from), "producer");
+        EXPECT_EQ(trace->slice(d.via).kind, SliceKind::Sync);
+        const auto* sync = trace->sync(trace->slice(d.via));
+        ASSERT_NE(sync, nullptr);
+        EXPECT_EQ(sync->recordStreamId, 13);
+        EXPECT_EQ(sync->recordCorrelationId, 11u);
+        waiters.push_back(name(d.to));
+    }
+    std::sort(waiters.begin(), waiters.end());
+    EXPECT_EQ(waiters, (std::vector<std::string>{"consumer", "cudaEventSynchronize"}));
+    EXPECT_EQ(trace->counts().dependencies, 2u);
+    EXPECT_EQ(trace->dependenciesFrom(deps[0].from).size(), 2u);
+    EXPECT_EQ(trace->dependenciesTo(deps[0].to).size(), 1u);
 }
 
 TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {

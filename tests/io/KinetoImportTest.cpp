@@ -197,6 +197,49 @@ TEST(KinetoImport, ConvertedKinetoTraceRoundTripsExactly) {
     EXPECT_EQ(again.value()->counts().flows, trace->counts().flows);
 }
 
+TEST(KinetoImport, EventWaitsBecomeDependenciesThatSurviveAConversion) {
+    // HTA's shape: cudaEventRecord (correlation 20) after "producer" on stream 7; stream 9 waits
+    // for that record (cuda_sync "Stream Wait Event", correlation 21) and runs "consumer"; the
+    // host's "Event Sync" (correlation 22) waits for it too. An Event Sync with no record (-1)
+    // is no dependency.
+    const std::string json = R"({"traceEvents": [
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 1, "dur": 1, "args": {"correlation": 19}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventRecord", "pid": 5, "tid": 5, "ts": 3, "dur": 1, "args": {"correlation": 20}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamWaitEvent", "pid": 5, "tid": 5, "ts": 5, "dur": 1, "args": {"correlation": 21}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 5, "tid": 5, "ts": 7, "dur": 1, "args": {"correlation": 23}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventSynchronize", "pid": 5, "tid": 5, "ts": 9, "dur": 40, "args": {"correlation": 22}},
+      {"ph": "X", "cat": "kernel", "name": "producer", "pid": 0, "tid": 7, "ts": 10, "dur": 20, "args": {"stream": 7, "device": 0, "correlation": 19}},
+      {"ph": "X", "cat": "kernel", "name": "consumer", "pid": 0, "tid": 9, "ts": 31, "dur": 10, "args": {"stream": 9, "device": 0, "correlation": 23}},
+      {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": 9, "ts": 5, "dur": 1, "args": {"cuda_sync_kind": "Stream Wait Event", "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 20, "wait_on_cuda_event_id": 3, "stream": 9, "correlation": 21, "device": 0}},
+      {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": -1, "ts": 9, "dur": 40, "args": {"cuda_sync_kind": "Event Sync", "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 20, "wait_on_cuda_event_id": 3, "stream": -1, "correlation": 22, "device": 0}},
+      {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": -1, "ts": 60, "dur": 1, "args": {"cuda_sync_kind": "Event Sync", "wait_on_stream": -1, "wait_on_cuda_event_record_corr_id": -1, "wait_on_cuda_event_id": 4, "stream": -1, "correlation": 24, "device": 0}}]})";
+    auto waits = [](const model::Trace& t) {
+        std::set<std::pair<std::string, std::string>> out;
+        for (const auto& d : t.dependencies())
+            out.emplace(t.str(t.slice(d.from).nameId), t.str(t.slice(d.to).nameId));
+        return out;
+    };
+    const std::set<std::pair<std::string, std::string>> expected{
+        {"producer", "consumer"}, {"producer", "cudaEventSynchronize"}};
+    const auto first = ChromeTraceReader().read(json, "waits.json");
+    ASSERT_TRUE(first.ok()) << first.error().describe();
+    EXPECT_EQ(waits(*first.value()), expected);
+
+    // Exported as arrows of their own category, and rebuilt (not doubled) on reading back.
+    const std::string exported = ChromeTraceWriter(*first.value()).toString();
+    EXPECT_NE(exported.find(R"("cat":"cuda_dependency")"), std::string::npos);
+    EXPECT_NE(exported.find(R"("wait_on_cuda_event_record_corr_id":20)"), std::string::npos);
+    const auto again = ChromeTraceReader().read(exported, "again.json");
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(waits(*again.value()), expected);
+    EXPECT_EQ(again.value()->counts().dependencies, 2u);
+    // The launch queue is made from the events, never written.
+    EXPECT_EQ(exported.find("Launch queue"), std::string::npos);
+    ASSERT_EQ(again.value()->counters().size(), 1u);
+    EXPECT_TRUE(again.value()->counters()[0].derived);
+    EXPECT_EQ(again.value()->counts().flows, first.value()->counts().flows);
+}
+
 TEST(KinetoImport, RankOfAJobSurvivesAConversion) {
     // A rank-3 trace of an 8-rank job, read and written again: the exported distributedInfo
     // still says rank 3 of 8, as numbers (what Kineto and HTA read).

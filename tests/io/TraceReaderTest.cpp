@@ -11,7 +11,7 @@ namespace wl::io {
 namespace {
 
 TEST(TraceReader, JsonContentGoesToTheChromeReader) {
-    for (const std::string head :
+    for (const std::string& head :
          {std::string("[{\"ph\":\"X\"}]"), std::string(" \n {\"traceEvents\":[]}"),
           std::string("\xEF\xBB\xBF[]")}) {
         const auto reader = readerFor(head);

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "model/TraceBuilder.h"
 
 using namespace wl::model;
@@ -266,6 +269,38 @@ TEST(TraceBuilder, CountersAreSortedRebasedAndCounted) {
     EXPECT_DOUBLE_EQ(samples[0].value, 25.0);
     EXPECT_EQ(trace->counts().counterSamples, 2u);
     EXPECT_EQ(trace->str(trace->counters()[0].unitId), "%");
+}
+
+TEST(TraceBuilder, LaunchQueueCountsOpsLaunchedAndNotYetFinished) {
+    // Three kernels launched at 0, 10 and 20 (calls of 5 ns) on two streams of GPU 0; they run
+    // [100,200), [150,300) and [300,400). A kernel without a launch call does not count.
+    TraceBuilder b;
+    b.setKeepTimes(true);
+    const auto host = b.hostProcess(1);
+    const auto api = b.hostApiTrack(host, 1);
+    const auto gpu = b.gpuProcess(0);
+    b.addApi(api, 0, 5, "cudaLaunchKernel", 1, {});
+    b.addApi(api, 10, 15, "cudaLaunchKernel", 2, {});
+    b.addApi(api, 20, 25, "cudaLaunchKernel", 3, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 100, 200, "a", 1, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 8), 150, 300, "b", 2, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 300, 400, "c", 3, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 9), 500, 600, "unlaunched", 0, {});
+    const auto trace = b.finalize();
+    ASSERT_EQ(trace->counters().size(), 1u);
+    const CounterTrack& q = trace->counters()[0];
+    EXPECT_TRUE(q.derived);
+    EXPECT_EQ(trace->str(q.nameId), "Launch queue");
+    EXPECT_EQ(trace->str(q.unitId), "ops");
+    EXPECT_FALSE(trace->str(q.descriptionId).empty());
+    EXPECT_EQ(q.deviceId, 0);
+    std::vector<std::pair<TimeNs, double>> steps;
+    for (const auto& sample : q.samples)
+        steps.emplace_back(sample.timestampNs, sample.value);
+    // At 300 "b" ends and nothing starts: one op ("c") remains.
+    EXPECT_EQ(steps, (std::vector<std::pair<TimeNs, double>>{
+                         {0, 1}, {10, 2}, {20, 3}, {200, 2}, {300, 1}, {400, 0}}));
+    EXPECT_EQ(trace->counts().counterSamples, 0u);  // nothing recorded
 }
 
 TEST(TraceBuilder, KeepsSliceSmall) {

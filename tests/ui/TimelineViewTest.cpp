@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "TimelineTestTraces.h"
+#include "model/TraceBuilder.h"
 #include "support/TraceFactory.h"
 #include "ui/style/Palette.h"
 #include "ui/timeline/TimelineView.h"
@@ -49,13 +50,15 @@ TEST_F(ViewFixture, BuildsRowsInDisplayOrder) {
     // The GPU first (its rows in view however many host threads a trace has), as Nsight
     // Systems puts a process's CUDA hardware rows above its threads.
     const std::vector<QString> expected = {
-        "GPU 0: Test GPU",  title(small.stream7), title(small.stream13), title(small.sync),
-        "warp occupancy %", "python (pid 4242)",  title(small.api),      title(small.nvtx)};
+        "GPU 0: Test GPU",   title(small.stream7), title(small.stream13),
+        title(small.sync),   "warp occupancy %",   "Launch queue",
+        "python (pid 4242)", title(small.api),     title(small.nvtx)};
     EXPECT_TRUE(title(small.stream7).contains("7"));
     EXPECT_EQ(titles, expected);
     EXPECT_EQ(rows[0].kind, RowKind::Process);
     EXPECT_EQ(rows[4].kind, RowKind::Counter);
-    EXPECT_EQ(rows[7].lanesShown, 2u);  // outer and inner NVTX ranges
+    EXPECT_EQ(rows[5].kind, RowKind::Counter);  // made from the launches
+    EXPECT_EQ(rows[8].lanesShown, 2u);          // outer and inner NVTX ranges
     for (std::size_t i = 1; i < rows.size(); ++i) {
         EXPECT_EQ(rows[i].yPx, rows[i - 1].yPx + rows[i - 1].heightPx);
     }
@@ -75,7 +78,7 @@ TEST_F(ViewFixture, HeaderClickCollapsesAndExpands) {
     ASSERT_EQ(view.layout().rows()[gpuRow].kind, RowKind::Process);
     QTest::mouseClick(&view, Qt::LeftButton, {},
                       QPoint(40, kRulerPx + view.layout().rows()[gpuRow].yPx + 5));
-    EXPECT_EQ(view.layout().rows().size(), before - 4);
+    EXPECT_EQ(view.layout().rows().size(), before - 5);  // streams, sync and counters
     EXPECT_EQ(view.layout().rowOfTrack(small.stream7), -1);
     // Selecting a slice in a collapsed group opens it again.
     view.selectSlice({small.stream7, 0});
@@ -353,6 +356,55 @@ TEST_F(ViewFixture, TimeCursorFollowsThePointer) {
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(&view, &leave);
     EXPECT_NE(view.grab().toImage().pixel(at.x() + 5, 5), qRgb(0x30, 0x3a, 0x46));
+}
+
+// "consumer" on stream 9 waited for "producer" on stream 7 through an event.
+model::TracePtr eventWaitTrace() {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto api = b.hostApiTrack(host, 100);
+    b.addApi(api, 0, 10, "cudaLaunchKernel", 1, {});
+    b.addApi(api, 20, 30, "cudaEventRecord", 2, {});
+    b.addApi(api, 40, 50, "cudaStreamWaitEvent", 3, {});
+    b.addApi(api, 60, 70, "cudaLaunchKernel", 4, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 100, 500, "producer", 1, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 9), 510, 900, "consumer", 4, {});
+    model::SyncDetail wait;
+    wait.syncKind = model::SyncKind::StreamWaitEvent;
+    wait.streamId = 9;
+    wait.eventId = 5;
+    wait.recordStreamId = 7;
+    wait.recordCorrelationId = 2;
+    b.addSync(b.syncTrack(gpu), 40, 50, "Stream Wait Event", 3, wait);
+    return b.finalize();
+}
+
+int pixelsOf(const QImage& image, QRgb colour) {
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            n += image.pixel(x, y) == colour;
+    }
+    return n;
+}
+
+TEST(TimelineDependencies, ArrowsShowWaitsThroughEventsAndTheToggleHidesThem) {
+    const auto trace = eventWaitTrace();
+    ASSERT_EQ(trace->dependencies().size(), 1u);
+    TimelineView view;
+    view.resize(1240, 600);
+    view.setTrace(trace);
+    EXPECT_TRUE(view.showDependencies());
+    EXPECT_GT(pixelsOf(view.grab().toImage(), Palette::kDependencyArrow), 10);
+
+    view.setShowDependencies(false);
+    EXPECT_EQ(pixelsOf(view.grab().toImage(), Palette::kDependencyArrow), 0);
+    // The selected op's own wait is drawn even so.
+    const auto& stream9 = trace->track(trace->dependencies()[0].to.track);
+    ASSERT_EQ(stream9.streamId, 9);
+    view.selectSlice(trace->dependencies()[0].to);
+    EXPECT_GT(pixelsOf(view.grab().toImage(), Palette::kDependencyArrow), 10);
 }
 
 }  // namespace

@@ -30,11 +30,6 @@ bool parseSeconds(std::string_view text, model::TimeNs& ns) {
     return true;
 }
 
-bool isGpuWork(model::SliceKind kind) {
-    return kind == model::SliceKind::Kernel || kind == model::SliceKind::Memcpy ||
-           kind == model::SliceKind::Memset;
-}
-
 // Each span reaches to the end of the GPU work launched by calls that began inside it: launches
 // are asynchronous, so the work a profiled part queued may run after the part's last call.
 void reachLaunchedWork(const model::Trace& trace, std::vector<model::TimeRange>& spans) {
@@ -47,7 +42,7 @@ void reachLaunchedWork(const model::Trace& trace, std::vector<model::TimeRange>&
             continue;
         }
         for (const model::Slice& s : track.slices) {
-            if (s.correlationId != 0 && isGpuWork(s.kind)) {
+            if (s.correlationId != 0 && model::isGpuWork(s.kind)) {
                 auto [it, fresh] = workEnd.try_emplace(s.correlationId, s.endNs());
                 if (!fresh) {
                     it->second = std::max(it->second, s.endNs());

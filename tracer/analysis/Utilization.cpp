@@ -163,13 +163,19 @@ public:
         gap.launch =
             gap.after.valid() ? rules::launchingCall(m_trace, gap.after) : model::SliceRef{};
         if (!gap.launch.valid()) {
+            if (waitedForOp(gap, gap.startNs)) {
+                gap.cause = GapCause::GpuWait;
+                return -1;
+            }
             // No launch link (an imported trace without flows): any thread's wait counts.
             gap.reason = m_host.anyBlockingCallAt(gap.startNs);
             gap.cause = gap.reason.valid() ? GapCause::AfterBlockingCall : GapCause::Host;
             return -1;
         }
         const model::Slice& call = m_trace.slice(gap.launch);
-        if (call.endNs() <= gap.startNs) {
+        if (waitedForOp(gap, call.endNs())) {
+            gap.cause = GapCause::GpuWait;
+        } else if (call.endNs() <= gap.startNs) {
             gap.cause = GapCause::GpuWait;
         } else if (model::SliceRef r = m_host.blockingCallAt(gap.launch.track, gap.startNs);
                    r.valid()) {
@@ -179,6 +185,23 @@ public:
             gap.cause = GapCause::Host;
         }
         return gap.launch.track;
+    }
+
+    // The op `after` waited for through a CUDA event, when it ended inside the gap and after the
+    // launch had returned (`readyNs`): the gap is that wait, not the host's doing. Sets waitedFor.
+    bool waitedForOp(IdleGap& gap, model::TimeNs readyNs) const {
+        if (!gap.after.valid())
+            return false;
+        model::TimeNs latestNs = 0;
+        for (const model::Dependency& d : m_trace.dependenciesTo(gap.after)) {
+            const model::TimeNs endNs = m_trace.slice(d.from).endNs();
+            if (endNs > gap.startNs && endNs <= gap.endNs() && endNs >= readyNs &&
+                endNs > latestNs) {
+                latestNs = endNs;
+                gap.waitedFor = d.from;
+            }
+        }
+        return gap.waitedFor.valid();
     }
 
     // Charges [a, b) of a device idle interval to the launching thread's innermost ranges. Only

@@ -41,6 +41,8 @@ struct IdleGap {
     model::SliceRef launch;     // the API call that launched `after`
     model::SliceRef reason;     // the blocking call (AfterBlockingCall)
     model::SliceRef hostRange;  // the launching thread's innermost NVTX range at the gap's start
+    model::SliceRef waitedFor;  // GpuWait through a CUDA event: the op on another stream whose
+                                // end `after` waited for (model::Dependency)
     model::TimeNs endNs() const { return startNs + durationNs; }
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace wl::cupti {
 namespace {
@@ -397,6 +398,10 @@ void RecordTranslator::translateSync(const CUpti_Activity& record) {
                                   ? -1
                                   : static_cast<std::int64_t>(s.streamId);
     pending.eventId = s.cudaEventId;
+    // "Not applicable" is the 32-bit invalid value, in a 64-bit field.
+    const bool noEventSync = s.cudaEventSyncId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ||
+                             s.cudaEventSyncId == std::numeric_limits<std::uint64_t>::max();
+    pending.eventSyncId = noEventSync ? 0 : s.cudaEventSyncId;
     pending.detail.eventId =
         s.cudaEventId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s.cudaEventId;
     m_syncs.push_back(pending);
@@ -438,6 +443,9 @@ void RecordTranslator::translateCudaEvent(const CUpti_Activity& record) {
     const auto& e = reinterpret_cast<const CUpti_ActivityCudaEvent2&>(record);
     // Remembered so an event synchronisation can say which stream it waited for.
     m_eventStream[e.eventId] = e.streamId;
+    // And which record a wait names, for the op it waited for (model::Dependency).
+    if (e.cudaEventSyncId != 0)
+        m_eventRecords[e.cudaEventSyncId] = {e.streamId, e.correlationId};
     m_contextDevice.emplace(e.contextId, static_cast<int>(e.deviceId));
 }
 
@@ -716,6 +724,14 @@ void RecordTranslator::emitSyncs() {
             if (auto it = m_eventStream.find(s.eventId); it != m_eventStream.end()) {
                 detail.streamId = it->second;
             }
+        }
+        if (auto it = m_eventRecords.find(s.eventSyncId);
+            s.eventSyncId != 0 && it != m_eventRecords.end()) {
+            detail.recordStreamId = it->second.streamId;
+            detail.recordCorrelationId = it->second.correlationId;
+            // The record's own stream is the better answer to "which stream it waited for".
+            if (detail.syncKind == model::SyncKind::EventSynchronize)
+                detail.streamId = it->second.streamId;
         }
         m_builder->addSync(m_builder->syncTrack(gpuProcess(device)),
                            static_cast<model::TimeNs>(s.start), static_cast<model::TimeNs>(s.end),

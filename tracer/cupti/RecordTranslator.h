@@ -96,6 +96,11 @@ private:
         std::uint64_t correlationId = 0;
         model::SyncDetail detail;
         std::uint32_t eventId = 0;
+        std::uint64_t eventSyncId = 0;  // the event record waited for (0: not an event wait)
+    };
+    struct EventRecord {
+        std::uint32_t streamId = 0;
+        std::uint32_t correlationId = 0;
     };
     struct StreamInfo {
         std::uint32_t contextId = 0;
@@ -154,6 +159,9 @@ private:
 
     std::vector<PendingSync> m_syncs;
     std::unordered_map<std::uint32_t, std::uint32_t> m_eventStream;  // CUDA event id -> stream id
+    // cudaEventSyncId -> the cudaEventRecord it names (one per record of an event, unlike event
+    // ids, which a re-recorded event keeps).
+    std::unordered_map<std::uint64_t, EventRecord> m_eventRecords;
 
     std::map<std::uint32_t, StreamInfo> m_streams;       // stream id -> STREAM record
     std::map<std::uint32_t, std::string> m_streamNames;  // stream id -> NAME record

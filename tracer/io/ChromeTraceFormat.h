@@ -24,6 +24,9 @@ inline constexpr std::string_view kCatCpuOp = "cpu_op";
 inline constexpr std::string_view kCatInstant = "instant";
 inline constexpr std::string_view kCatLaunchFlow = "ac2g";  // API call -> GPU work arrows
 inline constexpr std::string_view kCatFlow = "flow";        // any other arrow
+// One GPU op waiting for another through a CUDA event (model::Dependency). Derived from the
+// cuda_sync events' args, so our own reader skips these arrows and rebuilds them.
+inline constexpr std::string_view kCatDependency = "cuda_dependency";
 // Older PyTorch profilers' names for the same things (read, never written): 1.8-1.9 name GPU
 // rows by tid strings such as "stream 7" and launch arrows have cat "async" (named "launch"),
 // later "async_gpu" or "async_cpu_to_gpu".
@@ -75,8 +78,13 @@ constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
         "bytes",     "memory bandwidth (GB/s)", "copy kind", "src kind", "dst kind", "src device",
         "dst device"};
     constexpr std::string_view kMemset[] = {"bytes", kArgBandwidth, "value", "memory kind"};
-    constexpr std::string_view kSync[] = {"device", "correlation", "cuda_sync_kind", "stream",
-                                          "wait_on_cuda_event_id"};
+    constexpr std::string_view kSync[] = {"device",
+                                          "correlation",
+                                          "cuda_sync_kind",
+                                          "stream",
+                                          "wait_on_cuda_event_id",
+                                          "wait_on_stream",
+                                          "wait_on_cuda_event_record_corr_id"};
     constexpr std::string_view kApi[] = {"correlation", "cbid", "return code"};
     constexpr std::string_view kNvtx[] = {"correlation", "color",         "domain",
                                           "category",    "category name", "payload"};

@@ -51,10 +51,6 @@ bool lanesOverlap(TrackKind kind) {
     return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync;
 }
 
-bool isGpuWork(SliceKind kind) {
-    return kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset;
-}
-
 // Where each track's slices go: its pid, and a tid per lane so X events nest strictly per tid.
 struct TrackLayout {
     std::int64_t pid = 0;
@@ -375,6 +371,8 @@ private:
         w.endArray();
         w.key("counters").beginArray();
         for (const auto& c : m_trace.counters()) {
+            if (c.derived)
+                continue;  // every reader makes it again
             w.beginObject();
             w.field("pid", m_layout.pidOf[c.process]).field("name", m_trace.str(c.nameId));
             w.field("series", m_trace.str(c.seriesId)).field("unit", m_trace.str(c.unitId));
@@ -660,6 +658,13 @@ private:
                     m_out.putInt(y->streamId);
                     m_out.put(",\"wait_on_cuda_event_id\":");
                     m_out.putInt(y->eventId);
+                    m_out.put(",\"wait_on_stream\":");
+                    m_out.putInt(y->recordStreamId);
+                    m_out.put(",\"wait_on_cuda_event_record_corr_id\":");
+                    if (y->recordCorrelationId == 0)
+                        m_out.put("-1");  // Kineto's "none"
+                    else
+                        m_out.putInt(y->recordCorrelationId);
                 }
                 m_out.put('}');
                 break;
@@ -751,6 +756,8 @@ private:
 
     void writeCounters() {
         for (const auto& c : m_trace.counters()) {
+            if (c.derived)
+                continue;
             const std::int64_t pid = m_layout.pidOf[c.process];
             const std::string& name = escaped(c.nameId);
             const std::string& series = escaped(c.seriesId);
@@ -815,7 +822,7 @@ private:
             const Slice& from = m_trace.slice(f.from);
             const Slice& to = m_trace.slice(f.to);
             const bool launch = f.id != 0 && from.correlationId == f.id &&
-                                to.correlationId == f.id && isGpuWork(to.kind);
+                                to.correlationId == f.id && model::isGpuWork(to.kind);
             std::uint64_t id = f.id;
             if (id == 0 || !used.insert(id).second) {
                 id = nextId++;
@@ -824,6 +831,14 @@ private:
             const std::string_view cat = launch ? format::kCatLaunchFlow : format::kCatFlow;
             writeFlowEnd('s', cat, id, f.from);
             writeFlowEnd('f', cat, id, f.to);
+            if (!m_out.maybeFlush())
+                return;
+        }
+        // Waits through CUDA events, for viewers that only draw arrows.
+        for (const auto& d : m_trace.dependencies()) {
+            const std::uint64_t id = nextId++;
+            writeFlowEnd('s', format::kCatDependency, id, d.from);
+            writeFlowEnd('f', format::kCatDependency, id, d.to);
             if (!m_out.maybeFlush())
                 return;
         }

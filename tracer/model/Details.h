@@ -65,6 +65,11 @@ struct SyncDetail {
     SyncKind syncKind = SyncKind::Unknown;
     std::int64_t streamId = -1;  // -1 when not about one stream
     std::uint64_t eventId = 0;
+    // The cudaEventRecord a StreamWaitEvent or EventSynchronize waits for: the stream the event
+    // was recorded on and the record call's correlation id (-1 / 0 when not known). From them
+    // finalize() finds the op waited for (Trace::dependencies).
+    std::int64_t recordStreamId = -1;
+    std::uint64_t recordCorrelationId = 0;
 };
 
 enum class ApiKind : std::uint8_t { Runtime, Driver };

@@ -22,6 +22,11 @@ enum class SliceKind : std::uint8_t {
     Other,       // any other imported slice (e.g. a CPU op from the PyTorch profiler)
 };
 
+// Work the GPU does: kernels, copies and memsets.
+inline bool isGpuWork(SliceKind kind) {
+    return kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset;
+}
+
 inline constexpr std::uint32_t kNoDetail = std::numeric_limits<std::uint32_t>::max();
 
 // One interval on a track. A small POD: per-kind details live in the Trace's side tables,

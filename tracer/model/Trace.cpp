@@ -71,6 +71,25 @@ const Flow* Trace::flowFrom(SliceRef ref) const {
     return nullptr;
 }
 
+std::span<const Dependency> Trace::dependenciesTo(SliceRef ref) const {
+    const auto first =
+        std::lower_bound(m_dependencies.begin(), m_dependencies.end(), ref,
+                         [](const Dependency& d, const SliceRef& r) { return d.to < r; });
+    auto last = first;
+    while (last != m_dependencies.end() && last->to == ref)
+        ++last;
+    return {first, last};
+}
+
+std::vector<Dependency> Trace::dependenciesFrom(SliceRef ref) const {
+    std::vector<Dependency> out;
+    for (const Dependency& d : m_dependencies) {
+        if (d.from == ref)
+            out.push_back(d);
+    }
+    return out;
+}
+
 std::string Trace::metadataValue(const std::string& key, const std::string& fallback) const {
     auto it = m_metadata.find(key);
     return it == m_metadata.end() ? fallback : it->second;
@@ -89,7 +108,8 @@ std::size_t Trace::memoryBytes() const {
     for (const auto& c : m_counters) {
         bytes += vectorBytes(c.samples);
     }
-    bytes += vectorBytes(m_flows) + vectorBytes(m_devices) + vectorBytes(m_kernels);
+    bytes += vectorBytes(m_flows) + vectorBytes(m_dependencies) + vectorBytes(m_devices) +
+             vectorBytes(m_kernels);
     bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_syncs);
     bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
     bytes += vectorBytes(m_flowFromIndex) + vectorBytes(m_args) + vectorBytes(m_argsBlocks);

@@ -29,6 +29,7 @@ struct TraceCounts {
     std::uint64_t other = 0;  // overhead, instants, imported host slices
     std::uint64_t counterSamples = 0;
     std::uint64_t flows = 0;
+    std::uint64_t dependencies = 0;
     std::uint64_t slices = 0;  // all slices
 };
 
@@ -75,6 +76,14 @@ public:
     const Flow* flowTo(SliceRef ref) const;
     const Flow* flowFrom(SliceRef ref) const;
 
+    // Waits of one op for another through CUDA events, sorted by `to` (built at finalize() from
+    // the synchronisation slices that name their event's record; see SyncDetail).
+    std::span<const Dependency> dependencies() const { return m_dependencies; }
+    // The dependencies that end at `ref` (what it waited for) and that start at it (what waited
+    // for it).
+    std::span<const Dependency> dependenciesTo(SliceRef ref) const;
+    std::vector<Dependency> dependenciesFrom(SliceRef ref) const;
+
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     // Free-form facts about the run: "producer", "workload", "mode", "streams", "pinned", ...
     const std::map<std::string, std::string>& metadata() const { return m_metadata; }
@@ -117,6 +126,7 @@ private:
     std::size_t m_argsBlockFree = 0;             // and its size
     std::vector<std::uint32_t> m_flowToIndex;    // flows sorted by `to`, indices into m_flows
     std::vector<std::uint32_t> m_flowFromIndex;  // flows sorted by `from`
+    std::vector<Dependency> m_dependencies;
     Diagnostics m_diagnostics;
     std::map<std::string, std::string> m_metadata;
     std::vector<TimeRange> m_captureWindows;

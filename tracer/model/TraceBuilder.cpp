@@ -40,10 +40,6 @@ int kindRank(TrackKind kind) {
 
 constexpr std::int32_t kUnsetSortIndex = std::numeric_limits<std::int32_t>::min();
 
-bool isGpuWork(SliceKind kind) {
-    return kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset;
-}
-
 }  // namespace
 
 TraceBuilder::TraceBuilder() : m_trace(std::shared_ptr<Trace>(new Trace())) {}
@@ -574,6 +570,168 @@ void TraceBuilder::resolveFlows() {
         [&](std::uint32_t a, std::uint32_t b) { return t.m_flows[a].to < t.m_flows[b].to; });
 }
 
+void TraceBuilder::resolveDependencies() {
+    Trace& t = *m_trace;
+    // The waits that name their event's record.
+    std::vector<SliceRef> waits;
+    std::unordered_map<std::uint64_t, SliceRef> hostCall;  // EventSynchronize's correlation id
+    for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
+        const Track& track = t.m_tracks[ti];
+        if (track.kind != TrackKind::Sync)
+            continue;
+        for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+            const SyncDetail* d = t.sync(track.slices[si]);
+            if (d == nullptr || d->recordCorrelationId == 0 || d->recordStreamId < 0)
+                continue;
+            if (d->syncKind == SyncKind::StreamWaitEvent && d->streamId >= 0) {
+                waits.push_back({ti, si});
+            } else if (d->syncKind == SyncKind::EventSynchronize) {
+                waits.push_back({ti, si});
+                if (track.slices[si].correlationId != 0)
+                    hostCall.emplace(track.slices[si].correlationId, SliceRef{});
+            }
+        }
+    }
+    if (waits.empty())
+        return;
+
+    // The synchronising API calls, runtime calls over the driver calls made inside them.
+    if (!hostCall.empty()) {
+        for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
+            const Track& track = t.m_tracks[ti];
+            if (track.kind != TrackKind::HostApi)
+                continue;
+            for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+                const Slice& s = track.slices[si];
+                auto it = hostCall.find(s.correlationId);
+                if (it != hostCall.end() &&
+                    (!it->second.valid() || s.kind == SliceKind::RuntimeApi))
+                    it->second = {ti, si};
+            }
+        }
+    }
+
+    // A stream's GPU ops in the order they were queued (correlation ids grow with every call of a
+    // process), so "the last op queued before a call" and "the first after" are binary searches.
+    struct Queued {
+        std::uint64_t correlationId;
+        TimeNs endNs;
+        std::uint32_t index;
+    };
+    std::map<std::pair<ProcessIndex, std::int64_t>, TrackIndex> streamTracks;
+    for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
+        const Track& track = t.m_tracks[ti];
+        if (track.kind == TrackKind::GpuStream)
+            streamTracks.emplace(std::pair(track.process, track.streamId), ti);
+    }
+    std::unordered_map<TrackIndex, std::vector<Queued>> queuedOn;
+    auto queued = [&](ProcessIndex process, std::int64_t stream) -> const std::vector<Queued>* {
+        auto found = streamTracks.find({process, stream});
+        if (found == streamTracks.end())
+            return nullptr;
+        auto [it, inserted] = queuedOn.try_emplace(found->second);
+        if (inserted) {
+            const Track& track = t.m_tracks[found->second];
+            for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+                const Slice& s = track.slices[si];
+                if (s.correlationId != 0 && isGpuWork(s.kind))
+                    it->second.push_back({s.correlationId, s.endNs(), si});
+            }
+            std::sort(it->second.begin(), it->second.end(), [](const Queued& a, const Queued& b) {
+                return std::pair(a.correlationId, a.endNs) < std::pair(b.correlationId, b.endNs);
+            });
+        }
+        return &it->second;
+    };
+
+    for (const SliceRef via : waits) {
+        const Slice& wait = t.slice(via);
+        const SyncDetail& d = *t.sync(wait);
+        const ProcessIndex process = t.m_tracks[via.track].process;
+        const auto* recorded = queued(process, d.recordStreamId);
+        if (recorded == nullptr)
+            continue;
+        // The last op queued before the record (of ops queued by one call, the last to end).
+        auto before = std::lower_bound(
+            recorded->begin(), recorded->end(), d.recordCorrelationId,
+            [](const Queued& q, std::uint64_t id) { return q.correlationId < id; });
+        if (before == recorded->begin())
+            continue;
+        --before;
+        const SliceRef from{streamTracks.at({process, d.recordStreamId}), before->index};
+        SliceRef to;
+        if (d.syncKind == SyncKind::StreamWaitEvent) {
+            const auto* waiting = queued(process, d.streamId);
+            if (waiting == nullptr)
+                continue;
+            auto after = std::upper_bound(
+                waiting->begin(), waiting->end(), wait.correlationId,
+                [](std::uint64_t id, const Queued& q) { return id < q.correlationId; });
+            if (after == waiting->end())
+                continue;
+            to = {streamTracks.at({process, d.streamId}), after->index};
+        } else {
+            auto call = hostCall.find(wait.correlationId);
+            to = call != hostCall.end() && call->second.valid() ? call->second : via;
+        }
+        if (from != to)
+            t.m_dependencies.push_back({from, to, via});
+    }
+    std::sort(t.m_dependencies.begin(), t.m_dependencies.end(),
+              [](const Dependency& a, const Dependency& b) {
+                  return std::tie(a.to, a.from, a.via) < std::tie(b.to, b.from, b.via);
+              });
+    t.m_dependencies.shrink_to_fit();
+}
+
+void TraceBuilder::addLaunchQueues() {
+    Trace& t = *m_trace;
+    // Per GPU process: +1 when the call that launched an op starts, -1 when the op ends.
+    std::map<ProcessIndex, std::vector<std::pair<TimeNs, int>>> steps;
+    for (const Flow& f : t.m_flows) {
+        const Track& toTrack = t.m_tracks[f.to.track];
+        const Slice& to = t.slice(f.to);
+        const Slice& from = t.slice(f.from);
+        const bool launch = from.correlationId != 0 && from.correlationId == to.correlationId;
+        if (!launch || toTrack.kind != TrackKind::GpuStream || !isGpuWork(to.kind) ||
+            to.endNs() <= from.startNs)  // the two clocks disagree: no queue to speak of
+            continue;
+        auto& v = steps[toTrack.process];
+        v.emplace_back(from.startNs, +1);
+        v.emplace_back(to.endNs(), -1);
+    }
+    if (steps.empty())
+        return;
+    const StringId name = intern("Launch queue");
+    const StringId unit = intern("ops");
+    const StringId description = intern(
+        "Operations launched and not yet finished on this GPU: from the start of the call that "
+        "launched each one to its end. How far the host runs ahead. At 0 nothing is queued: the "
+        "GPU idles until the host launches more work.");
+    for (auto& [process, v] : steps) {
+        std::sort(v.begin(), v.end());  // at one instant, ends before starts
+        CounterTrack c;
+        c.process = process;
+        c.deviceId = t.m_processes[process].deviceId;
+        c.nameId = name;
+        c.seriesId = name;
+        c.unitId = unit;
+        c.derived = true;
+        c.descriptionId = description;
+        c.samples.reserve(v.size());
+        std::int64_t depth = 0;
+        for (const auto& [ns, delta] : v) {
+            depth += delta;
+            if (!c.samples.empty() && c.samples.back().timestampNs == ns)
+                c.samples.back().value = double(depth);
+            else
+                c.samples.push_back({ns, double(depth)});
+        }
+        c.samples.shrink_to_fit();
+        t.m_counters.push_back(std::move(c));
+    }
+}
+
 std::shared_ptr<const Trace> TraceBuilder::finalize() {
     if (m_finalized)
         return nullptr;
@@ -686,7 +844,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
                          });
         if (!c.samples.empty())
             span = std::max(span, c.samples.back().timestampNs);
-        t.m_counts.counterSamples += c.samples.size();
+        t.m_counts.counterSamples += c.derived ? 0 : c.samples.size();
     }
     {
         auto& windows = t.m_captureWindows;
@@ -709,6 +867,8 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
 
     resolveFlows();
     m_pendingFlows.clear();
+    resolveDependencies();
+    addLaunchQueues();
 
     // Builders grow vectors by doubling; an immutable trace gives the slack back (up to a third of
     // the memory of a large trace).
@@ -756,6 +916,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
         }
     }
     n.flows = t.m_flows.size();
+    n.dependencies = t.m_dependencies.size();
     return std::move(m_trace);
 }
 

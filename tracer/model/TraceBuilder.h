@@ -131,6 +131,8 @@ private:
               std::uint64_t correlationId, std::uint32_t detailIndex);
     void assignLanes(Track& track);
     void resolveFlows();
+    void resolveDependencies();
+    void addLaunchQueues();
 
     std::shared_ptr<Trace> m_trace;
     std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;

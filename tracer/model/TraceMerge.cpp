@@ -20,10 +20,6 @@ namespace {
 
 constexpr StringId kUnmapped = std::numeric_limits<StringId>::max();
 
-bool isGpuWork(SliceKind kind) {
-    return kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset;
-}
-
 std::optional<std::int64_t> parsePid(const std::string& text) {
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -176,8 +172,10 @@ private:
             m_b.addMemcpyDetail(d);
         for (const auto& d : m_in.memsetDetails())
             m_b.addMemsetDetail(d);
-        for (const auto& d : m_in.syncDetails())
+        for (SyncDetail d : m_in.syncDetails()) {
+            d.recordCorrelationId = correlation(d.recordCorrelationId);
             m_b.addSyncDetail(d);
+        }
         for (const auto& d : m_in.apiDetails())
             m_b.addApiDetail(d);
         for (NvtxDetail d : m_in.nvtxDetails()) {
@@ -279,6 +277,8 @@ private:
 
     void copyCounters() {
         for (const CounterTrack& c : m_in.counters()) {
+            if (c.derived)
+                continue;  // the merged trace makes its own
             const std::uint32_t counter =
                 m_b.counterTrack(m_processes[c.process], m_in.str(c.nameId), m_in.str(c.seriesId),
                                  m_in.str(c.unitId));

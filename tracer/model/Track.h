@@ -81,6 +81,10 @@ struct CounterTrack {
     StringId seriesId = 0;               // args key, e.g. "warp occupancy %"
     StringId unitId = 0;                 // "%" or ""
     std::vector<CounterSample> samples;  // sorted by time
+    // Made by finalize() from the events (the launch queue), not recorded: exports leave it out
+    // and every reader makes it again. Its description says how to read it ("" for none).
+    bool derived = false;
+    StringId descriptionId = 0;
 };
 
 // A directed link between two slices: the launching API call to its GPU work.
@@ -88,6 +92,16 @@ struct Flow {
     std::uint64_t id = 0;  // correlation id for launch flows
     SliceRef from;
     SliceRef to;
+};
+
+// One op waiting for another through a CUDA event: cudaEventRecord(e, A), then
+// cudaStreamWaitEvent(B, e) or cudaEventSynchronize(e). `from` is the last GPU op queued on A
+// before the record; `to` is the first GPU op queued on B after the wait, or the host's
+// synchronising call; `via` is the synchronisation slice that names the event.
+struct Dependency {
+    SliceRef from;
+    SliceRef to;
+    SliceRef via;
 };
 
 }  // namespace wl::model

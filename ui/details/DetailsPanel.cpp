@@ -289,6 +289,7 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
             addRow(tr("Payload"), QString::number(n->payload, 'g', 15));
     }
     fillLaunch(s);
+    fillDependencies();
     fillExtraArgs(s);
 }
 
@@ -380,6 +381,32 @@ void DetailsPanel::fillLaunch(const model::Slice& s) {
                out->to);
         addRow(tr("Launch latency"), units::duration(work.startNs - s.startNs));
     }
+}
+
+// Waits through CUDA events: what this op waited for, and what waited for it.
+void DetailsPanel::fillDependencies() {
+    const model::Trace& t = *m_trace;
+    const auto waitsFor = t.dependenciesTo(m_ref);
+    const auto awaitedBy = t.dependenciesFrom(m_ref);
+    if (waitsFor.empty() && awaitedBy.empty())
+        return;
+    // "<op> on stream 13 via event 7" (or "on the host" for a synchronising call).
+    auto describe = [&](model::SliceRef op, model::SliceRef via) {
+        const model::Slice& s = t.slice(op);
+        const model::Track& track = t.track(op.track);
+        QString text =
+            track.kind == model::TrackKind::GpuStream
+                ? tr("%1 on stream %2").arg(qstr(analysis::shownName(t, s))).arg(track.streamId)
+                : tr("%1 on the host").arg(qstr(analysis::shownName(t, s)));
+        if (const model::SyncDetail* y = t.sync(t.slice(via)); y != nullptr && y->eventId != 0)
+            text += tr(" via event %1").arg(y->eventId);
+        return text;
+    };
+    addGroup(tr("Dependencies"));
+    for (const model::Dependency& d : waitsFor)
+        addRow(tr("Waits for"), describe(d.from, d.via), d.from);
+    for (const model::Dependency& d : awaitedBy)
+        addRow(tr("Awaited by"), describe(d.to, d.via), d.to);
 }
 
 }  // namespace wl::ui

@@ -57,6 +57,7 @@ private:
     void fillWarpUse();
     void fillMemcpy(const model::Slice& s, const model::MemcpyDetail& m);
     void fillLaunch(const model::Slice& s);
+    void fillDependencies();
 
     model::TracePtr m_trace;
     std::shared_ptr<const analysis::AnalysisResult> m_analysis;

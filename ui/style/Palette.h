@@ -43,6 +43,7 @@ public:
     static constexpr QRgb kSelection = 0xffffd400;
     static constexpr QRgb kAnalysisWindow = 0xff2e6fd8;  // the analysed window and time selection
     static constexpr QRgb kFlowArrow = 0xffc2185b;
+    static constexpr QRgb kDependencyArrow = 0xff00897b;  // a wait through a CUDA event
 
     static constexpr QRgb kBackground = 0xffffffff;
     static constexpr QRgb kRowStripe = 0xfff4f6f8;

@@ -17,6 +17,7 @@
 #include <QWheelEvent>
 
 #include "ui/style/Palette.h"
+#include "ui/timeline/Arrows.h"
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DenseSpan.h"
 #include "ui/timeline/DrawListBuilder.h"
@@ -89,6 +90,7 @@ struct TimelineView::State {
 
     // Range selection: a drag that started on the ruler or with Shift.
     bool selectingRange = false;
+    bool showDependencies = true;  // View > Dependencies
     model::TimeNs rangeAnchorNs = 0;
     std::optional<model::TimeRange> timeSelection;
     std::vector<model::TimeRange> analysisWindow;
@@ -182,6 +184,17 @@ void TimelineView::setFullKernelNames(bool full) {
 
 bool TimelineView::fullKernelNames() const {
     return m_state->overlays.fullKernelNames();
+}
+
+void TimelineView::setShowDependencies(bool show) {
+    if (show != m_state->showDependencies) {
+        m_state->showDependencies = show;
+        update();
+    }
+}
+
+bool TimelineView::showDependencies() const {
+    return m_state->showDependencies;
 }
 
 void TimelineView::setOverlays(TimelineOverlays overlays) {
@@ -635,9 +648,13 @@ bool TimelineView::event(QEvent* event) {
                 const std::string_view unit = s.trace->str(c.unitId);
                 text = QStringLiteral("<b>%1</b><br>%2 %3 at %4")
                            .arg(r.title.toHtmlEscaped())
-                           .arg(hit.counterValue, 0, 'f', 2)
+                           .arg(hit.counterValue, 0, 'f', c.derived ? 0 : 2)
                            .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size())))
                            .arg(formatDuration(hit.timeNs));
+                if (const std::string_view about = s.trace->str(c.descriptionId); !about.empty())
+                    text += QStringLiteral("<br><br>%1")
+                                .arg(QString::fromUtf8(about.data(), qsizetype(about.size()))
+                                         .toHtmlEscaped());
                 break;
             }
             case HitResult::Kind::None:
@@ -711,6 +728,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setClipRect(area);
     p.translate(area.topLeft());
     s.painter.paint(p, drawList());
+    paintDependencies(p, map);
     paintSelection(p, map);
     p.restore();
 
@@ -922,26 +940,53 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
     p.restore();
 }
 
+std::optional<QRectF> TimelineView::sliceRect(model::SliceRef ref, const TimeMapper& map) const {
+    const State& s = *m_state;
+    const model::Slice& slice = s.trace->slice(ref);
+    const std::optional<int> y = s.layout.laneY(s.layout.rowOfTrack(ref.track), slice.depth);
+    if (!y) {
+        return std::nullopt;
+    }
+    // Far-off coordinates are clamped: QPainter works in ints underneath.
+    const double x0 = std::clamp(map.xForNs(slice.startNs), -1e5, 1e5);
+    const double x1 = std::clamp(map.xForNs(slice.endNs()), -1e5, 1e5);
+    return QRectF(x0, *y - s.vbar->value() + 1, std::max(x1 - x0, 2.0),
+                  TimelineLayout::kLaneHeightPx - 2);
+}
+
+// Waits through CUDA events: from the end of the op waited for to the start of the waiter.
+void TimelineView::paintDependencies(QPainter& p, const TimeMapper& map) const {
+    const State& s = *m_state;
+    auto paintOne = [&](const model::Dependency& d, double widthPx) {
+        const std::optional<QRectF> from = sliceRect(d.from, map);
+        const std::optional<QRectF> to = sliceRect(d.to, map);
+        if (from && to) {
+            const QRectF fromEnd(from->right(), from->top(), 0, from->height());
+            paintArrow(p, fromEnd, *to, QColor::fromRgb(Palette::kDependencyArrow), widthPx);
+        }
+    };
+    if (s.showDependencies) {
+        constexpr std::size_t kMaxArrows = 2000;
+        for (const model::Dependency& d :
+             dependenciesInView(*s.trace, s.scale->startNs(), s.scale->endNs(), kMaxArrows)) {
+            paintOne(d, 1.2);
+        }
+    }
+    // The selected op's own waits stand out, shown or not.
+    if (s.selected.valid()) {
+        for (const model::Dependency& d : s.trace->dependenciesTo(s.selected))
+            paintOne(d, 2.4);
+        for (const model::Dependency& d : s.trace->dependenciesFrom(s.selected))
+            paintOne(d, 2.4);
+    }
+}
+
 void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
     const State& s = *m_state;
     if (!s.selected.valid()) {
         return;
     }
-    const int scroll = s.vbar->value();
-    // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
-    auto sliceRect = [&](model::SliceRef ref) -> std::optional<QRectF> {
-        const model::Slice& slice = s.trace->slice(ref);
-        const std::optional<int> y = s.layout.laneY(s.layout.rowOfTrack(ref.track), slice.depth);
-        if (!y) {
-            return std::nullopt;
-        }
-        // Far-off coordinates are clamped: QPainter works in ints underneath.
-        const double x0 = std::clamp(map.xForNs(slice.startNs), -1e5, 1e5);
-        const double x1 = std::clamp(map.xForNs(slice.endNs()), -1e5, 1e5);
-        return QRectF(x0, *y - scroll + 1, std::max(x1 - x0, 2.0),
-                      TimelineLayout::kLaneHeightPx - 2);
-    };
-    const std::optional<QRectF> selected = sliceRect(s.selected);
+    const std::optional<QRectF> selected = sliceRect(s.selected, map);
     if (selected) {
         const QRect r = selected->toAlignedRect();
         p.setBrush(Qt::NoBrush);
@@ -958,29 +1003,11 @@ void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
     if (!flow) {
         return;
     }
-    const std::optional<QRectF> from = sliceRect(flow->from);
-    const std::optional<QRectF> to = sliceRect(flow->to);
-    if (!from || !to) {
-        return;
+    const std::optional<QRectF> from = sliceRect(flow->from, map);
+    const std::optional<QRectF> to = sliceRect(flow->to, map);
+    if (from && to) {
+        paintArrow(p, *from, *to, QColor::fromRgb(Palette::kFlowArrow), 1.6);
     }
-    const QPointF a(from->left(), from->bottom());
-    const QPointF b(to->left(), to->top());
-    p.save();
-    p.setRenderHint(QPainter::Antialiasing, true);
-    QPen pen(QColor::fromRgb(Palette::kFlowArrow), 1.6);
-    p.setPen(pen);
-    QPainterPath path(a);
-    const double midY = (a.y() + b.y()) / 2;
-    path.cubicTo(QPointF(a.x(), midY), QPointF(b.x(), midY), b);
-    p.setBrush(Qt::NoBrush);
-    p.drawPath(path);
-    // Arrow head pointing down into the GPU slice (or up, when the API row is below).
-    const double dir = b.y() >= a.y() ? -1.0 : 1.0;
-    QPolygonF head;
-    head << b << QPointF(b.x() - 4, b.y() + dir * 7) << QPointF(b.x() + 4, b.y() + dir * 7);
-    p.setBrush(QColor::fromRgb(Palette::kFlowArrow));
-    p.drawPolygon(head);
-    p.restore();
 }
 
 void TimelineView::paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include <QRectF>
 #include <QWidget>
 
 #include "model/Slice.h"
@@ -48,6 +49,10 @@ public:
     // Kernels labelled with their full names instead of the short ones (View > Full Kernel Names).
     void setFullKernelNames(bool full);
     bool fullKernelNames() const;
+    // Arrows for every wait through a CUDA event in view (View > Dependencies); the selected
+    // op's own are drawn either way.
+    void setShowDependencies(bool show);
+    bool showDependencies() const;
 
     model::TimeNs visibleStartNs() const;
     model::TimeNs visibleEndNs() const;
@@ -115,6 +120,9 @@ private:
     void paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const;
     void paintLegend(QPainter& p) const;
     void paintSelection(QPainter& p, const TimeMapper& map) const;
+    void paintDependencies(QPainter& p, const TimeMapper& map) const;
+    // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
+    std::optional<QRectF> sliceRect(model::SliceRef ref, const TimeMapper& map) const;
     void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
     model::TimeNs nsAtX(int widgetX) const;
     void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;

@@ -343,6 +343,59 @@ TEST_F(TracerGpuTest, RegisteredNvtxStringsNameTheirRanges) {
     EXPECT_EQ(names, (std::vector<std::string>{"registered mark", "registered range"}));
 }
 
+// cudaEventRecord on stream A, cudaStreamWaitEvent on stream B and cudaEventSynchronize on the
+// host: the trace ties the op before the record to the op after the wait and to the host's call.
+TEST_F(TracerGpuTest, EventWaitsBecomeDependenciesBetweenTheRightOps) {
+    SKIP_WITHOUT_GPU();
+    cudaStream_t a = nullptr;
+    cudaStream_t b = nullptr;
+    cudaEvent_t e = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), cudaSuccess);
+    CuptiTracer tracer;
+    ASSERT_TRUE(tracer.start().ok());
+    ASSERT_EQ(test::launchTracerSpin(a, 1, 32, 20'000'000, nullptr), cudaSuccess);  // ~10 ms
+    ASSERT_EQ(cudaEventRecord(e, a), cudaSuccess);
+    ASSERT_EQ(test::launchTracerEmpty(a), cudaSuccess);  // after the record: not waited for
+    ASSERT_EQ(cudaStreamWaitEvent(b, e, 0), cudaSuccess);
+    ASSERT_EQ(test::launchTracerEmpty(b), cudaSuccess);
+    ASSERT_EQ(cudaEventSynchronize(e), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    auto result = tracer.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    const model::Trace& trace = *result.value();
+    cudaEventDestroy(e);
+    cudaStreamDestroy(a);
+    cudaStreamDestroy(b);
+
+    ASSERT_EQ(trace.dependencies().size(), 2u)
+        << "sync records with event ids: " << trace.counts().sync;
+    bool gpuWaiter = false;
+    bool hostWaiter = false;
+    for (const model::Dependency& d : trace.dependencies()) {
+        const model::Slice& from = trace.slice(d.from);
+        const model::Slice& to = trace.slice(d.to);
+        std::printf("  dependency: %s -> %s\n", std::string(trace.str(from.nameId)).c_str(),
+                    std::string(trace.str(to.nameId)).c_str());
+        // Names are CUPTI's demangled signatures: "tracer_spin(long long, float*)".
+        EXPECT_EQ(trace.str(from.nameId).rfind("tracer_spin", 0), 0u);
+        if (to.kind == SliceKind::Kernel) {
+            gpuWaiter = true;
+            EXPECT_EQ(trace.str(to.nameId).rfind("tracer_empty", 0), 0u);
+            EXPECT_NE(d.to.track, d.from.track);  // the other stream
+            EXPECT_GE(to.startNs, from.endNs());  // it did wait
+        } else {
+            hostWaiter = true;
+            EXPECT_EQ(to.kind, SliceKind::RuntimeApi);
+            EXPECT_EQ(trace.str(to.nameId).rfind("cudaEventSynchronize", 0), 0u);
+            EXPECT_GE(to.endNs(), from.endNs());
+        }
+    }
+    EXPECT_TRUE(gpuWaiter);
+    EXPECT_TRUE(hostWaiter);
+}
+
 TEST_F(TracerGpuTest, EveryDeviceGetsItsOwnProcess) {
     SKIP_WITHOUT_GPU();
     int count = 0;

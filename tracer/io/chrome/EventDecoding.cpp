@@ -123,6 +123,8 @@ bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         WL_INT_ARG("stream", stream, kArgStream, std::int64_t)
         WL_INT_ARG("wait_on_stream", waitOnStream, kArgWaitOnStream, std::int64_t)
         WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
+        WL_INT_ARG("wait_on_cuda_event_record_corr_id", waitOnRecord, kArgWaitOnRecord,
+                   std::int64_t)
         WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
         WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
         WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)
@@ -254,10 +256,11 @@ void Importer::parseEvent(od::value& v) {
                 case keyHash("cat"):
                     if (key == "cat") {
                         e.cat = getString(value, "cat");
-                        // Our own launch arrows are rebuilt from correlation ids: the writer puts
-                        // "cat" second so the rest of these (half of all events) is skipped
-                        // unread.
-                        if (m_warpline && hasPhase && e.cat == format::kCatLaunchFlow &&
+                        // Our own launch and dependency arrows are rebuilt (from correlation ids
+                        // and sync args): the writer puts "cat" second so the rest of these (half
+                        // of all events) is skipped unread.
+                        if (m_warpline && hasPhase &&
+                            (e.cat == format::kCatLaunchFlow || e.cat == format::kCatDependency) &&
                             (e.ph == 's' || e.ph == 'f' || e.ph == 't')) {
                             return;
                         }

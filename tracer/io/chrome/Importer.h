@@ -119,6 +119,7 @@ enum ArgBit : std::uint32_t {
     kArgColor = 1u << 28,
     kArgPayload = 1u << 29,
     kArgCategoryName = 1u << 30,
+    kArgWaitOnRecord = 1u << 31,
 };
 
 // The args we understand (Kineto's names and ours). Views point into the parser's buffers,
@@ -129,6 +130,7 @@ struct EventArgs {
     std::int64_t device = -1;
     std::int64_t stream = -1;
     std::int64_t waitOnStream = -1;
+    std::int64_t waitOnRecord = -1;  // the awaited cudaEventRecord's correlation id
     std::int64_t eventId = -1;
     std::int64_t cbid = 0;
     std::int64_t returnCode = 0;

@@ -284,6 +284,10 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 if (s.streamId == -1 && (a.has & kArgWaitOnStream))
                     s.streamId = a.waitOnStream;
                 s.eventId = a.eventId > 0 ? static_cast<std::uint64_t>(a.eventId) : 0;
+                // The awaited record (Kineto writes -1 when there is none): the op waited for.
+                s.recordStreamId = a.waitOnStream >= 0 ? a.waitOnStream : -1;
+                s.recordCorrelationId =
+                    a.waitOnRecord > 0 ? static_cast<std::uint64_t>(a.waitOnRecord) : 0;
                 detail = m_builder.addSyncDetail(s);
             }
             break;

@@ -104,8 +104,8 @@ void Importer::handleEvent(RawEvent& e) {
         case 't':
         case 'f': {
             const bool launch = isLaunchFlowCat(e.cat);
-            if (launch && m_warpline)
-                return;  // rebuilt from correlation ids
+            if ((launch || e.cat == format::kCatDependency) && m_warpline)
+                return;  // rebuilt from correlation ids and the cuda_sync events' args
             if (!e.hasId) {
                 skipEvent({"flow event without \"id\"", e.at});
                 return;
