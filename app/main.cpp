@@ -21,6 +21,9 @@ Usage:
   warpline analyze FILE [--json] [--gap-threshold-us X]
                                    import summary and analysis of a trace
   warpline convert IN -o OUT.json  read any supported trace, write Chrome trace JSON
+  warpline diff A B [--json] [--whole-trace]
+                                   compare two traces: window, GPU busy and idle, kernels,
+                                   copies, NVTX ranges, findings
   warpline record [-o FILE] -- PROGRAM [ARGS...]
                                    trace another CUDA program
   warpline --help | --version
@@ -44,10 +47,16 @@ int main(int argc, char** argv) {
             std::printf("warpline %s\n", WARPLINE_VERSION);
             return kExitOk;
         }
-        if (first == "analyze") return analyzeCommand(rest);
-        if (first == "convert") return convertCommand(rest);
-        if (first == "run") return runCommand(rest);
-        if (first == "record") return recordCommand(rest);
+        if (first == "analyze")
+            return analyzeCommand(rest);
+        if (first == "convert")
+            return convertCommand(rest);
+        if (first == "run")
+            return runCommand(rest);
+        if (first == "record")
+            return recordCommand(rest);
+        if (first == "diff")
+            return diffCommand(rest);
         if (first.rfind("-", 0) != 0) {
             printError("unknown command '" + first + "' (see warpline --help)");
             return kExitBadInput;

@@ -303,6 +303,48 @@ TEST(TraceBuilder, LaunchQueueCountsOpsLaunchedAndNotYetFinished) {
     EXPECT_EQ(trace->counts().counterSamples, 0u);  // nothing recorded
 }
 
+TEST(TraceBuilder, NvtxRangesAreProjectedOntoTheGpuWorkTheyLaunched) {
+    // Thread 1's range "step" [0,30] launches at 0 and 10 (its nested "inner" [9,12] the second);
+    // the kernels run [100,200) and [150,300). "idle" [40,50] launches nothing.
+    TraceBuilder b;
+    b.setKeepTimes(true);
+    const auto host = b.hostProcess(1);
+    const auto api = b.hostApiTrack(host, 1);
+    const auto nvtx = b.nvtxTrack(host, 1);
+    const auto gpu = b.gpuProcess(0);
+    NvtxDetail red;
+    red.colorArgb = 0xffff0000u;
+    b.addNvtx(nvtx, 0, 30, "step", red);
+    b.addNvtx(nvtx, 9, 12, "inner", {});
+    b.addNvtx(nvtx, 40, 50, "idle", {});
+    b.addApi(api, 0, 5, "cudaLaunchKernel", 1, {});
+    b.addApi(api, 10, 11, "cudaLaunchKernel", 2, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 100, 200, "a", 1, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 8), 150, 300, "b", 2, {});
+    const auto trace = b.finalize();
+    const Track* projection = nullptr;
+    for (const auto& track : trace->tracks()) {
+        if (track.kind == TrackKind::NvtxProjection)
+            projection = &track;
+    }
+    ASSERT_NE(projection, nullptr);
+    EXPECT_EQ(projection->deviceId, 0);
+    EXPECT_EQ(trace->processes()[projection->process].deviceId, 0);
+    EXPECT_EQ(trace->str(projection->nameId), "NVTX on the GPU (thread 1)");
+    ASSERT_EQ(projection->slices.size(), 2u);
+    const Slice& step = projection->slices[0];
+    EXPECT_EQ(trace->str(step.nameId), "step");
+    EXPECT_EQ(step.startNs, 100);
+    EXPECT_EQ(step.endNs(), 300);
+    ASSERT_NE(trace->nvtx(step), nullptr);
+    EXPECT_EQ(trace->nvtx(step)->colorArgb, 0xffff0000u);  // the host range's colour
+    const Slice& inner = projection->slices[1];
+    EXPECT_EQ(trace->str(inner.nameId), "inner");
+    EXPECT_EQ(inner.startNs, 150);
+    EXPECT_EQ(inner.endNs(), 300);
+    EXPECT_EQ(trace->counts().nvtx, 3u);  // only what was recorded
+}
+
 TEST(TraceBuilder, KeepsSliceSmall) {
     EXPECT_LE(sizeof(Slice), 40u);
 }

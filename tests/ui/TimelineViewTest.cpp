@@ -49,16 +49,24 @@ TEST_F(ViewFixture, BuildsRowsInDisplayOrder) {
     };
     // The GPU first (its rows in view however many host threads a trace has), as Nsight
     // Systems puts a process's CUDA hardware rows above its threads.
-    const std::vector<QString> expected = {
-        "GPU 0: Test GPU",   title(small.stream7), title(small.stream13),
-        title(small.sync),   "warp occupancy %",   "Launch queue",
-        "python (pid 4242)", title(small.api),     title(small.nvtx)};
+    const std::vector<QString> expected = {"GPU 0: Test GPU",
+                                           title(small.stream7),
+                                           title(small.stream13),
+                                           title(small.sync),
+                                           "NVTX on the GPU (thread 4243)",
+                                           "warp occupancy %",
+                                           "Launch queue",
+                                           "python (pid 4242)",
+                                           title(small.api),
+                                           title(small.nvtx)};
     EXPECT_TRUE(title(small.stream7).contains("7"));
     EXPECT_EQ(titles, expected);
     EXPECT_EQ(rows[0].kind, RowKind::Process);
-    EXPECT_EQ(rows[4].kind, RowKind::Counter);
-    EXPECT_EQ(rows[5].kind, RowKind::Counter);  // made from the launches
-    EXPECT_EQ(rows[8].lanesShown, 2u);          // outer and inner NVTX ranges
+    // Made from the launches: the NVTX ranges' GPU extent and the launch queue.
+    EXPECT_EQ(rows[4].kind, RowKind::Track);
+    EXPECT_EQ(rows[5].kind, RowKind::Counter);
+    EXPECT_EQ(rows[6].kind, RowKind::Counter);
+    EXPECT_EQ(rows[9].lanesShown, 2u);  // outer and inner NVTX ranges
     for (std::size_t i = 1; i < rows.size(); ++i) {
         EXPECT_EQ(rows[i].yPx, rows[i - 1].yPx + rows[i - 1].heightPx);
     }
@@ -78,7 +86,7 @@ TEST_F(ViewFixture, HeaderClickCollapsesAndExpands) {
     ASSERT_EQ(view.layout().rows()[gpuRow].kind, RowKind::Process);
     QTest::mouseClick(&view, Qt::LeftButton, {},
                       QPoint(40, kRulerPx + view.layout().rows()[gpuRow].yPx + 5));
-    EXPECT_EQ(view.layout().rows().size(), before - 5);  // streams, sync and counters
+    EXPECT_EQ(view.layout().rows().size(), before - 6);  // streams, sync, projection, counters
     EXPECT_EQ(view.layout().rowOfTrack(small.stream7), -1);
     // Selecting a slice in a collapsed group opens it again.
     view.selectSlice({small.stream7, 0});

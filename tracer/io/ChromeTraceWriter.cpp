@@ -41,8 +41,15 @@ const char* trackKindName(TrackKind kind) {
             return "sync";
         case TrackKind::Host:
             return "host";
+        case TrackKind::NvtxProjection:
+            break;  // never written
     }
     return "host";
+}
+
+// Tracks made from other events by every reader (model::TrackKind::NvtxProjection): not written.
+bool written(const Track& track) {
+    return track.kind != TrackKind::NvtxProjection;
 }
 
 // Tracks whose lanes come from first-fit packing rather than nesting (the model allows overlaps
@@ -346,6 +353,8 @@ private:
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
             const Track& t = tracks[ti];
             const TrackLayout& tl = m_layout.tracks[ti];
+            if (!written(t))
+                continue;
             w.beginObject();
             w.field("pid", tl.pid);
             w.key("tids").beginArray();
@@ -457,6 +466,8 @@ private:
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
             const Track& t = tracks[ti];
             const TrackLayout& tl = m_layout.tracks[ti];
+            if (!written(t))
+                continue;
             const std::string name(m_trace.str(t.nameId));
             for (std::size_t g = 0; g < tl.tids.size(); ++g) {
                 std::string label = name;
@@ -747,6 +758,8 @@ private:
     void writeTrackEvents(model::TrackIndex ti) {
         const Track& t = m_trace.track(ti);
         const TrackLayout& tl = m_layout.tracks[ti];
+        if (!written(t))
+            return;
         for (const Slice& s : t.slices) {
             writeSlice(t, tl, s);
             if (!m_out.maybeFlush())

@@ -16,7 +16,9 @@ namespace {
 // other; waits from several host threads land on one device's sync row): lanes are assigned
 // first-fit there and nothing is reported as spilled.
 bool overlapsAllowed(TrackKind kind) {
-    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync;
+    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync ||
+           kind ==
+               TrackKind::NvtxProjection;  // the GPU work of one range outlasts the next's start
 }
 
 // Order of tracks within a process: API calls, then NVTX, then other host rows; streams, then sync.
@@ -34,6 +36,8 @@ int kindRank(TrackKind kind) {
             return 0;
         case TrackKind::Sync:
             return 1;
+        case TrackKind::NvtxProjection:
+            return 2;
     }
     return 9;
 }
@@ -130,6 +134,8 @@ TrackIndex TraceBuilder::trackFor(TrackKind kind, ProcessIndex process, std::int
             t.threadId = key;
             name = isSyntheticId(key) ? "Thread" : "Thread " + threadIdText(key);
             break;
+        case TrackKind::NvtxProjection:
+            break;  // made by addNvtxProjections(), not by key
     }
     t.nameId = intern(name);
     m_trace->m_tracks.push_back(std::move(t));
@@ -732,6 +738,96 @@ void TraceBuilder::addLaunchQueues() {
     }
 }
 
+void TraceBuilder::addNvtxProjections() {
+    Trace& t = *m_trace;
+    // The launches of each host thread (its API track), in call order: when the call started,
+    // and the span of the GPU work it queued, on which GPU process.
+    struct Launch {
+        TimeNs callNs;
+        TimeNs gpuStartNs;
+        TimeNs gpuEndNs;
+        ProcessIndex gpu;
+    };
+    std::unordered_map<TrackIndex, std::vector<Launch>> launchesOf;
+    for (const Flow& f : t.m_flows) {
+        const Track& fromTrack = t.m_tracks[f.from.track];
+        const Track& toTrack = t.m_tracks[f.to.track];
+        const Slice& call = t.slice(f.from);
+        const Slice& op = t.slice(f.to);
+        if (fromTrack.kind != TrackKind::HostApi || toTrack.kind != TrackKind::GpuStream ||
+            !isGpuWork(op.kind) || call.correlationId == 0 ||
+            call.correlationId != op.correlationId)
+            continue;
+        launchesOf[f.from.track].push_back({call.startNs, op.startNs, op.endNs(), toTrack.process});
+    }
+    if (launchesOf.empty())
+        return;
+    std::map<std::pair<ProcessIndex, std::int64_t>, TrackIndex> apiTrackOf;
+    for (auto& [track, launches] : launchesOf) {
+        std::sort(launches.begin(), launches.end(),
+                  [](const Launch& a, const Launch& b) { return a.callNs < b.callNs; });
+        apiTrackOf.emplace(std::pair(t.m_tracks[track].process, t.m_tracks[track].threadId), track);
+    }
+
+    // One projection track per (GPU process, NVTX track); made after the tracks were ordered, so
+    // they come last in their GPU process.
+    std::map<std::pair<ProcessIndex, TrackIndex>, TrackIndex> projectionOf;
+    const std::size_t trackCount = t.m_tracks.size();
+    for (TrackIndex ti = 0; ti < trackCount; ++ti) {
+        if (t.m_tracks[ti].kind != TrackKind::Nvtx)
+            continue;
+        const auto api = apiTrackOf.find({t.m_tracks[ti].process, t.m_tracks[ti].threadId});
+        if (api == apiTrackOf.end())
+            continue;
+        const std::vector<Launch>& launches = launchesOf[api->second];
+        for (std::size_t si = 0; si < t.m_tracks[ti].slices.size(); ++si) {
+            const Slice range = t.m_tracks[ti].slices[si];
+            if (range.durationNs == 0)
+                continue;  // a mark launches nothing
+            auto it = std::lower_bound(launches.begin(), launches.end(), range.startNs,
+                                       [](const Launch& l, TimeNs ns) { return l.callNs < ns; });
+            // Per GPU process the range's work ran on (almost always one).
+            std::map<ProcessIndex, std::pair<TimeNs, TimeNs>> span;
+            for (; it != launches.end() && it->callNs <= range.endNs(); ++it) {
+                auto [s, inserted] = span.try_emplace(it->gpu, it->gpuStartNs, it->gpuEndNs);
+                if (!inserted) {
+                    s->second.first = std::min(s->second.first, it->gpuStartNs);
+                    s->second.second = std::max(s->second.second, it->gpuEndNs);
+                }
+            }
+            for (const auto& [gpu, extent] : span) {
+                auto [p, inserted] = projectionOf.try_emplace({gpu, ti}, 0);
+                if (inserted) {
+                    const Track& host = t.m_tracks[ti];
+                    Track projection;
+                    projection.kind = TrackKind::NvtxProjection;
+                    projection.process = gpu;
+                    projection.deviceId = t.m_processes[gpu].deviceId;
+                    projection.threadId = host.threadId;
+                    projection.domainId = host.domainId;
+                    const std::string domain(t.m_strings.get(host.domainId));
+                    projection.nameId =
+                        intern((domain.empty() ? std::string("NVTX") : "NVTX " + domain) +
+                               " on the GPU (thread " + threadIdText(host.threadId) + ")");
+                    projection.sortIndex = std::numeric_limits<std::int32_t>::max();
+                    p->second = static_cast<TrackIndex>(t.m_tracks.size());
+                    t.m_tracks.push_back(std::move(projection));
+                }
+                Slice s = range;  // its name, colour and details (shared, not copied)
+                s.startNs = extent.first;
+                s.durationNs = extent.second - extent.first;
+                s.correlationId = 0;
+                s.depth = 0;
+                s.flags = 0;
+                s.argsIndex = kNoDetail;
+                t.m_tracks[p->second].slices.push_back(s);
+            }
+        }
+    }
+    for (TrackIndex ti = static_cast<TrackIndex>(trackCount); ti < t.m_tracks.size(); ++ti)
+        assignLanes(t.m_tracks[ti]);
+}
+
 std::shared_ptr<const Trace> TraceBuilder::finalize() {
     if (m_finalized)
         return nullptr;
@@ -869,6 +965,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     m_pendingFlows.clear();
     resolveDependencies();
     addLaunchQueues();
+    addNvtxProjections();
 
     // Builders grow vectors by doubling; an immutable trace gives the slack back (up to a third of
     // the memory of a large trace).
@@ -887,6 +984,8 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
 
     TraceCounts& n = t.m_counts;
     for (const auto& track : t.m_tracks) {
+        if (track.kind == TrackKind::NvtxProjection)
+            continue;  // made from the rest: counts say what was recorded
         n.slices += track.slices.size();
         for (const auto& s : track.slices) {
             switch (s.kind) {

@@ -133,6 +133,7 @@ private:
     void resolveFlows();
     void resolveDependencies();
     void addLaunchQueues();
+    void addNvtxProjections();
 
     std::shared_ptr<Trace> m_trace;
     std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;

@@ -260,6 +260,12 @@ private:
                 case TrackKind::Host:
                     track = m_b.hostTrack(p, t.threadId);
                     break;
+                case TrackKind::NvtxProjection:
+                    break;  // the merged trace makes its own
+            }
+            if (t.kind == TrackKind::NvtxProjection) {
+                m_tracks.push_back(std::numeric_limits<TrackIndex>::max());  // no flow ends here
+                continue;
             }
             m_b.setTrackName(track, m_in.str(t.nameId));
             m_b.setTrackSortIndex(track, t.sortIndex);

@@ -17,6 +17,9 @@ enum class TrackKind : std::uint8_t {
     GpuStream,  // kernels, copies and memsets of one stream of one device
     Sync,       // synchronisation waits attributed to one device
     Host,       // any other host-side track from an imported trace (CPU ops, Python)
+    // Under a GPU: the span of the GPU work launched inside each NVTX range of one host thread
+    // (the range's "GPU projection"). Made by finalize() from the launches, never exported.
+    NvtxProjection,
 };
 
 using ProcessIndex = std::uint32_t;

@@ -205,7 +205,10 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
 void DetailsPanel::fillSlice(const model::Slice& s) {
     const model::Trace& t = *m_trace;
     const model::Track& track = t.track(m_ref.track);
-    addRow(tr("Kind"), kindName(s.kind));
+    addRow(tr("Kind"), track.kind == model::TrackKind::NvtxProjection
+                           ? tr("NVTX range on the GPU: from the start of the first to the end "
+                                "of the last GPU op launched inside the host's range")
+                           : kindName(s.kind));
     if (analysis::shownName(t, s) != t.str(s.nameId)) {
         addRow(tr("CUPTI name"), qstr(t.str(s.nameId)));
     }

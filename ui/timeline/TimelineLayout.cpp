@@ -21,8 +21,10 @@ int kindRank(model::TrackKind kind) {
             return 4;
         case model::TrackKind::Sync:
             return 5;
+        case model::TrackKind::NvtxProjection:
+            return 6;
     }
-    return 6;
+    return 7;
 }
 
 QString qstr(std::string_view s) {
@@ -84,6 +86,8 @@ QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track
             return QStringLiteral("Stream %1").arg(track.streamId);
         case model::TrackKind::Sync:
             return QStringLiteral("Synchronization");
+        case model::TrackKind::NvtxProjection:
+            return QStringLiteral("NVTX on the GPU") + domain;
         case model::TrackKind::Host:
             return QStringLiteral("Thread %1")
                 .arg(QString::fromStdString(model::threadIdText(track.threadId)))
