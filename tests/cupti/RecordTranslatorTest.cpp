@@ -247,6 +247,33 @@ TEST_F(RecordTranslatorTest, EventWaitsNameTheOpTheyWaitFor) {
     EXPECT_EQ(trace->dependenciesTo(deps[0].to).size(), 1u);
 }
 
+TEST_F(RecordTranslatorTest, GraphNodesKeepTheirGraphAndNodeIds) {
+    auto k = kernelRecord("node_kernel", 100, 200, 40, 13);
+    k.graphId = 3;
+    k.graphNodeId = 77;
+    feed(k);
+    auto m = memsetRecord(4096, 0, 210, 220, 40, 13);
+    m.graphId = 3;
+    m.graphNodeId = 78;
+    feed(m);
+    auto trace = finish();
+    int seen = 0;
+    for (const auto& track : trace->tracks()) {
+        for (const auto& s : track.slices) {
+            if (const auto* kd = trace->kernel(s)) {
+                EXPECT_EQ(kd->graph.graphId, 3u);
+                EXPECT_EQ(kd->graph.nodeId, 77u);
+                ++seen;
+            } else if (const auto* md = trace->memset(s)) {
+                EXPECT_EQ(md->graph.graphId, 3u);
+                EXPECT_EQ(md->graph.nodeId, 78u);
+                ++seen;
+            }
+        }
+    }
+    EXPECT_EQ(seen, 2);
+}
+
 TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {
     const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
     const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;

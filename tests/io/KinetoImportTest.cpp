@@ -240,6 +240,30 @@ TEST(KinetoImport, EventWaitsBecomeDependenciesThatSurviveAConversion) {
     EXPECT_EQ(again.value()->counts().flows, first.value()->counts().flows);
 }
 
+TEST(KinetoImport, GraphNodesSurviveAConversionAndOverlapWithoutAWarning) {
+    // Two nodes of one graph launch (correlation 8) overlap on stream 7.
+    const std::string json = R"({"traceEvents": [
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaGraphLaunch", "pid": 5, "tid": 5, "ts": 1, "dur": 2, "args": {"correlation": 8}},
+      {"ph": "X", "cat": "kernel", "name": "node_a", "pid": 0, "tid": 7, "ts": 10, "dur": 20, "args": {"stream": 7, "device": 0, "correlation": 8, "graph id": 4, "graph node id": 40}},
+      {"ph": "X", "cat": "kernel", "name": "node_b", "pid": 0, "tid": 7, "ts": 15, "dur": 20, "args": {"stream": 7, "device": 0, "correlation": 8, "graph id": 4, "graph node id": 41}}]})";
+    const auto first = ChromeTraceReader().read(json, "graph.json");
+    ASSERT_TRUE(first.ok()) << first.error().describe();
+    EXPECT_TRUE(first.value()->diagnostics().warnings.empty());
+    EXPECT_EQ(first.value()->counts().flows, 2u);  // the launch call to each node
+    const std::string exported = ChromeTraceWriter(*first.value()).toString();
+    EXPECT_NE(exported.find(R"("graph id":4,"graph node id":41)"), std::string::npos);
+    const auto again = ChromeTraceReader().read(exported, "again.json");
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_TRUE(again.value()->diagnostics().warnings.empty());
+    EXPECT_EQ(exported, ChromeTraceWriter(*again.value()).toString());
+    const auto node = findSlice(*again.value(), "node_b");
+    ASSERT_TRUE(node.valid());
+    const auto* k = again.value()->kernel(again.value()->slice(node));
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->graph.graphId, 4u);
+    EXPECT_EQ(k->graph.nodeId, 41u);
+}
+
 TEST(KinetoImport, RankOfAJobSurvivesAConversion) {
     // A rank-3 trace of an 8-rank job, read and written again: the exported distributedInfo
     // still says rank 3 of 8, as numbers (what Kineto and HTA read).

@@ -345,6 +345,36 @@ TEST(TraceBuilder, NvtxRangesAreProjectedOntoTheGpuWorkTheyLaunched) {
     EXPECT_EQ(trace->counts().nvtx, 3u);  // only what was recorded
 }
 
+TEST(TraceBuilder, NodesOfOneGraphLaunchOverlapWithoutAWarning) {
+    // One cudaGraphLaunch (correlation 5) runs two nodes at once on stream 7; later two unrelated
+    // kernels (correlations 6 and 7) overlap there too, which is a producer's error.
+    TraceBuilder b;
+    const auto gpu = b.gpuProcess(0);
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    KernelDetail node;
+    node.graph = {2, 11};
+    b.addKernel(stream, 100, 200, "a", 5, node);
+    node.graph = {2, 12};
+    b.addKernel(stream, 150, 250, "b", 5, node);
+    b.addKernel(stream, 300, 400, "c", 6, {});
+    b.addKernel(stream, 350, 450, "d", 7, {});
+    const auto trace = b.finalize();
+    const Track& t = trace->tracks()[0];
+    EXPECT_EQ(t.laneCount(), 2u);  // both overlaps get a lane of their own
+    EXPECT_EQ(trace->diagnostics().spilledOverlaps, 1u);
+    ASSERT_EQ(trace->diagnostics().warnings.size(), 1u);
+    EXPECT_EQ(trace->diagnostics().warnings[0], spilledOverlapWarning(1, "Stream 7"));
+    for (const Slice& s : t.slices) {
+        const std::string_view name = trace->str(s.nameId);
+        EXPECT_EQ(unexpectedOverlap(s), name == "d") << name;
+        if (name == "b") {
+            ASSERT_NE(trace->kernel(s), nullptr);
+            EXPECT_EQ(trace->kernel(s)->graph.graphId, 2u);
+            EXPECT_EQ(trace->kernel(s)->graph.nodeId, 12u);
+        }
+    }
+}
+
 TEST(TraceBuilder, KeepsSliceSmall) {
     EXPECT_LE(sizeof(Slice), 40u);
 }

@@ -321,6 +321,7 @@ void RecordTranslator::translateKernel(const CUpti_Activity& record) {
     detail.registersPerThread = k.registersPerThread;
     detail.staticSharedBytes = k.staticSharedMemory;
     detail.dynamicSharedBytes = k.dynamicSharedMemory;
+    detail.graph = {k.graphId, k.graphNodeId};
     const std::string& name = kernelName(k.name);
     m_builder->addKernel(streamTrack(static_cast<int>(k.deviceId), k.contextId, k.streamId),
                          static_cast<model::TimeNs>(k.start), static_cast<model::TimeNs>(end), name,
@@ -340,6 +341,7 @@ void RecordTranslator::translateMemcpy(const CUpti_Activity& record) {
     detail.dstKind = memoryKindOf(m.dstKind);
     detail.srcDevice = static_cast<std::int32_t>(m.deviceId);
     detail.dstDevice = static_cast<std::int32_t>(m.deviceId);
+    detail.graph = {m.graphId, m.graphNodeId};
     m_builder->addMemcpy(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
                          static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
                          memcpyName(detail.copyKind, detail.srcKind, detail.dstKind),
@@ -359,6 +361,7 @@ void RecordTranslator::translatePeerMemcpy(const CUpti_Activity& record) {
     detail.dstKind = memoryKindOf(m.dstKind);
     detail.srcDevice = static_cast<std::int32_t>(m.srcDeviceId);
     detail.dstDevice = static_cast<std::int32_t>(m.dstDeviceId);
+    detail.graph = {m.graphId, m.graphNodeId};
     const std::string name = "Memcpy PtoP (GPU " + std::to_string(m.srcDeviceId) + " -> GPU " +
                              std::to_string(m.dstDeviceId) + ")";
     m_builder->addMemcpy(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
@@ -376,6 +379,7 @@ void RecordTranslator::translateMemset(const CUpti_Activity& record) {
     detail.bytes = m.bytes;
     detail.value = m.value;
     detail.memoryKind = memoryKindOf(m.memoryKind);
+    detail.graph = {m.graphId, m.graphNodeId};
     m_builder->addMemset(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
                          static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
                          std::string("Memset (") + model::toString(detail.memoryKind) + ")",

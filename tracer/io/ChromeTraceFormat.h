@@ -65,7 +65,8 @@ inline constexpr std::string_view kArgBandwidth = "memory bandwidth (GB/s)";
 // event's other args are kept with its slice (Trace::extraArgs) and written after these, so
 // export loses nothing and never writes a key twice.
 constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
-    constexpr std::string_view kGpu[] = {"device", "stream", "correlation"};
+    constexpr std::string_view kGpu[] = {"device", "stream", "correlation", "graph id",
+                                         "graph node id"};
     constexpr std::string_view kKernel[] = {"grid",
                                             "block",
                                             "registers per thread",

@@ -368,13 +368,12 @@ private:
             w.endObject();
             std::uint64_t spilled = 0;
             for (const auto& s : t.slices)
-                spilled += (s.flags & model::kSliceSpilled) ? 1 : 0;
+                spilled += model::unexpectedOverlap(s) ? 1 : 0;
             if (spilled > 0) {
                 spilledSlices += spilled;
                 ++spilledTracks;
                 spillWarnings.push_back(
-                    std::to_string(spilled) + " overlapping slice(s) on track '" +
-                    std::string(m_trace.str(t.nameId)) + "' did not nest; moved to extra lanes");
+                    model::spilledOverlapWarning(spilled, m_trace.str(t.nameId)));
             }
         }
         w.endArray();
@@ -613,6 +612,7 @@ private:
                         m_out.put(",\"est. achieved occupancy %\":");
                         m_out.putFloat(k->estimatedOccupancyPct);
                     }
+                    putGraphNode(k->graph);
                 }
                 m_out.put('}');
                 break;
@@ -638,6 +638,7 @@ private:
                         m_out.put(",\"dst device\":");
                         m_out.putInt(m->dstDevice);
                     }
+                    putGraphNode(m->graph);
                 }
                 m_out.put('}');
                 break;
@@ -653,6 +654,7 @@ private:
                     m_out.put(",\"memory kind\":\"");
                     m_out.put(model::toString(m->memoryKind));
                     m_out.put('"');
+                    putGraphNode(m->graph);
                 }
                 m_out.put('}');
                 break;
@@ -753,6 +755,16 @@ private:
                 }
                 break;
         }
+    }
+
+    // The CUDA graph node that ran a GPU op, when it came from a graph.
+    void putGraphNode(const model::GraphNode& g) {
+        if (g.graphId == 0 && g.nodeId == 0)
+            return;
+        m_out.put(",\"graph id\":");
+        m_out.putInt(g.graphId);
+        m_out.put(",\"graph node id\":");
+        m_out.putInt(g.nodeId);
     }
 
     void writeTrackEvents(model::TrackIndex ti) {

@@ -10,6 +10,12 @@ namespace wl::model {
 
 // Per-kind detail records, kept in side tables of the Trace so Slice stays small.
 
+// The CUDA graph node that ran a kernel, copy or memset (graphId 0: not launched from a graph).
+struct GraphNode {
+    std::uint32_t graphId = 0;
+    std::uint64_t nodeId = 0;
+};
+
 struct KernelDetail {
     std::array<std::int32_t, 3> grid{1, 1, 1};
     std::array<std::int32_t, 3> block{1, 1, 1};
@@ -21,6 +27,7 @@ struct KernelDetail {
     // above.
     float warpsPerSm = -1.0f;
     float estimatedOccupancyPct = -1.0f;
+    GraphNode graph;
 
     std::int64_t threadsPerBlock() const { return std::int64_t{block[0]} * block[1] * block[2]; }
     std::int64_t blockCount() const { return std::int64_t{grid[0]} * grid[1] * grid[2]; }
@@ -45,12 +52,14 @@ struct MemcpyDetail {
     MemoryKind dstKind = MemoryKind::Unknown;
     std::int32_t srcDevice = -1;  // for peer copies
     std::int32_t dstDevice = -1;
+    GraphNode graph;
 };
 
 struct MemsetDetail {
     std::uint64_t bytes = 0;
     std::uint32_t value = 0;
     MemoryKind memoryKind = MemoryKind::Unknown;
+    GraphNode graph;
 };
 
 enum class SyncKind : std::uint8_t {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wl::model {
@@ -42,5 +43,12 @@ struct Diagnostics {
     }
     bool lostData() const { return droppedRecords > 0; }
 };
+
+// The warning for `count` slices of one track that overlapped without nesting: one text for the
+// builder that finds them and for the merge and the writer that must recognise it.
+inline std::string spilledOverlapWarning(std::uint64_t count, std::string_view track) {
+    return std::to_string(count) + " overlapping slice(s) on track '" + std::string(track) +
+           "' did not nest; moved to extra lanes";
+}
 
 }  // namespace wl::model

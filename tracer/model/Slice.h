@@ -52,7 +52,15 @@ static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per sli
 // Bits of Slice::flags.
 enum SliceFlags : std::uint8_t {
     kSliceSpilled = 1u << 0,  // overlapped a sibling without nesting; moved to an extra lane
+    // Spilled, but by design: it overlaps work of the same launch (nodes of one CUDA graph launch
+    // run at once on their stream), so it is no warning.
+    kSliceConcurrentInLaunch = 1u << 1,
 };
+
+// A spilled slice that says something is wrong (an overlap the producer should not have made).
+inline bool unexpectedOverlap(const Slice& s) {
+    return (s.flags & kSliceSpilled) != 0 && (s.flags & kSliceConcurrentInLaunch) == 0;
+}
 
 // Addresses a slice in a Trace: the track's index and the slice's index within that track.
 struct SliceRef {

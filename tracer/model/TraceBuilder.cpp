@@ -436,27 +436,37 @@ void TraceBuilder::assignLanes(Track& track) {
             s.depth = static_cast<std::uint16_t>(firstFit(s, 0));
         }
     } else {
-        std::vector<TimeNs> stackEnd;  // ends of the currently open enclosing slices
+        std::vector<std::size_t> stack;  // the currently open enclosing slices
         std::vector<std::size_t> spilled;
+        std::uint64_t unexpected = 0;
         for (std::size_t i = 0; i < slices.size(); ++i) {
             Slice& s = slices[i];
-            while (!stackEnd.empty() && stackEnd.back() <= s.startNs) {
-                stackEnd.pop_back();
+            while (!stack.empty() && slices[stack.back()].endNs() <= s.startNs) {
+                stack.pop_back();
             }
-            if (!stackEnd.empty() && s.endNs() > stackEnd.back()) {
-                spilled.push_back(i);  // starts inside its neighbour but ends after it
+            if (!stack.empty() && s.endNs() > slices[stack.back()].endNs()) {
+                // Starts inside its neighbour but ends after it. Ops of one launch (the nodes of
+                // a CUDA graph launch share its correlation id) may run at once: no warning.
+                const Slice& neighbour = slices[stack.back()];
+                if (track.kind == TrackKind::GpuStream && s.correlationId != 0 &&
+                    s.correlationId == neighbour.correlationId) {
+                    s.flags |= kSliceConcurrentInLaunch;
+                } else {
+                    ++unexpected;
+                }
+                spilled.push_back(i);
                 continue;
             }
-            s.depth = static_cast<std::uint16_t>(stackEnd.size());
-            maxNestedDepth = std::max<std::size_t>(maxNestedDepth, stackEnd.size() + 1);
-            stackEnd.push_back(s.endNs());
+            s.depth = static_cast<std::uint16_t>(stack.size());
+            maxNestedDepth = std::max<std::size_t>(maxNestedDepth, stack.size() + 1);
+            stack.push_back(i);
         }
         if (!spilled.empty()) {
-            auto& diag = m_trace->m_diagnostics;
-            diag.spilledOverlaps += spilled.size();
-            diag.warn(std::to_string(spilled.size()) + " overlapping slice(s) on track '" +
-                      std::string(m_trace->m_strings.get(track.nameId)) +
-                      "' did not nest; moved to extra lanes");
+            if (unexpected > 0) {
+                auto& diag = m_trace->m_diagnostics;
+                diag.spilledOverlaps += unexpected;
+                diag.warn(spilledOverlapWarning(unexpected, m_trace->m_strings.get(track.nameId)));
+            }
             laneEnd.assign(maxNestedDepth, std::numeric_limits<TimeNs>::max());
             for (std::size_t i : spilled) {
                 Slice& s = slices[i];

@@ -334,14 +334,12 @@ void addDiagnostics(Diagnostics& out, const Trace& in, const std::string& label)
     for (const Track& t : in.tracks()) {
         std::uint64_t spilled = 0;
         for (const Slice& s : t.slices)
-            spilled += (s.flags & kSliceSpilled) ? 1 : 0;
+            spilled += unexpectedOverlap(s) ? 1 : 0;
         if (spilled == 0)
             continue;
         spilledSlices += spilled;
         ++spilledTracks;
-        const std::string message = std::to_string(spilled) + " overlapping slice(s) on track '" +
-                                    std::string(in.str(t.nameId)) +
-                                    "' did not nest; moved to extra lanes";
+        const std::string message = spilledOverlapWarning(spilled, in.str(t.nameId));
         if (auto it = std::find(warnings.begin(), warnings.end(), message); it != warnings.end())
             warnings.erase(it);
     }

@@ -259,6 +259,16 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
         addRow(tr("Value"), QString::number(m->value));
         addRow(tr("Memory kind"), QString::fromUtf8(model::toString(m->memoryKind)));
     }
+    // The CUDA graph node that ran it: "graph 2, node 17" (its siblings share the launch call).
+    const model::GraphNode* graph = nullptr;
+    if (const auto* k = t.kernel(s))
+        graph = &k->graph;
+    else if (const auto* m = t.memcpy(s))
+        graph = &m->graph;
+    else if (const auto* m = t.memset(s))
+        graph = &m->graph;
+    if (graph != nullptr && (graph->graphId != 0 || graph->nodeId != 0))
+        addRow(tr("CUDA graph"), tr("graph %1, node %2").arg(graph->graphId).arg(graph->nodeId));
     if (const auto* y = t.sync(s)) {
         addGroup(tr("Synchronisation"));
         addRow(tr("Sync type"), QString::fromUtf8(model::toString(y->syncKind)));

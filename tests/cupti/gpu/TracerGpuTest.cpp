@@ -396,6 +396,85 @@ TEST_F(TracerGpuTest, EventWaitsBecomeDependenciesBetweenTheRightOps) {
     EXPECT_TRUE(hostWaiter);
 }
 
+// A graph captured from two streams (a fork and a join) with three kernels and a memset, launched
+// five times: every node carries its graph and node ids and a launch arrow from cudaGraphLaunch,
+// and nodes that run at once are no overlap warning.
+TEST_F(TracerGpuTest, GraphNodesAreTiedToTheirLaunchWithoutOverlapWarnings) {
+    SKIP_WITHOUT_GPU();
+    cudaStream_t s = nullptr;
+    cudaStream_t side = nullptr;
+    cudaEvent_t fork = nullptr;
+    cudaEvent_t join = nullptr;
+    void* buffer = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming), cudaSuccess);
+    ASSERT_EQ(cudaEventCreateWithFlags(&join, cudaEventDisableTiming), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&buffer, 4096), cudaSuccess);
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    ASSERT_EQ(test::launchTracerSpin(s, 1, 32, 400'000, nullptr), cudaSuccess);
+    ASSERT_EQ(cudaEventRecord(fork, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamWaitEvent(side, fork, 0), cudaSuccess);
+    ASSERT_EQ(test::launchTracerSpin(side, 1, 32, 400'000, nullptr), cudaSuccess);
+    ASSERT_EQ(test::launchTracerSpin(s, 1, 32, 400'000, nullptr), cudaSuccess);
+    ASSERT_EQ(cudaEventRecord(join, side), cudaSuccess);
+    ASSERT_EQ(cudaStreamWaitEvent(s, join, 0), cudaSuccess);
+    ASSERT_EQ(cudaMemsetAsync(buffer, 0, 4096, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+
+    CuptiTracer tracer;
+    ASSERT_TRUE(tracer.start().ok());
+    for (int i = 0; i < 5; ++i)
+        ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    auto result = tracer.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    const model::Trace& trace = *result.value();
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaFree(buffer);
+    cudaEventDestroy(fork);
+    cudaEventDestroy(join);
+    cudaStreamDestroy(s);
+    cudaStreamDestroy(side);
+
+    EXPECT_EQ(trace.counts().kernel, 15u);
+    EXPECT_EQ(trace.counts().memset, 5u);
+    for (const std::string& w : trace.diagnostics().warnings) {
+        std::printf("  warning: %s\n", w.c_str());
+        EXPECT_EQ(w.find("did not nest"), std::string::npos) << w;
+    }
+    std::size_t nodes = 0;
+    std::size_t concurrent = 0;
+    for (std::uint32_t ti = 0; ti < trace.tracks().size(); ++ti) {
+        const model::Track& track = trace.track(ti);
+        if (track.kind != TrackKind::GpuStream)
+            continue;
+        for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+            const model::Slice& op = track.slices[si];
+            const model::GraphNode* g = nullptr;
+            if (const auto* k = trace.kernel(op))
+                g = &k->graph;
+            else if (const auto* m = trace.memset(op))
+                g = &m->graph;
+            ASSERT_NE(g, nullptr);
+            EXPECT_NE(g->graphId, 0u);
+            EXPECT_NE(g->nodeId, 0u);
+            const model::Flow* launch = trace.flowTo({ti, si});
+            ASSERT_NE(launch, nullptr) << "node without its launch";
+            EXPECT_EQ(trace.str(trace.slice(launch->from).nameId).rfind("cudaGraphLaunch", 0), 0u);
+            concurrent += (op.flags & model::kSliceConcurrentInLaunch) ? 1 : 0;
+            ++nodes;
+        }
+    }
+    EXPECT_EQ(nodes, 20u);
+    std::printf("  %zu graph nodes, %zu ran beside another node of their launch\n", nodes,
+                concurrent);
+}
+
 TEST_F(TracerGpuTest, EveryDeviceGetsItsOwnProcess) {
     SKIP_WITHOUT_GPU();
     int count = 0;

@@ -125,6 +125,8 @@ bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
         WL_INT_ARG("wait_on_cuda_event_record_corr_id", waitOnRecord, kArgWaitOnRecord,
                    std::int64_t)
+        WL_INT_ARG("graph id", graphId, kArgGraphId, std::uint64_t)
+        WL_INT_ARG("graph node id", graphNodeId, kArgGraphNodeId, std::uint64_t)
         WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
         WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
         WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)

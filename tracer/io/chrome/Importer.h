@@ -87,50 +87,54 @@ inline bool onGpu(Cat c) {
 }
 
 // Presence bits of EventArgs fields.
-enum ArgBit : std::uint32_t {
-    kArgCorrelation = 1u << 0,
-    kArgDevice = 1u << 1,
-    kArgStream = 1u << 2,
-    kArgWaitOnStream = 1u << 3,
-    kArgEventId = 1u << 4,
-    kArgCbid = 1u << 5,
-    kArgReturnCode = 1u << 6,
-    kArgSrcDevice = 1u << 7,
-    kArgDstDevice = 1u << 8,
-    kArgCategory = 1u << 9,
-    kArgSortIndex = 1u << 10,
-    kArgBytes = 1u << 11,
-    kArgValue = 1u << 12,
-    kArgGrid = 1u << 13,
-    kArgBlock = 1u << 14,
-    kArgRegisters = 1u << 15,
-    kArgSharedTotal = 1u << 16,
-    kArgSharedStatic = 1u << 17,
-    kArgSharedDynamic = 1u << 18,
-    kArgWarps = 1u << 19,
-    kArgOccupancy = 1u << 20,
-    kArgCopyKind = 1u << 21,
-    kArgSrcKind = 1u << 22,
-    kArgDstKind = 1u << 23,
-    kArgMemoryKind = 1u << 24,
-    kArgSyncKind = 1u << 25,
-    kArgDomain = 1u << 26,
-    kArgName = 1u << 27,
-    kArgColor = 1u << 28,
-    kArgPayload = 1u << 29,
-    kArgCategoryName = 1u << 30,
-    kArgWaitOnRecord = 1u << 31,
+enum ArgBit : std::uint64_t {
+    kArgCorrelation = std::uint64_t{1} << 0,
+    kArgDevice = std::uint64_t{1} << 1,
+    kArgStream = std::uint64_t{1} << 2,
+    kArgWaitOnStream = std::uint64_t{1} << 3,
+    kArgEventId = std::uint64_t{1} << 4,
+    kArgCbid = std::uint64_t{1} << 5,
+    kArgReturnCode = std::uint64_t{1} << 6,
+    kArgSrcDevice = std::uint64_t{1} << 7,
+    kArgDstDevice = std::uint64_t{1} << 8,
+    kArgCategory = std::uint64_t{1} << 9,
+    kArgSortIndex = std::uint64_t{1} << 10,
+    kArgBytes = std::uint64_t{1} << 11,
+    kArgValue = std::uint64_t{1} << 12,
+    kArgGrid = std::uint64_t{1} << 13,
+    kArgBlock = std::uint64_t{1} << 14,
+    kArgRegisters = std::uint64_t{1} << 15,
+    kArgSharedTotal = std::uint64_t{1} << 16,
+    kArgSharedStatic = std::uint64_t{1} << 17,
+    kArgSharedDynamic = std::uint64_t{1} << 18,
+    kArgWarps = std::uint64_t{1} << 19,
+    kArgOccupancy = std::uint64_t{1} << 20,
+    kArgCopyKind = std::uint64_t{1} << 21,
+    kArgSrcKind = std::uint64_t{1} << 22,
+    kArgDstKind = std::uint64_t{1} << 23,
+    kArgMemoryKind = std::uint64_t{1} << 24,
+    kArgSyncKind = std::uint64_t{1} << 25,
+    kArgDomain = std::uint64_t{1} << 26,
+    kArgName = std::uint64_t{1} << 27,
+    kArgColor = std::uint64_t{1} << 28,
+    kArgPayload = std::uint64_t{1} << 29,
+    kArgCategoryName = std::uint64_t{1} << 30,
+    kArgWaitOnRecord = std::uint64_t{1} << 31,
+    kArgGraphId = std::uint64_t{1} << 32,
+    kArgGraphNodeId = std::uint64_t{1} << 33,
 };
 
 // The args we understand (Kineto's names and ours). Views point into the parser's buffers,
 // valid for the whole document.
 struct EventArgs {
-    std::uint32_t has = 0;
+    std::uint64_t has = 0;
     std::int64_t correlation = 0;
     std::int64_t device = -1;
     std::int64_t stream = -1;
     std::int64_t waitOnStream = -1;
     std::int64_t waitOnRecord = -1;  // the awaited cudaEventRecord's correlation id
+    std::uint64_t graphId = 0;       // the CUDA graph (and node) that ran a GPU op
+    std::uint64_t graphNodeId = 0;
     std::int64_t eventId = -1;
     std::int64_t cbid = 0;
     std::int64_t returnCode = 0;
@@ -152,8 +156,8 @@ struct EventArgs {
     double payload = 0.0;
     std::string_view copyKind, srcKind, dstKind, memoryKind, syncKind, domain, name, categoryName;
 
-    bool hasAll(std::uint32_t bits) const { return (has & bits) == bits; }
-    bool hasAny(std::uint32_t bits) const { return (has & bits) != 0; }
+    bool hasAll(std::uint64_t bits) const { return (has & bits) == bits; }
+    bool hasAny(std::uint64_t bits) const { return (has & bits) != 0; }
 };
 
 struct RawEvent {

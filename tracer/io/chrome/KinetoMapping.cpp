@@ -4,6 +4,18 @@
 
 namespace wl::io::chrome {
 
+namespace {
+
+// The CUDA graph node that ran a GPU op ("graph id", "graph node id"; 0 when not from a graph).
+model::GraphNode graphNodeOf(const EventArgs& a) {
+    model::GraphNode g;
+    g.graphId = static_cast<std::uint32_t>(a.graphId);
+    g.nodeId = a.graphNodeId;
+    return g;
+}
+
+}  // namespace
+
 Cat classify(std::string_view cat) {
     switch (keyHash(cat)) {
         case keyHash(format::kCatKernel):
@@ -206,7 +218,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     switch (cat) {
         case Cat::Kernel: {
             kind = SliceKind::Kernel;
-            if (a.hasAny(kArgGrid | kArgBlock)) {
+            if (a.hasAny(kArgGrid | kArgBlock | kArgGraphId | kArgGraphNodeId)) {
                 model::KernelDetail k;
                 k.grid = a.grid;
                 k.block = a.block;
@@ -219,13 +231,14 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 }
                 k.warpsPerSm = a.warps;
                 k.estimatedOccupancyPct = a.occupancy;
+                k.graph = graphNodeOf(a);
                 detail = m_builder.addKernelDetail(k);
             }
             break;
         }
         case Cat::Memcpy: {
             kind = SliceKind::Memcpy;
-            if (a.has & kArgBytes) {
+            if (a.hasAny(kArgBytes | kArgGraphId | kArgGraphNodeId)) {
                 model::MemcpyDetail m;
                 m.bytes = a.bytes;
                 // Kineto names the direction and memory kinds: "Memcpy HtoD (Pageable -> Device)".
@@ -250,13 +263,14 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 m.dstKind = model::memoryKindFromString(a.has & kArgDstKind ? a.dstKind : dst);
                 m.srcDevice = static_cast<std::int32_t>(a.srcDevice);
                 m.dstDevice = static_cast<std::int32_t>(a.dstDevice);
+                m.graph = graphNodeOf(a);
                 detail = m_builder.addMemcpyDetail(m);
             }
             break;
         }
         case Cat::Memset: {
             kind = SliceKind::Memset;
-            if (a.has & kArgBytes) {
+            if (a.hasAny(kArgBytes | kArgGraphId | kArgGraphNodeId)) {
                 model::MemsetDetail m;
                 m.bytes = a.bytes;
                 m.value = static_cast<std::uint32_t>(a.value);
@@ -271,6 +285,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                     }
                 }
                 m.memoryKind = model::memoryKindFromString(memory);
+                m.graph = graphNodeOf(a);
                 detail = m_builder.addMemsetDetail(m);
             }
             break;
