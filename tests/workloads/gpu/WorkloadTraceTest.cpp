@@ -71,6 +71,8 @@ struct TraceFacts {
 TraceFacts factsOf(const model::Trace& trace) {
     TraceFacts f;
     for (const model::Track& track : trace.tracks()) {
+        if (track.kind == model::TrackKind::NvtxProjection)
+            continue;  // the ranges' GPU extent, made from them: what was recorded is counted
         for (const model::Slice& s : track.slices) {
             const std::string name(trace.str(s.nameId));
             if (track.kind == model::TrackKind::GpuStream && s.kind == model::SliceKind::Kernel) {
