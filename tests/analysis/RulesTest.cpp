@@ -565,3 +565,61 @@ TEST(LowOccupancyKernel, UserKernelsAreNamedByTheirShortNames) {
 
 }  // namespace
 }  // namespace wl::analysis
+
+namespace wl::analysis {
+namespace {
+
+// Five iterations of: cudaMalloc, a 100 us kernel, cudaFree (which waits for the kernel), the
+// next iteration launched 30 us after the free returns.
+// With `kernelNs` longer, the calls become a small share of the window.
+model::TracePtr allocLoopTrace(std::string_view malloc, std::string_view free,
+                               model::TimeNs kernelNs = 100'000) {
+    test::HandTrace t;
+    model::TimeNs at = 0;
+    for (int i = 0; i < 5; ++i) {
+        t.api(malloc, at, at + 10'000);
+        t.kernel(1, at + 20'000, at + 20'000 + kernelNs, at + 12'000, "step");
+        t.api(free, at + 18'000, at + 21'000 + kernelNs);  // returns when the kernel is done
+        at += 51'000 + kernelNs;
+    }
+    return t.finish();
+}
+
+TEST(AllocInLoop, CudaFreeInALoopIsNamedAndIsABlockingCall) {
+    const auto trace = allocLoopTrace("cudaMalloc_v3020", "cudaFree_v3020");
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::AllocInLoop);
+    // The window runs from the first kernel's start: the first iteration's calls lie before it.
+    EXPECT_EQ(d.count, 8u);
+    // The GPU idles 51 us after each of the 4 frees before the last kernel; 4 mallocs of 10 us.
+    EXPECT_EQ(d.costNs, 4 * 51'000 + 4 * 10'000);
+    EXPECT_NE(d.message.find("cudaFree x4, cudaMalloc x4"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("waited for every stream"), std::string::npos) << d.message;
+    EXPECT_NE(d.fix.find("cudaMallocAsync"), std::string::npos);
+    // The GPU idles after each free until the next kernel: the host drained it in a wait.
+    bool sawFreeWait = false;
+    for (const IdleGap& g : r.utilization.gaps) {
+        if (g.streamId == -1 && g.reason.valid()) {
+            EXPECT_EQ(trace->str(trace->slice(g.reason).nameId), "cudaFree_v3020");
+            EXPECT_EQ(g.cause, GapCause::AfterBlockingCall);
+            sawFreeWait = true;
+        }
+    }
+    EXPECT_TRUE(sawFreeWait);
+}
+
+TEST(AllocInLoop, StreamOrderedAllocationIsNotFlagged) {
+    const auto trace = allocLoopTrace("cudaMallocAsync_v11020", "cudaFreeAsync_v11020");
+    EXPECT_FALSE(analyzeTrace(*trace).fired(RuleId::AllocInLoop));
+}
+
+TEST(AllocInLoop, CallsThatCostNextToNothingAreNotFlagged) {
+    // The same loop around 100 ms kernels: the calls' 10 us are 0.01 % of the window (a caching
+    // allocator growing while a program warms up looks like this).
+    const auto trace = allocLoopTrace("cudaMalloc_v3020", "cudaFree_v3020", 100 * model::kNsPerMs);
+    const AnalysisResult r = analyzeTrace(*trace);
+    EXPECT_FALSE(r.fired(RuleId::AllocInLoop));
+}
+
+}  // namespace
+}  // namespace wl::analysis

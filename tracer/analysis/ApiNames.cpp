@@ -45,6 +45,20 @@ bool isExplicitSyncApi(std::string_view name) {
     return false;
 }
 
+bool isDeviceSyncFreeApi(std::string_view name) {
+    const std::string_view base = baseApiName(name);
+    return base == "cudaFree" || base == "cudaFreeHost" || base == "cudaFreeArray" ||
+           base == "cuMemFree" || base == "cuMemFreeHost";
+}
+
+bool isSyncAllocationApi(std::string_view name) {
+    const std::string_view base = baseApiName(name);
+    if (base.find("Async") != std::string_view::npos || base.find("Pool") != std::string_view::npos)
+        return false;
+    return base.starts_with("cudaMalloc") || base.starts_with("cudaFree") ||
+           base.starts_with("cuMemAlloc") || base.starts_with("cuMemFree");
+}
+
 bool isBlockingCopyApi(std::string_view name) {
     const std::string_view base = baseApiName(name);
     const bool copy = base.starts_with("cudaMemcpy") || base.starts_with("cuMemcpy");

@@ -18,9 +18,15 @@ std::string_view shownName(const model::Trace& trace, const model::Slice& slice)
 bool isExplicitSyncApi(std::string_view name);
 // Copies that return only when the copy is done (cudaMemcpy, cuMemcpyDtoH, ...; not *Async).
 bool isBlockingCopyApi(std::string_view name);
+// Frees that wait for the whole device first (cudaFree, cudaFreeHost, cuMemFree, ...; not the
+// stream-ordered cudaFreeAsync).
+bool isDeviceSyncFreeApi(std::string_view name);
 // Either of the above: the host waits for the GPU inside this call.
 inline bool isSynchronizingApi(std::string_view name) {
-    return isExplicitSyncApi(name) || isBlockingCopyApi(name);
+    return isExplicitSyncApi(name) || isBlockingCopyApi(name) || isDeviceSyncFreeApi(name);
 }
+// Allocations and frees that are not stream-ordered (cudaMalloc, cudaMallocHost,
+// cudaMallocManaged, cudaFree, cuMemAlloc, ...; not cudaMallocAsync/cudaFreeAsync or pools).
+bool isSyncAllocationApi(std::string_view name);
 
 }  // namespace wl::analysis

@@ -26,6 +26,8 @@ const char* toString(RuleId rule) {
             return "launch-bound";
         case RuleId::LibraryKernels:
             return "library-kernels";
+        case RuleId::AllocInLoop:
+            return "alloc-in-loop";
     }
     return "unknown";
 }

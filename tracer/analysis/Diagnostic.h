@@ -25,8 +25,9 @@ enum class RuleId : std::uint8_t {
     HostRangeStallsGpu,
     LaunchBound,
     LibraryKernels,
+    AllocInLoop,
 };
-inline constexpr int kRuleCount = 11;
+inline constexpr int kRuleCount = 12;
 const char* toString(RuleId rule);
 std::optional<RuleId> ruleFromString(std::string_view id);
 

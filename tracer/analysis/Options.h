@@ -42,6 +42,11 @@ struct AnalysisOptions {
     // from the same thread and each returning into a GPU idle gap of at least minIdleAfterSyncNs
     // (shorter holes are launch latency between queued kernels, not a drained pipeline).
     std::int32_t syncInLoopMinCount = 3;
+    // alloc-in-loop: one synchronous allocation or free call made this many times in the window.
+    std::int32_t allocInLoopMinCount = 4;
+    // ... and the calls take at least this share of the window (a framework's caching allocator
+    // growing at start-up costs next to nothing).
+    double allocInLoopMinSharePct = 1.0;
     model::TimeNs minIdleAfterSyncNs = 10 * model::kNsPerUs;
 
     // sync-api-in-loop also needs this share of the device's idle time to follow blocking calls.

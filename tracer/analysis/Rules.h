@@ -33,6 +33,7 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out);
+void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out);
 
 // Helpers shared by the rules.
 namespace rules {
