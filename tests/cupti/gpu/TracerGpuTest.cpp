@@ -498,6 +498,63 @@ TEST_F(TracerGpuTest, EveryDeviceGetsItsOwnProcess) {
     EXPECT_EQ(kernelsPerDevice.size(), static_cast<std::size_t>(count));
 }
 
+// A peer copy from GPU 0 to GPU 1 (cudaMemcpyPeerAsync on a stream of GPU 1, with peer access
+// where the link allows it): one PtoP copy that names both devices, and its bytes.
+TEST_F(TracerGpuTest, PeerCopiesNameBothDevices) {
+    SKIP_WITHOUT_GPU();
+    int count = 0;
+    ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+    if (count < 2) {
+        GTEST_SKIP() << "needs two devices";
+    }
+    constexpr std::size_t kBytes = std::size_t{64} << 20;
+    void* src = nullptr;
+    void* dst = nullptr;
+    cudaStream_t s = nullptr;
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&src, kBytes), cudaSuccess);
+    ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&dst, kBytes), cudaSuccess);
+    int canAccess = 0;
+    ASSERT_EQ(cudaDeviceCanAccessPeer(&canAccess, 1, 0), cudaSuccess);
+    if (canAccess) {
+        const cudaError_t e = cudaDeviceEnablePeerAccess(0, 0);
+        ASSERT_TRUE(e == cudaSuccess || e == cudaErrorPeerAccessAlreadyEnabled);
+    }
+    ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    CuptiTracer tracer;
+    ASSERT_TRUE(tracer.start().ok());
+    ASSERT_EQ(cudaMemcpyPeerAsync(dst, 1, src, 0, kBytes, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    auto result = tracer.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    cudaStreamDestroy(s);
+    cudaFree(dst);
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    cudaFree(src);
+    const model::Trace& trace = *result.value();
+
+    std::size_t peer = 0;
+    for (const auto* track : tracksOf(trace, TrackKind::GpuStream)) {
+        for (const model::Slice& c : track->slices) {
+            const model::MemcpyDetail* m = trace.memcpy(c);
+            if (m == nullptr || m->copyKind != model::CopyKind::PeerToPeer)
+                continue;
+            ++peer;
+            std::printf(
+                "  peer copy '%s' on GPU %d: %llu bytes in %lld ns (%.1f GB/s), peer access %d\n",
+                std::string(trace.str(c.nameId)).c_str(), track->deviceId,
+                static_cast<unsigned long long>(m->bytes), static_cast<long long>(c.durationNs),
+                c.durationNs > 0 ? double(m->bytes) / double(c.durationNs) : 0.0, canAccess);
+            EXPECT_EQ(m->bytes, kBytes);
+            EXPECT_EQ(m->srcDevice, 0);
+            EXPECT_EQ(m->dstDevice, 1);
+            EXPECT_NE(trace.str(c.nameId).find("GPU 0 -> GPU 1"), std::string::npos);
+        }
+    }
+    EXPECT_EQ(peer, 1u);
+}
+
 TEST_F(TracerGpuTest, MillionLaunchesAllTracedAndMatched) {
     SKIP_WITHOUT_GPU();
     constexpr int kBatches = 10;
