@@ -73,7 +73,9 @@ void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     d.fix =
         "Allocate once before the loop and reuse the buffers, or use stream-ordered allocation "
         "(cudaMallocAsync/cudaFreeAsync with a memory pool), which neither blocks the host nor "
-        "drains the GPU; PyTorch's and CuPy's caching allocators already do this";
+        "drains the GPU. Under PyTorch or CuPy these calls mean the caching allocator keeps "
+        "growing or is emptied (torch.cuda.empty_cache, free_all_blocks): keep tensor shapes "
+        "stable and do not empty the cache inside the loop";
     out.push_back(std::move(d));
 }
 
