@@ -190,6 +190,31 @@ TEST(DetailsPanel, OpsSayWhatTheyWaitedForThroughAnEvent) {
     EXPECT_EQ(panel.value("Awaited by"), "consumer on stream 9 via event 5");
 }
 
+TEST(DetailsPanel, GraphNodesSayWhichLaunchTheyBelongTo) {
+    // Graph 4 launched twice (correlations 10 and 20), two nodes each; the second launch's nodes
+    // run [300,350) and [320,400).
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto api = b.hostApiTrack(host, 100);
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    b.addApi(api, 0, 10, "cudaGraphLaunch", 10, {});
+    b.addApi(api, 20, 30, "cudaGraphLaunch", 20, {});
+    model::KernelDetail k;
+    k.graph = {4, 1};
+    b.addKernel(stream, 100, 150, "a", 10, k);
+    b.addKernel(stream, 300, 350, "a", 20, k);
+    k.graph = {4, 2};
+    b.addKernel(stream, 160, 200, "b", 10, k);
+    b.addKernel(stream, 320, 400, "b2", 20, k);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "b2"));
+    EXPECT_EQ(panel.value("CUDA graph"), "graph 4, node 2");
+    EXPECT_EQ(panel.value("Graph launch"), "launch 2 of 2: 2 nodes over " + units::duration(100));
+}
+
 TEST(DetailsPanel, InvalidRefClears) {
     auto trace = launchTrace();
     DetailsPanel panel;

@@ -1,5 +1,9 @@
 #include "ui/details/DetailsPanel.h"
 
+#include <algorithm>
+#include <iterator>
+#include <set>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -267,8 +271,10 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
         graph = &m->graph;
     else if (const auto* m = t.memset(s))
         graph = &m->graph;
-    if (graph != nullptr && (graph->graphId != 0 || graph->nodeId != 0))
+    if (graph != nullptr && (graph->graphId != 0 || graph->nodeId != 0)) {
         addRow(tr("CUDA graph"), tr("graph %1, node %2").arg(graph->graphId).arg(graph->nodeId));
+        fillGraphLaunch(s, graph->graphId);
+    }
     if (const auto* y = t.sync(s)) {
         addGroup(tr("Synchronisation"));
         addRow(tr("Sync type"), QString::fromUtf8(model::toString(y->syncKind)));
@@ -420,6 +426,48 @@ void DetailsPanel::fillDependencies() {
         addRow(tr("Waits for"), describe(d.from, d.via), d.from);
     for (const model::Dependency& d : awaitedBy)
         addRow(tr("Awaited by"), describe(d.to, d.via), d.to);
+}
+
+// The graph launch a node belongs to: which launch of its graph ("launch 3 of 5", by correlation
+// id: one per cudaGraphLaunch), how many nodes the launching call ran and their span.
+void DetailsPanel::fillGraphLaunch(const model::Slice& s, std::uint32_t graphId) {
+    const model::Trace& t = *m_trace;
+    if (s.correlationId == 0)
+        return;
+    std::set<std::uint64_t> launches;
+    std::uint64_t nodes = 0;
+    model::TimeNs firstNs = s.startNs;
+    model::TimeNs lastNs = s.endNs();
+    for (const model::Track& track : t.tracks()) {
+        if (track.kind != model::TrackKind::GpuStream)
+            continue;
+        for (const model::Slice& op : track.slices) {
+            const model::GraphNode* g = nullptr;
+            if (const auto* k = t.kernel(op))
+                g = &k->graph;
+            else if (const auto* m = t.memcpy(op))
+                g = &m->graph;
+            else if (const auto* m = t.memset(op))
+                g = &m->graph;
+            if (g == nullptr || g->graphId != graphId || op.correlationId == 0)
+                continue;
+            launches.insert(op.correlationId);
+            if (op.correlationId == s.correlationId) {
+                ++nodes;
+                firstNs = std::min(firstNs, op.startNs);
+                lastNs = std::max(lastNs, op.endNs());
+            }
+        }
+    }
+    const auto at = launches.find(s.correlationId);
+    if (at == launches.end())
+        return;
+    const auto index = std::distance(launches.begin(), at) + 1;
+    addRow(tr("Graph launch"), tr("launch %1 of %2: %3 nodes over %4")
+                                   .arg(index)
+                                   .arg(launches.size())
+                                   .arg(nodes)
+                                   .arg(units::duration(lastNs - firstNs)));
 }
 
 }  // namespace wl::ui

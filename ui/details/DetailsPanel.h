@@ -58,6 +58,7 @@ private:
     void fillMemcpy(const model::Slice& s, const model::MemcpyDetail& m);
     void fillLaunch(const model::Slice& s);
     void fillDependencies();
+    void fillGraphLaunch(const model::Slice& s, std::uint32_t graphId);
 
     model::TracePtr m_trace;
     std::shared_ptr<const analysis::AnalysisResult> m_analysis;
