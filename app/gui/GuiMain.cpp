@@ -75,7 +75,10 @@ private:
                 break;
             case Step::Run:
                 // Without a device either is an error in the window and runFinished(false).
-                if (m_options.compare) {
+                if (!m_options.compareWithPath.empty()) {
+                    if (!m_openFailed)
+                        m_window.compareWith(QString::fromStdString(m_options.compareWithPath));
+                } else if (m_options.compare) {
                     m_window.startCompare();
                 } else if (m_options.run) {
                     m_window.startRun();

@@ -43,6 +43,7 @@ const char* guiUsage() {
   --gpu-metrics        sample SM activity and warp occupancy during the run
   --run                press Run at start
   --compare            press Compare at start: baseline, then async, side by side
+  --compare-with FILE  put the trace FILE beside the --open one in Compare
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
 )";
@@ -90,6 +91,10 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             options.run = true;
         } else if (arg == "--compare") {
             options.compare = true;
+        } else if (arg == "--compare-with") {
+            options.compareWithPath = value();
+            if (auto e = needValue(options.compareWithPath))
+                return *e;
         } else if (arg == "--help" || arg == "-h") {
             options.help = true;
         } else if (arg == "--workload") {
@@ -176,6 +181,12 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             return usageError("option " + arg + " takes no value");
         }
     }
+    if (!options.compareWithPath.empty() && options.openPath.empty())
+        return usageError("--compare-with needs --open FILE: the trace to compare it with");
+    if (!options.compareWithPath.empty() && (options.run || options.compare))
+        return usageError(
+            "--compare-with compares two files; it cannot be used with --run or "
+            "--compare");
     return options;
 }
 

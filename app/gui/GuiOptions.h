@@ -12,12 +12,13 @@ namespace wl::app {
 // Parsed before Qt starts so bad usage fails fast (exit 2) even without a display. Qt's own
 // options (-platform, -style, ...) are passed through untouched.
 struct GuiOptions {
-    std::string openPath;        // empty: no file to open
-    RunRequest request;          // run panel parameters given on the command line
-    bool requestGiven = false;   // at least one run option was given (overrides saved settings)
-    bool run = false;            // press Run at start
-    bool compare = false;        // press Compare at start (baseline then async)
-    std::string screenshotPath;  // save the window there once loading/running is done, then exit
+    std::string openPath;         // empty: no file to open
+    RunRequest request;           // run panel parameters given on the command line
+    bool requestGiven = false;    // at least one run option was given (overrides saved settings)
+    bool run = false;             // press Run at start
+    bool compare = false;         // press Compare at start (baseline then async)
+    std::string compareWithPath;  // File > Compare With at start: beside the --open trace
+    std::string screenshotPath;   // save the window there once loading/running is done, then exit
     bool help = false;
 };
 

@@ -23,6 +23,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 #include "app/gui/AppSettings.h"
 #include "app/gui/RunPanel.h"
@@ -253,6 +254,8 @@ void MainWindow::createActions() {
     QAction* open = file->addAction(tr("&Open Trace..."), this, &MainWindow::openInteractive);
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    // Another trace beside the current one: Compare's timelines, charts and speedup.
+    file->addAction(tr("Compare &With..."), this, &MainWindow::compareWithInteractive);
     QMenu* samples = file->addMenu(tr("Open &Sample"));
     const QStringList bundled = bundledSamples();
     for (const QString& path : bundled) {
@@ -429,6 +432,7 @@ void MainWindow::openTrace(model::TracePtr trace, const QString& title,
 
 void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
     if (!result.ok()) {
+        m_compareFirst.reset();  // nothing to compare with
         showError(tr("Could not open %1: %2")
                       .arg(QFileInfo(path).fileName(),
                            QString::fromStdString(result.error().describe())));
@@ -436,6 +440,10 @@ void MainWindow::onLoaded(const QString& path, const model::Result<model::TraceP
         return;
     }
     addDocument(TraceDocument::fromFile(result.value(), path, m_loadingOrigin));
+    if (DocumentPtr first = std::exchange(m_compareFirst, nullptr)) {
+        showComparison(first, currentDocument(),
+                       {QFileInfo(first->title).fileName(), QFileInfo(path).fileName()});
+    }
     if (m_loadingOrigin == TraceDocument::Origin::File) {
         m_recent.add(path);
         rebuildRecentMenu();
@@ -708,15 +716,18 @@ void MainWindow::showSliceMenu(model::SliceRef ref, QPoint globalPos) {
     menu.exec(globalPos);
 }
 
-void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async) {
+void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async,
+                                std::pair<QString, QString> names) {
     const analysis::AnalysisOptions options = m_analysisOptions;
+    if (names.first.isEmpty())
+        names = {tr("Baseline"), tr("Async")};
     m_compareJobs.start(
         m_analysisPool,
         [baseline, async, options] {
             return std::pair{analyzeDocument(*baseline->trace, options),
                              analyzeDocument(*async->trace, options)};
         },
-        [this, baseline, async](auto results) {
+        [this, baseline, async, names](auto results) {
             for (std::size_t i = 0; i < m_documents.size(); ++i) {
                 if (m_documents[i] == baseline && !m_analyses[i])
                     m_analyses[i] = results.first;
@@ -733,6 +744,7 @@ void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async) {
             }
             m_compare->setRuns(baseline->trace, results.first->result, async->trace,
                                results.second->result);
+            m_compare->setNames(names.first, names.second);
             // Compare what the workloads time (copies and kernels, or the loop), not the setup
             // around it, and show both runs on the GPU's work rather than their whole spans.
             if (baseline->timedPartMs > 0.0 && async->timedPartMs > 0.0) {
@@ -823,6 +835,29 @@ model::Status MainWindow::exportViewPng(const QString& path) {
         return model::Error{"could not write the image", path.toStdString(), -1};
     }
     return {};
+}
+
+void MainWindow::compareWith(const QString& path) {
+    m_compareFirst = currentDocument();
+    if (!m_compareFirst) {
+        showError(tr("Open a trace first: Compare With puts another trace beside it."));
+        return;
+    }
+    openFile(path);
+}
+
+void MainWindow::compareWithInteractive() {
+    if (!currentDocument()) {
+        showError(tr("Open a trace first: Compare With puts another trace beside it."));
+        return;
+    }
+    const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With"), dir, tr("Chrome traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
+    compareWith(path);
 }
 
 void MainWindow::openInteractive() {

@@ -79,6 +79,9 @@ public:
     // Documents: every opened file and every run, newest last.
     int documentCount() const { return static_cast<int>(m_documents.size()); }
     int currentDocumentIndex() const { return m_current; }
+    // File > Compare With: opens `path` and compares it (second) with the current trace (first),
+    // each over its own analysis window. Nothing happens without a current trace.
+    void compareWith(const QString& path);
     DocumentPtr currentDocument() const;
     // The analysis of the current document; null while it is being computed.
     std::shared_ptr<const DocumentAnalysis> currentAnalysis() const;
@@ -141,7 +144,9 @@ private:
     void onBusyChanged();
     // `focus`: zoom the timeline to the GPU's work when the analysis arrives.
     void analyzeCurrent(bool focus);
-    void showComparison(DocumentPtr baseline, DocumentPtr async);
+    // `names`: what the two sides are called ("Baseline"/"Async" when empty).
+    void showComparison(DocumentPtr baseline, DocumentPtr async,
+                        std::pair<QString, QString> names = {});
     void showSliceMenu(model::SliceRef ref, QPoint globalPos);
     // Switches to the timeline, selects the first slice and fits them all (a finding's evidence,
     // a kernel's launches).
@@ -155,6 +160,7 @@ private:
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
     void openInteractive();
+    void compareWithInteractive();
 
     QSettings m_settings;
     RecentFiles m_recent{m_settings};
@@ -206,6 +212,8 @@ private:
     QString m_deviceText;
     bool m_wasBusy = false;
     TraceDocument::Origin m_loadingOrigin = TraceDocument::Origin::File;
+    // File > Compare With: the document the trace being loaded is compared with (null otherwise).
+    DocumentPtr m_compareFirst;
 };
 
 }  // namespace wl::app

@@ -35,6 +35,15 @@ TEST(GuiOptions, ParsesOpenRunOptionsAndScreenshot) {
     EXPECT_FALSE(options->request.sharedStreamBug);
 }
 
+TEST(GuiOptions, CompareWithNeedsATraceToCompareWith) {
+    auto options = parseGuiOptions({"--open", "a.json", "--compare-with", "b.json"});
+    ASSERT_TRUE(options.ok()) << options.error().describe();
+    EXPECT_EQ(options->compareWithPath, "b.json");
+    EXPECT_FALSE(parseGuiOptions({"--compare-with", "b.json"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--open", "a.json", "--compare-with", "b.json", "--run"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--open", "a.json", "--compare-with"}).ok());
+}
+
 TEST(GuiOptions, PageableAfterPinnedWins) {
     auto options = parseGuiOptions({"--pinned", "--pageable", "--shared-stream"});
     ASSERT_TRUE(options.ok());

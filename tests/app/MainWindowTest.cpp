@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QPushButton>
@@ -615,6 +616,40 @@ TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
     // Switching documents brings the single timeline back.
     EXPECT_EQ(window.tabs()->currentWidget(), window.timeline());
     EXPECT_FALSE(statisticsDock->isHidden());
+}
+
+TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    ASSERT_TRUE(openAndWait(window, test::samplePath("reduce-baseline-pinned.json.gz")));
+    const DocumentPtr first = window.currentDocument();
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    window.compareWith(
+        QString::fromStdString(test::samplePath("reduce-async-8streams-repeat50.json.gz")));
+    ASSERT_TRUE(opened.wait(20000));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ASSERT_TRUE(window.compareView());
+    EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
+    EXPECT_EQ(window.compareView()->baselineView()->trace(), first->trace);
+    EXPECT_EQ(window.compareView()->asyncView()->trace(), window.currentDocument()->trace);
+    // Each side under its file's name, each over its own capture window.
+    const auto* headline = window.compareView()->findChild<QLabel*>("compareHeadline");
+    ASSERT_TRUE(headline);
+    EXPECT_GT(window.compareView()->speedup(), 0.0);
+    bool named = false;
+    for (const QLabel* label : window.compareView()->findChildren<QLabel*>())
+        named |= label->text().startsWith("reduce-baseline-pinned.json.gz");
+    EXPECT_TRUE(named);
+
+    // A file that cannot be read is an error, and the next open is not taken as a comparison.
+    const int documents = window.documentCount();
+    QSignalSpy failed(&window, &MainWindow::openFinished);
+    window.compareWith("/nonexistent/trace.json");
+    ASSERT_TRUE(failed.wait(20000));
+    EXPECT_FALSE(failed.front().front().toBool());
+    EXPECT_EQ(window.documentCount(), documents);
 }
 
 TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {

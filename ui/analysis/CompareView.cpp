@@ -77,9 +77,9 @@ void clearChart(QChart* c) {
 }
 
 // The two bar sets every chart compares, in the runs' colours.
-std::pair<QBarSet*, QBarSet*> runBarSets() {
-    auto* base = new QBarSet(QObject::tr("Baseline"));
-    auto* async = new QBarSet(QObject::tr("Async"));
+std::pair<QBarSet*, QBarSet*> runBarSets(const QString& first, const QString& second) {
+    auto* base = new QBarSet(first);
+    auto* async = new QBarSet(second);
     base->setColor(QColor(0x8c, 0x8c, 0x8c));
     async->setColor(QColor(0x2e, 0x86, 0xde));
     return {base, async};
@@ -183,9 +183,18 @@ void CompareView::setRuns(model::TracePtr baseline,
         {m_baseline ? m_baseline->spanNs() : 0, m_async ? m_async->spanNs() : 0, 1});
     m_scale->setRange(0, longest);
 
-    m_baseLabel->setText(runLabel(tr("Baseline"), m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(tr("Async"), m_async, m_asyncMetrics));
+    m_baseLabel->setText(runLabel(m_firstName, m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(m_secondName, m_async, m_asyncMetrics));
     m_headline->setText(headline());
+    updateCharts();
+    updateKernelChart();
+}
+
+void CompareView::setNames(const QString& first, const QString& second) {
+    m_firstName = first;
+    m_secondName = second;
+    m_baseLabel->setText(runLabel(m_firstName, m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(m_secondName, m_async, m_asyncMetrics));
     updateCharts();
     updateKernelChart();
 }
@@ -198,8 +207,8 @@ void CompareView::setWallTimes(double baselineMs, double asyncMs, const QString&
     if (m_async && asyncMs > 0.0) {
         m_asyncMetrics.wallMs = asyncMs;
     }
-    m_baseLabel->setText(runLabel(tr("Baseline"), m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(tr("Async"), m_async, m_asyncMetrics));
+    m_baseLabel->setText(runLabel(m_firstName, m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(m_secondName, m_async, m_asyncMetrics));
     m_headline->setText(headline());
     updateCharts();
 }
@@ -298,7 +307,7 @@ void CompareView::updateKernelChart() {
     QChart* c = kernelChart();
     clearChart(c);
     auto* series = new QHorizontalBarSeries;
-    const auto [base, async] = runBarSets();
+    const auto [base, async] = runBarSets(m_firstName, m_secondName);
     // Horizontal bars grow upwards from the first category: add the longest last so it is on top.
     QStringList categories;
     double longest = 1e-9;
@@ -330,7 +339,7 @@ void CompareView::updateCharts() {
         QChart* c = chart(metric);
         clearChart(c);
         auto* series = new QBarSeries;
-        const auto [base, async] = runBarSets();
+        const auto [base, async] = runBarSets(m_firstName, m_secondName);
         const double b = metricValue(m_baseMetrics, metric);
         const double a = metricValue(m_asyncMetrics, metric);
         *base << b;

@@ -43,6 +43,9 @@ public:
     // the time bars and the speedup. <= 0 keeps the span. `what` names them in the headline
     // ("wall" for RunOutcome::wallTimeMs, "timed part" for RunOutcome::timedPartMs).
     void setWallTimes(double baselineMs, double asyncMs, const QString& what = QString());
+    // What the two sides are called in labels and chart legends ("Baseline" and "Async" unless
+    // told: Compare With names the two files).
+    void setNames(const QString& first, const QString& second);
 
     TimelineView* baselineView() const { return m_baselineView; }
     TimelineView* asyncView() const { return m_asyncView; }
@@ -69,6 +72,8 @@ private:
     void updateCharts();
     void updateKernelChart();
     QString m_timeWhat;  // what the time figures measure ("wall" unless told otherwise)
+    QString m_firstName = tr("Baseline");
+    QString m_secondName = tr("Async");
 
     model::TracePtr m_baseline;
     model::TracePtr m_async;
