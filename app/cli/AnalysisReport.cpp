@@ -8,6 +8,7 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/Format.h"
+#include "analysis/LaunchQueue.h"
 
 namespace wl::app {
 
@@ -127,6 +128,17 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
             out.endObject();
         }
         out.endArray();
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("launch_queue").beginArray();
+    for (const auto& q : analysis::launchQueueStats(trace, r.window())) {
+        out.beginObject();
+        out.field("device", q.deviceId);
+        out.field("max_ops", finite(q.maxDepth));
+        out.field("mean_ops", finite(q.meanDepth));
+        out.field("empty_pct", finite(q.emptyPct));
         out.endObject();
     }
     out.endArray();
@@ -264,6 +276,14 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
             ++c.first;
             c.second += g.durationNs;
         }
+    }
+    for (const auto& q : analysis::launchQueueStats(trace, r.window())) {
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "Launch queue of GPU %d: up to %.0f ops queued, %.1f on average; empty %s "
+                      "of the window\n",
+                      q.deviceId, q.maxDepth, q.meanDepth, formatPercent(q.emptyPct).c_str());
+        out << line;
     }
     for (const auto& a : r.utilization.attribution) {
         out << "Idle time of GPU " << a.deviceId << ": " << formatDuration(a.idleNs) << " = "

@@ -3,6 +3,7 @@
 #include "HandTrace.h"
 #include "analysis/Analysis.h"
 #include "analysis/GpuOps.h"
+#include "analysis/LaunchQueue.h"
 #include "analysis/Utilization.h"
 
 namespace wl::analysis {
@@ -330,6 +331,28 @@ TEST(Utilization, IdleWhileQueuedWorkWaitsIsNotChargedToHostRanges) {
     ASSERT_EQ(u.attribution.size(), 1u);
     EXPECT_EQ(u.attribution[0].ns(GapCause::GpuWait), 100);
     EXPECT_TRUE(u.idleByHostRange.empty());
+}
+
+}  // namespace
+}  // namespace wl::analysis
+
+namespace wl::analysis {
+namespace {
+
+TEST(LaunchQueue, DepthAndEmptyShareInsideTheWindow) {
+    // A [100,200) launched at 0, B [300,400) launched at 250: one op queued over [100,200) and
+    // [250,400), none over [200,250).
+    test::HandTrace t;
+    t.kernel(1, 100, 200, 0, "A");
+    t.kernel(1, 300, 400, 250, "B");
+    const auto trace = t.finish();
+    const AnalysisWindow window = resolveWindow(*trace, {}).value();
+    const auto stats = launchQueueStats(*trace, window);
+    ASSERT_EQ(stats.size(), 1u);
+    EXPECT_EQ(stats[0].deviceId, 0);
+    EXPECT_DOUBLE_EQ(stats[0].maxDepth, 1.0);
+    EXPECT_NEAR(stats[0].meanDepth, 250.0 / 300.0, 1e-12);
+    EXPECT_NEAR(stats[0].emptyPct, 100.0 * 50.0 / 300.0, 1e-9);
 }
 
 }  // namespace
