@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 #include <QApplication>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -638,10 +641,17 @@ TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
     const auto* headline = window.compareView()->findChild<QLabel*>("compareHeadline");
     ASSERT_TRUE(headline);
     EXPECT_GT(window.compareView()->speedup(), 0.0);
+    // Long names: "A: file" above the timelines, "A" and "B" in the narrow charts' legends.
     bool named = false;
     for (const QLabel* label : window.compareView()->findChildren<QLabel*>())
-        named |= label->text().startsWith("reduce-baseline-pinned.json.gz");
+        named |= label->text().startsWith("A: reduce-baseline-pinned.json.gz");
     EXPECT_TRUE(named);
+    const auto series = window.compareView()->chart(ui::CompareView::WallTime)->series();
+    ASSERT_EQ(series.size(), 1);
+    const auto sets = static_cast<const QBarSeries*>(series.front())->barSets();
+    ASSERT_EQ(sets.size(), 2);
+    EXPECT_EQ(sets[0]->label(), "A");
+    EXPECT_EQ(sets[1]->label(), "B");
 
     // A file that cannot be read is an error, and the next open is not taken as a comparison.
     const int documents = window.documentCount();

@@ -44,6 +44,22 @@ double metricValue(const RunMetrics& m, CompareView::Metric metric) {
     return 0.0;
 }
 
+// The unit under a metric's bars.
+QString metricUnit(CompareView::Metric metric) {
+    switch (metric) {
+        case CompareView::WallTime:
+            return QStringLiteral("ms");
+        case CompareView::GpuBusy:
+        case CompareView::CopyOverlap:
+            return QStringLiteral("%");
+        case CompareView::CopyRate:
+            return QStringLiteral("GB/s");
+        case CompareView::kMetricCount:
+            break;
+    }
+    return {};
+}
+
 QChartView* makeChartView(QWidget* parent, const QString& title) {
     auto* chart = new QChart;
     chart->setTitle(title);
@@ -183,18 +199,32 @@ void CompareView::setRuns(model::TracePtr baseline,
         {m_baseline ? m_baseline->spanNs() : 0, m_async ? m_async->spanNs() : 0, 1});
     m_scale->setRange(0, longest);
 
-    m_baseLabel->setText(runLabel(m_firstName, m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(m_secondName, m_async, m_asyncMetrics));
+    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics));
     m_headline->setText(headline());
     updateCharts();
     updateKernelChart();
 }
 
+QString CompareView::legendName(int run) const {
+    // Chart legends are narrow: long names (files) become "A" and "B", as the labels above the
+    // timelines say.
+    const bool shortNames = m_firstName.size() <= 12 && m_secondName.size() <= 12;
+    if (shortNames)
+        return run == 0 ? m_firstName : m_secondName;
+    return run == 0 ? QStringLiteral("A") : QStringLiteral("B");
+}
+
+QString CompareView::sideTitle(int run) const {
+    const QString& name = run == 0 ? m_firstName : m_secondName;
+    return legendName(run) == name ? name : QStringLiteral("%1: %2").arg(legendName(run), name);
+}
+
 void CompareView::setNames(const QString& first, const QString& second) {
     m_firstName = first;
     m_secondName = second;
-    m_baseLabel->setText(runLabel(m_firstName, m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(m_secondName, m_async, m_asyncMetrics));
+    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics));
     updateCharts();
     updateKernelChart();
 }
@@ -207,8 +237,8 @@ void CompareView::setWallTimes(double baselineMs, double asyncMs, const QString&
     if (m_async && asyncMs > 0.0) {
         m_asyncMetrics.wallMs = asyncMs;
     }
-    m_baseLabel->setText(runLabel(m_firstName, m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(m_secondName, m_async, m_asyncMetrics));
+    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics));
+    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics));
     m_headline->setText(headline());
     updateCharts();
 }
@@ -307,7 +337,7 @@ void CompareView::updateKernelChart() {
     QChart* c = kernelChart();
     clearChart(c);
     auto* series = new QHorizontalBarSeries;
-    const auto [base, async] = runBarSets(m_firstName, m_secondName);
+    const auto [base, async] = runBarSets(legendName(0), legendName(1));
     // Horizontal bars grow upwards from the first category: add the longest last so it is on top.
     QStringList categories;
     double longest = 1e-9;
@@ -339,7 +369,7 @@ void CompareView::updateCharts() {
         QChart* c = chart(metric);
         clearChart(c);
         auto* series = new QBarSeries;
-        const auto [base, async] = runBarSets(m_firstName, m_secondName);
+        const auto [base, async] = runBarSets(legendName(0), legendName(1));
         const double b = metricValue(m_baseMetrics, metric);
         const double a = metricValue(m_asyncMetrics, metric);
         *base << b;
@@ -350,12 +380,15 @@ void CompareView::updateCharts() {
         series->setLabelsFormat(QStringLiteral("@value"));
         series->setLabelsPrecision(3);
         c->addSeries(series);
+        // One category, named by the unit (an empty one is drawn as "1"); the bars carry their
+        // values, so the value axis keeps its grid but not its labels, which a chart this narrow
+        // could only show as "...".
         auto* x = new QBarCategoryAxis;
-        x->append(QString());
+        x->append(metricUnit(metric));
         auto* y = new QValueAxis;
         const bool percent = metric == GpuBusy || metric == CopyOverlap;
         y->setRange(0.0, percent ? 100.0 : std::max({a, b, 1e-9}) * 1.15);
-        y->setLabelFormat(percent ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+        y->setLabelsVisible(false);
         c->addAxis(x, Qt::AlignBottom);
         c->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);

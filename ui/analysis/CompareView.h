@@ -70,6 +70,8 @@ signals:
 
 private:
     void updateCharts();
+    QString legendName(int run) const;  // in the charts' legends
+    QString sideTitle(int run) const;   // above each timeline
     void updateKernelChart();
     QString m_timeWhat;  // what the time figures measure ("wall" unless told otherwise)
     QString m_firstName = tr("Baseline");
