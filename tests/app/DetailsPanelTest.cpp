@@ -151,6 +151,19 @@ TEST(DetailsPanel, ApiCallIsNamedWithoutCuptisVersionSuffix) {
     panel.showSlice(findSlice(*trace, "cudaDeviceSynchronize_v3020"));
     EXPECT_EQ(panel.title(), "cudaDeviceSynchronize");
     EXPECT_EQ(panel.value("CUPTI name"), "cudaDeviceSynchronize_v3020");
+    // The kernel's "Launched by" names its call the same way.
+    {
+        model::TraceBuilder kb;
+        const auto kh = kb.hostProcess(100, "python3");
+        const auto kgpu = kb.gpuProcess(0, "GPU 0");
+        kb.addApi(kb.hostApiTrack(kh, 100), 0, 1'000, "cudaLaunchKernel_v7000", 2, {});
+        kb.addKernel(kb.gpuStreamTrack(kgpu, 7), 2'000, 3'000, "k", 2, {});
+        const auto kt = kb.finalize();
+        panel.setTrace(kt);
+        panel.showSlice(findSlice(*kt, "k"));
+        EXPECT_TRUE(panel.value("Launched by").startsWith("cudaLaunchKernel at "))
+            << panel.value("Launched by").toStdString();
+    }
     // A name without a suffix gets no second row.
     auto plain = launchTrace();
     panel.setTrace(plain);

@@ -386,7 +386,7 @@ void DetailsPanel::fillLaunch(const model::Slice& s) {
         const model::Slice& api = t.slice(in->from);
         addGroup(tr("Launch"));
         addRow(tr("Launched by"),
-               tr("%1 at %2").arg(qstr(t.str(api.nameId)), units::timestamp(api.startNs)),
+               tr("%1 at %2").arg(qstr(analysis::shownName(t, api)), units::timestamp(api.startNs)),
                in->from);
         addRow(tr("API call duration"), units::duration(api.durationNs));
         addRow(tr("Launch latency"), units::duration(s.startNs - api.startNs));
