@@ -252,4 +252,25 @@ model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec) {
     return b.finalize();
 }
 
+model::TracePtr makeEventWaitTrace() {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto api = b.hostApiTrack(host, 100);
+    b.addApi(api, 0, 10, "cudaLaunchKernel", 1, {});
+    b.addApi(api, 20, 30, "cudaEventRecord", 2, {});
+    b.addApi(api, 40, 50, "cudaStreamWaitEvent", 3, {});
+    b.addApi(api, 60, 70, "cudaLaunchKernel", 4, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 100, 500, "producer", 1, {});
+    b.addKernel(b.gpuStreamTrack(gpu, 9), 510, 900, "consumer", 4, {});
+    model::SyncDetail wait;
+    wait.syncKind = model::SyncKind::StreamWaitEvent;
+    wait.streamId = 9;
+    wait.eventId = 5;
+    wait.recordStreamId = 7;
+    wait.recordCorrelationId = 2;
+    b.addSync(b.syncTrack(gpu), 40, 50, "Stream Wait Event", 3, wait);
+    return b.finalize();
+}
+
 }  // namespace wl::test

@@ -32,6 +32,10 @@ model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec);
 // 5 % memsets, one stream sync per 100 ops and one NVTX range per 50 (500k ops: about 1.0M slices).
 SyntheticTraceSpec gpuOpsSpec(std::size_t gpuOps);
 
+// One wait through a CUDA event: "producer" [100,500) on stream 7, the event recorded after it
+// (correlation 2), stream 9 waiting for it (event 5, correlation 3) before "consumer" [510,900).
+model::TracePtr makeEventWaitTrace();
+
 // An H100 SXM (80 GB HBM3) as cudaGetDeviceProperties reports it, with the given ordinal.
 model::DeviceProperties h100Properties(std::int32_t id);
 

@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include "TimelineTestTraces.h"
-#include "model/TraceBuilder.h"
 #include "support/TraceFactory.h"
 #include "ui/style/Palette.h"
 #include "ui/timeline/TimelineView.h"
@@ -366,28 +365,6 @@ TEST_F(ViewFixture, TimeCursorFollowsThePointer) {
     EXPECT_NE(view.grab().toImage().pixel(at.x() + 5, 5), qRgb(0x30, 0x3a, 0x46));
 }
 
-// "consumer" on stream 9 waited for "producer" on stream 7 through an event.
-model::TracePtr eventWaitTrace() {
-    model::TraceBuilder b;
-    const auto host = b.hostProcess(100, "app");
-    const auto gpu = b.gpuProcess(0, "GPU 0");
-    const auto api = b.hostApiTrack(host, 100);
-    b.addApi(api, 0, 10, "cudaLaunchKernel", 1, {});
-    b.addApi(api, 20, 30, "cudaEventRecord", 2, {});
-    b.addApi(api, 40, 50, "cudaStreamWaitEvent", 3, {});
-    b.addApi(api, 60, 70, "cudaLaunchKernel", 4, {});
-    b.addKernel(b.gpuStreamTrack(gpu, 7), 100, 500, "producer", 1, {});
-    b.addKernel(b.gpuStreamTrack(gpu, 9), 510, 900, "consumer", 4, {});
-    model::SyncDetail wait;
-    wait.syncKind = model::SyncKind::StreamWaitEvent;
-    wait.streamId = 9;
-    wait.eventId = 5;
-    wait.recordStreamId = 7;
-    wait.recordCorrelationId = 2;
-    b.addSync(b.syncTrack(gpu), 40, 50, "Stream Wait Event", 3, wait);
-    return b.finalize();
-}
-
 int pixelsOf(const QImage& image, QRgb colour) {
     int n = 0;
     for (int y = 0; y < image.height(); ++y) {
@@ -398,7 +375,7 @@ int pixelsOf(const QImage& image, QRgb colour) {
 }
 
 TEST(TimelineDependencies, ArrowsShowWaitsThroughEventsAndTheToggleHidesThem) {
-    const auto trace = eventWaitTrace();
+    const auto trace = wl::test::makeEventWaitTrace();
     ASSERT_EQ(trace->dependencies().size(), 1u);
     TimelineView view;
     view.resize(1240, 600);

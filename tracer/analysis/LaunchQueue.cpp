@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "model/Derived.h"
+
 namespace wl::analysis {
 
 std::vector<LaunchQueueStats> launchQueueStats(const model::Trace& trace,
                                                const AnalysisWindow& window) {
     std::vector<LaunchQueueStats> out;
     for (const model::CounterTrack& c : trace.counters()) {
-        if (!c.derived || trace.str(c.nameId) != "Launch queue" || c.samples.empty())
+        if (!c.derived || trace.str(c.nameId) != model::kLaunchQueueName || c.samples.empty())
             continue;
         LaunchQueueStats s;
         s.deviceId = c.deviceId;

@@ -12,14 +12,6 @@ namespace wl::analysis {
 // device (it drains every stream's queue), and a synchronous allocation can too; in a loop that
 // is a synchronisation per iteration the code never asked for.
 void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
-    const auto& parts = ctx.result.window().parts;
-    const auto inWindow = [&](model::TimeNs ns) {
-        for (const model::TimeRange& p : parts) {
-            if (ns >= p.startNs && ns < p.endNs)
-                return true;
-        }
-        return false;
-    };
     Diagnostic d;
     d.rule = RuleId::AllocInLoop;
     std::map<std::string, std::uint64_t> calls;
@@ -34,7 +26,7 @@ void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             auto [it, fresh] = isAllocation.try_emplace(s.nameId, false);
             if (fresh)
                 it->second = isSyncAllocationApi(ctx.trace.str(s.nameId));
-            if (!it->second || !inWindow(s.startNs))
+            if (!it->second || !ctx.result.window().contains(s.startNs))
                 continue;
             const std::string_view name = baseApiName(ctx.trace.str(s.nameId));
             ++calls[std::string(name)];

@@ -35,16 +35,11 @@ TraceDiff::Side sideOf(const AnalysisResult& r) {
 std::map<std::string, TraceDiff::Row> rangesIn(const model::Trace& trace,
                                                const AnalysisWindow& window) {
     std::map<std::string, TraceDiff::Row> out;
-    const auto inWindow = [&](model::TimeNs ns) {
-        return std::any_of(
-            window.parts.begin(), window.parts.end(),
-            [ns](const model::TimeRange& p) { return ns >= p.startNs && ns < p.endNs; });
-    };
     for (const model::Track& track : trace.tracks()) {
         if (track.kind != model::TrackKind::Nvtx && track.kind != model::TrackKind::NvtxAsync)
             continue;
         for (const model::Slice& s : track.slices) {
-            if (s.durationNs == 0 || !inWindow(s.startNs))
+            if (s.durationNs == 0 || !window.contains(s.startNs))
                 continue;
             TraceDiff::Row& row = out[foldDigits(trace.str(s.nameId))];
             ++row.countA;  // filled as side a; the caller moves it to b where needed

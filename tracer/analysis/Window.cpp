@@ -29,6 +29,11 @@ const char* toString(WindowSource source) {
     return "trace";
 }
 
+bool AnalysisWindow::contains(model::TimeNs ns) const {
+    return std::any_of(parts.begin(), parts.end(),
+                       [ns](const model::TimeRange& p) { return ns >= p.startNs && ns < p.endNs; });
+}
+
 model::TimeNs AnalysisWindow::durationNs() const {
     model::TimeNs total = 0;
     for (const model::TimeRange& p : parts) {

@@ -33,7 +33,8 @@ struct AnalysisWindow {
 
     model::TimeNs startNs() const { return parts.empty() ? 0 : parts.front().startNs; }
     model::TimeNs endNs() const { return parts.empty() ? 0 : parts.back().endNs; }
-    model::TimeNs durationNs() const;  // summed over the parts
+    model::TimeNs durationNs() const;       // summed over the parts
+    bool contains(model::TimeNs ns) const;  // inside one of the parts (start inclusive)
 };
 
 // What the user asked for; resolveWindow() turns it into parts of a given trace.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/Derived.h"
+
 namespace wl::model {
 
 namespace {
@@ -69,6 +71,16 @@ const Flow* Trace::flowFrom(SliceRef ref) const {
     if (it != m_flowFromIndex.end() && m_flows[*it].from == ref)
         return &m_flows[*it];
     return nullptr;
+}
+
+bool isLaunchFlow(const Trace& trace, const Flow& f) {
+    const Track& fromTrack = trace.track(f.from.track);
+    const Track& toTrack = trace.track(f.to.track);
+    const Slice& from = trace.slice(f.from);
+    const Slice& to = trace.slice(f.to);
+    return f.id != 0 && from.correlationId == f.id && to.correlationId == f.id &&
+           (fromTrack.kind == TrackKind::HostApi || fromTrack.kind == TrackKind::Host) &&
+           toTrack.kind == TrackKind::GpuStream && isGpuWork(to.kind);
 }
 
 std::span<const Dependency> Trace::dependenciesTo(SliceRef ref) const {

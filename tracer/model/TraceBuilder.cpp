@@ -8,6 +8,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "model/Derived.h"
+
 namespace wl::model {
 
 namespace {
@@ -15,10 +17,10 @@ namespace {
 // Kinds whose slices may legitimately overlap without nesting (NVTX start/end ranges cross each
 // other; waits from several host threads land on one device's sync row): lanes are assigned
 // first-fit there and nothing is reported as spilled.
+// The GPU work of one NVTX range may outlast the next range's start, so projections too.
 bool overlapsAllowed(TrackKind kind) {
     return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync ||
-           kind ==
-               TrackKind::NvtxProjection;  // the GPU work of one range outlasts the next's start
+           kind == TrackKind::NvtxProjection;
 }
 
 // Order of tracks within a process: API calls, then NVTX, then other host rows; streams, then sync.
@@ -705,20 +707,18 @@ void TraceBuilder::addLaunchQueues() {
     // Per GPU process: +1 when the call that launched an op starts, -1 when the op ends.
     std::map<ProcessIndex, std::vector<std::pair<TimeNs, int>>> steps;
     for (const Flow& f : t.m_flows) {
-        const Track& toTrack = t.m_tracks[f.to.track];
         const Slice& to = t.slice(f.to);
         const Slice& from = t.slice(f.from);
-        const bool launch = from.correlationId != 0 && from.correlationId == to.correlationId;
-        if (!launch || toTrack.kind != TrackKind::GpuStream || !isGpuWork(to.kind) ||
+        if (!isLaunchFlow(t, f) ||
             to.endNs() <= from.startNs)  // the two clocks disagree: no queue to speak of
             continue;
-        auto& v = steps[toTrack.process];
+        auto& v = steps[t.m_tracks[f.to.track].process];
         v.emplace_back(from.startNs, +1);
         v.emplace_back(to.endNs(), -1);
     }
     if (steps.empty())
         return;
-    const StringId name = intern("Launch queue");
+    const StringId name = intern(kLaunchQueueName);
     const StringId unit = intern("ops");
     const StringId description = intern(
         "Operations launched and not yet finished on this GPU: from the start of the call that "
@@ -760,15 +760,12 @@ void TraceBuilder::addNvtxProjections() {
     };
     std::unordered_map<TrackIndex, std::vector<Launch>> launchesOf;
     for (const Flow& f : t.m_flows) {
-        const Track& fromTrack = t.m_tracks[f.from.track];
-        const Track& toTrack = t.m_tracks[f.to.track];
+        if (!isLaunchFlow(t, f) || t.m_tracks[f.from.track].kind != TrackKind::HostApi)
+            continue;  // NVTX ranges are matched to a thread's API calls
         const Slice& call = t.slice(f.from);
         const Slice& op = t.slice(f.to);
-        if (fromTrack.kind != TrackKind::HostApi || toTrack.kind != TrackKind::GpuStream ||
-            !isGpuWork(op.kind) || call.correlationId == 0 ||
-            call.correlationId != op.correlationId)
-            continue;
-        launchesOf[f.from.track].push_back({call.startNs, op.startNs, op.endNs(), toTrack.process});
+        launchesOf[f.from.track].push_back(
+            {call.startNs, op.startNs, op.endNs(), t.m_tracks[f.to.track].process});
     }
     if (launchesOf.empty())
         return;

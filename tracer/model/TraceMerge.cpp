@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/Derived.h"
 #include "model/TraceBuilder.h"
 
 namespace wl::model {
@@ -67,18 +68,6 @@ std::uint64_t maxCorrelationId(const Trace& trace) {
             most = std::max(most, s.correlationId);
     }
     return most;
-}
-
-// A flow the builder rebuilds by itself from correlation ids (TraceBuilder::resolveFlows): an
-// API or host slice to GPU work on a stream, all three carrying the same id.
-bool isLaunchFlow(const Trace& trace, const Flow& f) {
-    const Track& fromTrack = trace.track(f.from.track);
-    const Track& toTrack = trace.track(f.to.track);
-    const Slice& from = trace.slice(f.from);
-    const Slice& to = trace.slice(f.to);
-    return f.id != 0 && from.correlationId == f.id && to.correlationId == f.id &&
-           (fromTrack.kind == TrackKind::HostApi || fromTrack.kind == TrackKind::Host) &&
-           toTrack.kind == TrackKind::GpuStream && isGpuWork(to.kind);
 }
 
 // Device properties by ordinal. Processes of one run see the same GPUs unless

@@ -52,6 +52,17 @@ QString kindName(model::SliceKind kind) {
     return QStringLiteral("Other");
 }
 
+// The CUDA graph node that ran a kernel, copy or memset (nullptr for any other slice).
+const model::GraphNode* graphNodeOf(const model::Trace& t, const model::Slice& s) {
+    if (const auto* k = t.kernel(s))
+        return &k->graph;
+    if (const auto* c = t.memcpy(s))
+        return &c->graph;
+    if (const auto* m = t.memset(s))
+        return &m->graph;
+    return nullptr;
+}
+
 // Lets long C++ names wrap: a zero-width space after the characters they are usually split at.
 QString breakable(const QString& text) {
     QString out;
@@ -264,13 +275,7 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
         addRow(tr("Memory kind"), QString::fromUtf8(model::toString(m->memoryKind)));
     }
     // The CUDA graph node that ran it: "graph 2, node 17" (its siblings share the launch call).
-    const model::GraphNode* graph = nullptr;
-    if (const auto* k = t.kernel(s))
-        graph = &k->graph;
-    else if (const auto* m = t.memcpy(s))
-        graph = &m->graph;
-    else if (const auto* m = t.memset(s))
-        graph = &m->graph;
+    const model::GraphNode* graph = graphNodeOf(t, s);
     if (graph != nullptr && (graph->graphId != 0 || graph->nodeId != 0)) {
         addRow(tr("CUDA graph"), tr("graph %1, node %2").arg(graph->graphId).arg(graph->nodeId));
         fillGraphLaunch(s, graph->graphId);
@@ -442,13 +447,7 @@ void DetailsPanel::fillGraphLaunch(const model::Slice& s, std::uint32_t graphId)
         if (track.kind != model::TrackKind::GpuStream)
             continue;
         for (const model::Slice& op : track.slices) {
-            const model::GraphNode* g = nullptr;
-            if (const auto* k = t.kernel(op))
-                g = &k->graph;
-            else if (const auto* m = t.memcpy(op))
-                g = &m->graph;
-            else if (const auto* m = t.memset(op))
-                g = &m->graph;
+            const model::GraphNode* g = graphNodeOf(t, op);
             if (g == nullptr || g->graphId != graphId || op.correlationId == 0)
                 continue;
             launches.insert(op.correlationId);
