@@ -21,6 +21,8 @@ struct RunRequest {
     bool sharedStreamBug = false;  // reduce async: all chunks on one stream (the seed's bug)
     bool gpuMetrics = false;       // PM sampling rows
     int steps = 0;                 // power: most steps (0 = the workload's default, 1000)
+    bool graph = false;            // power async: batches replayed from captured CUDA graphs
+    int devices = 1;               // reduce: GPUs sharing the array (1..8)
 };
 
 // What a finished run gives back: the trace, the check the user reads, and a short summary.

@@ -170,4 +170,43 @@ private:
     std::vector<cudaEvent_t> m_events;
 };
 
+// Owns a CUDA graph made by stream capture and its executable instance.
+class CapturedGraph {
+public:
+    CapturedGraph() = default;
+    ~CapturedGraph() {
+        if (m_exec != nullptr)
+            static_cast<void>(cudaGraphExecDestroy(m_exec));
+        if (m_graph != nullptr)
+            static_cast<void>(cudaGraphDestroy(m_graph));
+    }
+    CapturedGraph(const CapturedGraph&) = delete;
+    CapturedGraph& operator=(const CapturedGraph&) = delete;
+
+    // Captures what `enqueue` queues on `stream` (a created stream: the legacy default stream
+    // cannot be captured) and instantiates it. Nothing runs until launch().
+    template <class Enqueue>
+    model::Status capture(cudaStream_t stream, Enqueue&& enqueue) {
+        WL_CUDA_TRY(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        const model::Status queued = enqueue();
+        cudaGraph_t graph = nullptr;
+        const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+        m_graph = graph;
+        if (!queued.ok())
+            return queued;
+        WL_CUDA_TRY(ended);
+        WL_CUDA_TRY(cudaGraphInstantiate(&m_exec, m_graph, 0));
+        return {};
+    }
+    model::Status launch(cudaStream_t stream) const {
+        WL_CUDA_TRY(cudaGraphLaunch(m_exec, stream));
+        return {};
+    }
+    bool ready() const { return m_exec != nullptr; }
+
+private:
+    cudaGraph_t m_graph = nullptr;
+    cudaGraphExec_t m_exec = nullptr;
+};
+
 }  // namespace wl::workloads

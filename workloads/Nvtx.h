@@ -19,7 +19,11 @@ inline constexpr std::uint32_t kNvtxGrey = 0xFF9E9E9E;
 // seeds' `with nvtx.annotate(name, color=...)`). Costs next to nothing when no tool listens.
 class NvtxRange {
 public:
-    explicit NvtxRange(const std::string& name, std::uint32_t argb = kNvtxGrey) {
+    // `push` false makes an object that marks nothing (a range only in some modes).
+    explicit NvtxRange(const std::string& name, std::uint32_t argb = kNvtxGrey, bool push = true)
+        : m_pushed(push) {
+        if (!push)
+            return;
         nvtxEventAttributes_t attributes{};
         attributes.version = NVTX_VERSION;
         attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -29,9 +33,15 @@ public:
         attributes.message.ascii = name.c_str();
         nvtxRangePushEx(&attributes);
     }
-    ~NvtxRange() { nvtxRangePop(); }
+    ~NvtxRange() {
+        if (m_pushed)
+            nvtxRangePop();
+    }
     NvtxRange(const NvtxRange&) = delete;
     NvtxRange& operator=(const NvtxRange&) = delete;
+
+private:
+    bool m_pushed;
 };
 
 }  // namespace wl::workloads

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,6 +139,8 @@ struct PowerState {
     EventSet copied;       // per slot: the copies finished (host and next writer wait on it)
     EventSet batchStart;   // timing, per batch
     EventSet batchEnd;     // timing, per batch
+    // Graph mode: a batch's steps captured once per (slot, steps in the batch), then replayed.
+    std::map<std::pair<std::size_t, int>, std::unique_ptr<CapturedGraph>> graphs;
     Checkpoint checkpoint;
 };
 
@@ -197,6 +201,13 @@ model::Status PowerIteration::validate(const WorkloadParams& params) const {
     if (p.sharedStream) {
         return model::Error{"--shared-stream applies to the reduce workload only"};
     }
+    if (p.devices != 1) {
+        return model::Error{"--devices applies to the reduce workload only"};
+    }
+    if (p.graph && p.mode != Mode::Async) {
+        return model::Error{
+            "--graph replays the async loop's batches from CUDA graphs: use it with --mode async"};
+    }
     if (!(p.dominance > 0.0 && p.dominance < 1.0)) {
         return model::Error{"dominance must be in (0, 1) (got " + std::to_string(p.dominance) +
                             ")"};
@@ -237,6 +248,37 @@ model::Result<WorkloadResult> PowerIteration::run(const WorkloadParams& params,
         return {};
     };
 
+    // Queues the steps of one batch on the compute stream: checkEvery-1 steps, then the check
+    // step that also writes the snapshot and {residual, lambda} of `slot`. Per-step NVTX ranges
+    // only when the launches happen now: a captured graph's replays have no host calls to mark.
+    auto enqueueBatch = [&](const Batch& batch, std::size_t slot, bool markSteps) -> model::Status {
+        double* snapshot = st.snapshots.get() + slot * n;
+        double* scalars = st.scalars.get() + 2 * slot;
+        for (int step = batch.first; step < batch.last; ++step) {
+            NvtxRange range(markSteps ? "Compute Step " + std::to_string(step) : std::string(),
+                            kNvtxGreen, markSteps);
+            WL_TRY_STATUS(matvec(compute));
+            WL_CUDA_TRY(launchNormalize(st.y.get(), st.x.get(), n, compute));
+        }
+        NvtxRange range(
+            markSteps ? "Compute & Residual " + std::to_string(batch.last) : std::string(),
+            kNvtxGreen, markSteps);
+        WL_TRY_STATUS(matvec(compute));
+        WL_CUDA_TRY(launchCheckStep(st.y.get(), st.x.get(), snapshot, scalars, n, compute));
+        return {};
+    };
+    // The graph of a batch's shape and slot, captured on first use.
+    auto graphFor = [&](const Batch& batch, std::size_t slot) -> model::Result<CapturedGraph*> {
+        auto& graph = st.graphs[{slot, batch.last - batch.first + 1}];
+        if (!graph) {
+            NvtxRange range("Capture graph", kNvtxBlue);
+            graph = std::make_unique<CapturedGraph>();
+            WL_TRY_STATUS(
+                graph->capture(compute, [&] { return enqueueBatch(batch, slot, false); }));
+        }
+        return graph.get();
+    };
+
     const Clock::time_point setupStart = Clock::now();
     report(progress, 0.0, "building the matrix");
     {
@@ -269,6 +311,15 @@ model::Result<WorkloadResult> PowerIteration::run(const WorkloadParams& params,
         // Warm-up of the loop's kernels (module load, cuBLAS's first call) on scratch outputs.
         WL_TRY_STATUS(matvec(compute));
         WL_CUDA_TRY(launchNormalize(st.y.get(), st.snapshots.get(), n, compute));
+        if (p.graph) {
+            // Both slots' graphs of a full batch are made before the timed loop (a shorter last
+            // batch gets its own when it comes).
+            for (std::size_t slot = 0; slot < 2 && slot < batches.size(); ++slot) {
+                auto graph = graphFor(batches[slot], slot);
+                if (!graph.ok())
+                    return graph.error();
+            }
+        }
         WL_CUDA_TRY(cudaDeviceSynchronize());
     }
     result.setupMs = msSince(setupStart);
@@ -321,16 +372,14 @@ model::Result<WorkloadResult> PowerIteration::run(const WorkloadParams& params,
                     WL_CUDA_TRY(cudaStreamWaitEvent(compute, st.copied[slot], 0));
                 }
                 WL_CUDA_TRY(cudaEventRecord(st.batchStart[b], compute));
-                for (int step = batch.first; step < batch.last; ++step) {
-                    NvtxRange range("Compute Step " + std::to_string(step), kNvtxGreen);
-                    WL_TRY_STATUS(matvec(compute));
-                    WL_CUDA_TRY(launchNormalize(st.y.get(), st.x.get(), n, compute));
-                }
-                {
-                    NvtxRange range("Compute & Residual " + std::to_string(batch.last), kNvtxGreen);
-                    WL_TRY_STATUS(matvec(compute));
-                    WL_CUDA_TRY(
-                        launchCheckStep(st.y.get(), st.x.get(), snapshot, scalars, n, compute));
+                if (p.graph) {
+                    auto graph = graphFor(batch, slot);
+                    if (!graph.ok())
+                        return graph.error();
+                    NvtxRange range("Graph launch " + std::to_string(batch.last), kNvtxGreen);
+                    WL_TRY_STATUS((*graph)->launch(compute));
+                } else {
+                    WL_TRY_STATUS(enqueueBatch(batch, slot, true));
                 }
                 WL_CUDA_TRY(cudaEventRecord(st.batchEnd[b], compute));
                 NvtxRange copyRange("Copy " + std::to_string(batch.last), kNvtxYellow);

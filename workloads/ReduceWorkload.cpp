@@ -12,6 +12,7 @@
 #include "workloads/Nvtx.h"
 #include "workloads/ProfiledPart.h"
 #include "workloads/ReduceKernels.h"
+#include "workloads/ReduceMultiGpu.h"
 #include "workloads/Validation.h"
 
 namespace wl::workloads {
@@ -35,24 +36,6 @@ void report(const ProgressFn& progress, double fraction, const std::string& labe
     if (progress) {
         progress(fraction, label);
     }
-}
-
-// One chunk of the async version: [start, start + count).
-struct Chunk {
-    std::int64_t start = 0;
-    std::int64_t count = 0;
-};
-
-// The seed's split: step = ceil(size / nstreams); the last chunks may be short or empty.
-std::vector<Chunk> splitChunks(std::int64_t size, int parts) {
-    std::vector<Chunk> chunks;
-    const std::int64_t step = (size + parts - 1) / parts;
-    for (int i = 0; i < parts; ++i) {
-        const std::int64_t start = std::min<std::int64_t>(i * step, size);
-        const std::int64_t end = std::min<std::int64_t>(start + step, size);
-        chunks.push_back({start, end - start});
-    }
-    return chunks;
 }
 
 // Runs the three kernels once on a tiny array so the module is loaded before the timed part (the
@@ -230,6 +213,9 @@ WorkloadParams ReduceWorkload::withDefaults(WorkloadParams params) const {
     if (params.repeat == 0) {
         params.repeat = kReduceDefaultRepeat;
     }
+    if (params.devices == 0) {
+        params.devices = 1;
+    }
     if (params.mode == Mode::Baseline) {
         params.streams = 1;
         params.sharedStream = false;
@@ -240,7 +226,10 @@ WorkloadParams ReduceWorkload::withDefaults(WorkloadParams params) const {
 std::int64_t ReduceWorkload::deviceBytes(const WorkloadParams& params) const {
     const WorkloadParams p = withDefaults(params);
     const std::int64_t perStream = (kReduceBlocksPerGrid + 1) * 4;
-    return p.size * 4 + static_cast<std::int64_t>(p.streams) * perStream + 4;
+    // Per device: each of the devices holds its part of the array.
+    const std::int64_t devices = std::max(p.devices, 1);
+    return (p.size + devices - 1) / devices * 4 +
+           static_cast<std::int64_t>(p.streams + 1) * perStream + 4 * (devices + 2);
 }
 
 model::Status ReduceWorkload::validate(const WorkloadParams& params) const {
@@ -250,6 +239,17 @@ model::Status ReduceWorkload::validate(const WorkloadParams& params) const {
     WL_TRY_STATUS(checkRange("repeat", p.repeat, 1, kMaxRepeat, "reductions per chunk"));
     if (params.sharedStream && p.mode != Mode::Async) {
         return model::Error{"--shared-stream applies to --mode async only"};
+    }
+    if (params.graph) {
+        return model::Error{"--graph applies to the power workload only"};
+    }
+    WL_TRY_STATUS(checkRange("devices", p.devices, 1, kMaxReduceDevices, "GPUs"));
+    if (p.devices > 1 && p.sharedStream) {
+        return model::Error{"--shared-stream applies to one GPU (leave out --devices)"};
+    }
+    if (p.size < p.devices) {
+        return model::Error{"size must be at least the number of devices (" +
+                            std::to_string(p.devices) + ")"};
     }
     return {};
 }
@@ -263,11 +263,21 @@ model::Result<WorkloadResult> ReduceWorkload::run(const WorkloadParams& params,
     const Clock::time_point setupStart = Clock::now();
 
     report(progress, 0.0, "warm-up");
-    WL_TRY_STATUS(warmUp());
+    for (int device = p.devices - 1; device >= 0; --device) {  // ends on device 0
+        WL_CUDA_TRY(cudaSetDevice(device));
+        WL_TRY_STATUS(warmUp());
+    }
 
     report(progress, 0.1, "allocating");
     ReduceBuffers buffers;
-    WL_TRY_STATUS(allocate(p, buffers));
+    ReduceOnDevices devices;
+    if (p.devices > 1) {
+        WL_TRY_STATUS(
+            buffers.host.allocate(static_cast<std::size_t>(p.size), p.pinned, "the array"));
+        WL_TRY_STATUS(devices.allocate(p));
+    } else {
+        WL_TRY_STATUS(allocate(p, buffers));
+    }
     std::fill(buffers.host.get(), buffers.host.get() + p.size, 1.0f);
     const double oldSum = hostSum(buffers.host, p.size);
     result.setupMs = msSince(setupStart);
@@ -278,7 +288,9 @@ model::Result<WorkloadResult> ReduceWorkload::run(const WorkloadParams& params,
     const Clock::time_point loopStart = Clock::now();
     {
         const ProfiledPart timedPart;
-        if (p.mode == Mode::Baseline) {
+        if (p.devices > 1) {
+            WL_TRY_STATUS(devices.run(buffers.host.get(), progress));
+        } else if (p.mode == Mode::Baseline) {
             WL_TRY_STATUS(runBaseline(p, buffers, progress, cancel));
         } else {
             WL_TRY_STATUS(runAsync(p, buffers, progress, cancel));

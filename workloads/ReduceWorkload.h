@@ -9,6 +9,7 @@ inline constexpr int kReduceDefaultRepeat = 1;
 // The GPU sums the 1280 block partials in float32: 1280 * 2^-24 ~ 7.6e-5 bounds the relative
 // error of the total, hence of the normalized sum.
 inline constexpr double kReduceTolerance = 1e-4;
+inline constexpr int kMaxReduceDevices = 8;
 
 // Reduce/normalize (a <- a / sum(a), float32), the CUDA C++ port of the Nsight/Numba seed:
 // baseline = v1 (pageable) / v2 (pinned): one stream, synchronous copies; async = v3: the array in

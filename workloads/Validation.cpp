@@ -50,6 +50,11 @@ model::Status validateOnDevice(const Workload& workload, const WorkloadParams& p
     if (count == 0) {
         return model::Error{"no CUDA device found"};
     }
+    if (params.devices > count) {
+        return model::Error{"--devices " + std::to_string(params.devices) +
+                            " asks for more GPUs than the " + std::to_string(count) +
+                            " this machine has"};
+    }
     std::size_t freeBytes = 0;
     std::size_t totalBytes = 0;
     WL_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));

@@ -30,6 +30,8 @@ struct WorkloadParams {
     double threshold = 1e-10;   // power: residual at which the loop stops
     std::uint64_t seed = 42;    // power: matrix and start vector
     bool quiet = false;         // power: keep the per-check residual lines off stdout
+    bool graph = false;  // power async: each batch's steps captured once as a CUDA graph, replayed
+    int devices = 1;     // reduce: GPUs 0..devices-1 share the array (1..8)
 };
 
 // What the user reads after a run: the check, the number it is about, and host-side timings.

@@ -133,7 +133,7 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
     out.endArray();
 
     out.key("launch_queue").beginArray();
-    for (const auto& q : analysis::launchQueueStats(trace, r.window())) {
+    for (const auto& q : r.statistics.launchQueues) {
         out.beginObject();
         out.field("device", q.deviceId);
         out.field("max_ops", finite(q.maxDepth));
@@ -202,6 +202,55 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
         out.field("total_ns", static_cast<std::int64_t>(c.totalNs));
         out.field("gb_per_s", finite(c.gbPerSecond()));
         out.field("pageable", static_cast<std::uint64_t>(c.pageableCount));
+        out.endObject();
+    }
+    out.endArray();
+
+    const analysis::DeviceConcurrency& together = r.statistics.devicesAtOnce;
+    out.key("device_concurrency").beginObject();
+    out.field("devices", together.devices);
+    out.key("ns_with_busy").beginArray();
+    for (model::TimeNs ns : together.nsWithBusy)
+        out.value(static_cast<std::int64_t>(ns));
+    out.endArray();
+    out.field("mean_busy_devices", finite(together.meanBusyDevices()));
+    out.endObject();
+
+    out.key("graphs").beginArray();
+    for (const auto& g : r.statistics.graphs) {
+        out.beginObject();
+        out.field("graph_id", static_cast<std::uint64_t>(g.graphId));
+        out.field("launches", static_cast<std::uint64_t>(g.launches));
+        out.field("nodes", static_cast<std::uint64_t>(g.nodes));
+        out.field("gpu_ns", static_cast<std::int64_t>(g.gpuNs));
+        out.field("mean_launch_span_ns", finite(g.meanLaunchSpanNs()));
+        out.key("nodes_by_time").beginArray();
+        for (const auto& n : g.nodeStats) {
+            out.beginObject();
+            out.field("node_id", static_cast<std::uint64_t>(n.nodeId));
+            out.field("name", n.name);
+            out.field("runs", static_cast<std::uint64_t>(n.runs));
+            out.field("total_ns", static_cast<std::int64_t>(n.totalNs));
+            out.field("mean_ns", finite(n.meanNs()));
+            out.endObject();
+        }
+        out.endArray();
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("memory").beginArray();
+    for (const auto& m : r.statistics.memory) {
+        out.beginObject();
+        out.field("device", m.deviceId);
+        out.field("allocations", static_cast<std::uint64_t>(m.allocations));
+        out.field("releases", static_cast<std::uint64_t>(m.releases));
+        out.field("allocated_bytes", static_cast<std::uint64_t>(m.allocatedBytes));
+        out.field("released_bytes", static_cast<std::uint64_t>(m.releasedBytes));
+        out.field("pool_operations", static_cast<std::uint64_t>(m.poolOperations));
+        out.field("in_use_start_bytes", finite(m.inUseAtStartBytes));
+        out.field("in_use_end_bytes", finite(m.inUseAtEndBytes));
+        out.field("in_use_peak_bytes", finite(m.peakInUseBytes));
         out.endObject();
     }
     out.endArray();
@@ -277,7 +326,15 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
             c.second += g.durationNs;
         }
     }
-    for (const auto& q : analysis::launchQueueStats(trace, r.window())) {
+    if (const analysis::DeviceConcurrency& c = r.statistics.devicesAtOnce; c.devices >= 2) {
+        out << "GPUs busy at once:";
+        for (std::size_t k = c.nsWithBusy.size(); k-- > 0;)
+            out << " " << k << ": " << formatPercent(c.pctWithBusy(k)) << (k > 0 ? "," : "");
+        char mean[64];
+        std::snprintf(mean, sizeof mean, " of the window (%.2f on average)\n", c.meanBusyDevices());
+        out << mean;
+    }
+    for (const auto& q : r.statistics.launchQueues) {
         char line[160];
         std::snprintf(line, sizeof line,
                       "Launch queue of GPU %d: up to %.0f ops queued, %.1f on average; empty %s "
@@ -356,6 +413,39 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
             }
             out << "\n";
         }
+    }
+    if (!r.statistics.graphs.empty()) {
+        out << "\nCUDA graphs:\n";
+        for (const auto& g : r.statistics.graphs) {
+            char nodes[32];
+            std::snprintf(nodes, sizeof nodes, "%.3g", g.nodesPerLaunch());
+            out << "  graph " << g.graphId << ": " << g.launches << " launches of " << nodes
+                << " nodes, each over "
+                << formatDuration(static_cast<model::TimeNs>(g.meanLaunchSpanNs()))
+                << " on average; " << formatDuration(g.gpuNs) << " of GPU time\n";
+            // The nodes that take the time: a graph of hundreds of nodes is read from the top.
+            constexpr std::size_t kNodesListed = 3;
+            for (std::size_t i = 0; i < g.nodeStats.size() && i < kNodesListed; ++i) {
+                const auto& n = g.nodeStats[i];
+                out << "    node " << n.nodeId << " " << n.name.substr(0, 60) << ": " << n.runs
+                    << " runs, " << formatDuration(n.totalNs) << " ("
+                    << formatDuration(static_cast<model::TimeNs>(n.meanNs())) << " each)\n";
+            }
+            if (g.nodeStats.size() > kNodesListed)
+                out << "    (" << g.nodeStats.size() - kNodesListed << " more nodes)\n";
+        }
+    }
+    for (const auto& m : r.statistics.memory) {
+        out << (&m == &r.statistics.memory.front() ? "\nDevice memory:\n" : "") << "  GPU "
+            << m.deviceId << ": " << m.allocations << " allocations ("
+            << formatBytes(m.allocatedBytes) << "), " << m.releases << " releases ("
+            << formatBytes(m.releasedBytes) << ")";
+        if (m.poolOperations > 0)
+            out << ", " << m.poolOperations << " through pools";
+        out << "; in use " << formatBytes(static_cast<std::uint64_t>(m.inUseAtStartBytes))
+            << " at the start, " << formatBytes(static_cast<std::uint64_t>(m.peakInUseBytes))
+            << " at most, " << formatBytes(static_cast<std::uint64_t>(m.inUseAtEndBytes))
+            << " at the end\n";
     }
     const auto warps = warpsByName(trace, r);
     if (!warps.empty()) {

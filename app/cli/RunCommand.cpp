@@ -31,6 +31,10 @@ summary (wall time, GPU time, copies and their GB/s), and writes the trace with 
   --repeat N                reduce: reductions per chunk (default 1; the seed uses 50)
   --steps N                 power: most steps (default 1000)
   --shared-stream           reduce async: every chunk on one stream (the [stream] * n bug)
+  --devices N               reduce: split the array over GPUs 0..N-1 (1..8; baseline one GPU
+                            after another, async all at once with peer copies of the sums)
+  --graph                   power async: capture each batch of steps once as a CUDA graph and
+                            replay it (one launch per batch instead of two per step)
   --gpu-metrics             also sample warp occupancy and SM active % (locks GPU clocks)
   -o, --output FILE         write the trace
 )";
@@ -127,6 +131,13 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, Parse
             r.pinned = false;
         } else if (arg == "--shared-stream") {
             r.sharedStreamBug = true;
+        } else if (arg == "--graph") {
+            r.graph = true;
+        } else if (arg == "--devices") {
+            if (auto error = integer(1, 8, number)) {
+                return error;
+            }
+            r.devices = static_cast<int>(number);
         } else if (arg == "--gpu-metrics") {
             r.gpuMetrics = true;
         } else if (arg == "-o" || arg == "--output") {

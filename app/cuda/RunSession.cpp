@@ -34,6 +34,8 @@ model::Result<workloads::WorkloadParams> toParams(const RunRequest& request) {
     p.repeat = request.repeat;
     p.sharedStream = request.sharedStreamBug;
     p.maxSteps = request.steps;
+    p.graph = request.graph;
+    p.devices = request.devices;
     return p;
 }
 
@@ -72,6 +74,8 @@ std::map<std::string, std::string> runMetadata(const RunRequest& request,
         {"size", std::to_string(p.size)},
         {"repeat", std::to_string(p.repeat)},
         {"shared_stream", p.sharedStream ? "true" : "false"},
+        {"graph", p.graph ? "true" : "false"},
+        {"devices", std::to_string(p.devices)},
     };
 }
 
@@ -176,10 +180,12 @@ std::string formatSummary(const RunRequest& request, const workloads::WorkloadPa
                   static_cast<long long>(p.size));
     add(line);
     if (request.workload == "reduce") {
-        std::snprintf(line, sizeof line, ", repeat %d%s\n", p.repeat,
-                      p.sharedStream ? ", shared-stream bug" : "");
+        std::snprintf(line, sizeof line, ", repeat %d%s%s\n", p.repeat,
+                      p.sharedStream ? ", shared-stream bug" : "",
+                      p.devices > 1 ? (", on " + std::to_string(p.devices) + " GPUs").c_str() : "");
     } else {
-        std::snprintf(line, sizeof line, ", %d steps run\n", result.stepsRun);
+        std::snprintf(line, sizeof line, ", %d steps run%s\n", result.stepsRun,
+                      p.graph ? ", batches replayed from CUDA graphs" : "");
     }
     add(line);
     std::snprintf(line, sizeof line, "  wall time    %10.2f ms (setup %.2f ms, %s %.2f ms)\n",

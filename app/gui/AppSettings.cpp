@@ -17,6 +17,8 @@ RunRequest loadRunRequest(const QSettings& s) {
     r.repeat = std::max(0, s.value("run/repeat", 0).toInt());
     r.steps = std::max(0, s.value("run/steps", 0).toInt());
     r.sharedStreamBug = s.value("run/sharedStreamBug", false).toBool();
+    r.graph = s.value("run/graph", false).toBool();
+    r.devices = std::clamp(s.value("run/devices", 1).toInt(), 1, 8);
     r.gpuMetrics = s.value("run/gpuMetrics", false).toBool();
     return r;
 }
@@ -30,6 +32,8 @@ void saveRunRequest(QSettings& s, const RunRequest& r) {
     s.setValue("run/repeat", r.repeat);
     s.setValue("run/steps", r.steps);
     s.setValue("run/sharedStreamBug", r.sharedStreamBug);
+    s.setValue("run/graph", r.graph);
+    s.setValue("run/devices", r.devices);
     s.setValue("run/gpuMetrics", r.gpuMetrics);
 }
 

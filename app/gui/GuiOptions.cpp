@@ -40,6 +40,8 @@ const char* guiUsage() {
   --repeat N           reduce: reductions per chunk (the seed uses 50)
   --steps N            power: most steps (default 1000)
   --shared-stream      reduce async: put every chunk on one stream (the classic bug)
+  --graph              power async: replay each batch of steps from a captured CUDA graph
+  --devices N          reduce: split the array over GPUs 0..N-1 (1..8)
   --gpu-metrics        sample SM activity and warp occupancy during the run
   --run                press Run at start
   --compare            press Compare at start: baseline, then async, side by side
@@ -125,6 +127,16 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             }
             options.request.streams = n;
             options.requestGiven = true;
+        } else if (arg == "--devices") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            int n = 0;
+            if (!parseInteger(v, n) || n < 1 || n > 8) {
+                return usageError("--devices must be an integer from 1 to 8, got '" + v + "'");
+            }
+            options.request.devices = n;
+            options.requestGiven = true;
         } else if (arg == "--size") {
             const std::string v = value();
             if (auto e = needValue(v))
@@ -161,6 +173,9 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
         } else if (arg == "--shared-stream") {
             options.request.sharedStreamBug = true;
             options.requestGiven = true;
+        } else if (arg == "--graph") {
+            options.request.graph = true;
+            options.requestGiven = true;
         } else if (arg == "--gpu-metrics") {
             options.request.gpuMetrics = true;
             options.requestGiven = true;
@@ -177,7 +192,7 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
         }
         if (hasInlineValue &&
             (arg == "--run" || arg == "--compare" || arg == "--pinned" || arg == "--pageable" ||
-             arg == "--shared-stream" || arg == "--gpu-metrics")) {
+             arg == "--shared-stream" || arg == "--graph" || arg == "--gpu-metrics")) {
             return usageError("option " + arg + " takes no value");
         }
     }

@@ -500,16 +500,15 @@ void MainWindow::startCompare() {
     }
     if (m_runs->isRunning())
         return;
-    RunRequest baseline = m_runPanel->request();
-    saveRunRequest(m_settings, baseline);
-    RunRequest async = baseline;
-    baseline.mode = "baseline";
-    async.mode = "async";
+    const RunRequest request = m_runPanel->request();
+    saveRunRequest(m_settings, request);
+    const auto [first, second] = RunPanel::comparison(request);
     m_message->clearMessage();
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
-    m_progressLabel->setText(tr("Comparing baseline and async..."));
-    m_runs->start({baseline, async});
+    m_progressLabel->setText(second.graph ? tr("Comparing async without and with CUDA graphs...")
+                                          : tr("Comparing baseline and async..."));
+    m_runs->start({first, second});
 }
 
 void MainWindow::cancelRun() {

@@ -15,8 +15,12 @@
 namespace wl::app {
 namespace {
 
-QString hintFor(const QString& workload, bool async) {
+QString hintFor(const QString& workload, bool async, bool graph) {
     if (workload == QLatin1String("power")) {
+        if (async && graph)
+            return QObject::tr(
+                "Async with CUDA graphs: each batch of steps is captured once and replayed "
+                "with one cudaGraphLaunch, instead of two launches per step.");
         return async ? QObject::tr(
                            "Async: residual and x copied with cudaMemcpyAsync and an "
                            "event; the next batch is queued at once, the host does its "
@@ -84,6 +88,13 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
         tr("Most power-iteration steps (the loop stops earlier once the residual "
            "is small enough); 0 = the default"));
     form->addRow(tr("S&teps"), m_steps);
+
+    m_devices = new QSpinBox(this);
+    m_devices->setRange(1, 8);
+    m_devices->setToolTip(
+        tr("Reduce: split the array over GPUs 0..N-1. Baseline uses them one after another; "
+           "async all at once, the sums combined on GPU 0 with peer copies"));
+    form->addRow(tr("&Devices (GPUs)"), m_devices);
     m_form = form;
     layout->addLayout(form);
 
@@ -99,8 +110,14 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_gpuMetrics->setToolTip(
         tr("Sample SM activity and warp occupancy during the run (locks GPU "
            "clocks while active)"));
+    m_graph = new QCheckBox(tr("CUDA grap&hs (power async)"), this);
+    m_graph->setToolTip(
+        tr("Power iteration, async: capture each batch of steps once as a CUDA graph and "
+           "replay it, the usual cure for a loop bound by kernel launches. Compare then runs "
+           "async without and with graphs."));
     layout->addWidget(m_pinned);
     layout->addWidget(m_sharedStream);
+    layout->addWidget(m_graph);
     layout->addWidget(m_gpuMetrics);
 
     auto* buttons = new QHBoxLayout();
@@ -134,10 +151,10 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     };
     connect(m_workload, &QComboBox::currentIndexChanged, this, changed);
     connect(m_modeGroup, &QButtonGroup::buttonToggled, this, changed);
-    for (QSpinBox* spin : {m_streams, m_size, m_repeat, m_steps}) {
+    for (QSpinBox* spin : {m_streams, m_size, m_repeat, m_steps, m_devices}) {
         connect(spin, &QSpinBox::valueChanged, this, changed);
     }
-    for (QCheckBox* box : {m_pinned, m_sharedStream, m_gpuMetrics}) {
+    for (QCheckBox* box : {m_pinned, m_sharedStream, m_graph, m_gpuMetrics}) {
         connect(box, &QCheckBox::toggled, this, changed);
     }
     setDevice(false, tr("Looking for a CUDA device..."));
@@ -152,7 +169,9 @@ RunRequest RunPanel::request() const {
     r.size = m_size->value();
     r.repeat = m_repeat->value();
     r.steps = m_steps->value();
+    r.devices = r.workload == "reduce" ? m_devices->value() : 1;
     r.sharedStreamBug = m_sharedStream->isChecked();
+    r.graph = m_graph->isChecked() && m_graph->isEnabled();
     r.gpuMetrics = m_gpuMetrics->isChecked();
     return r;
 }
@@ -167,9 +186,25 @@ void RunPanel::setRequest(const RunRequest& r) {
         static_cast<int>(std::clamp<std::int64_t>(r.size, 0, std::numeric_limits<int>::max())));
     m_repeat->setValue(r.repeat);
     m_steps->setValue(r.steps);
+    m_devices->setValue(r.devices);
     m_sharedStream->setChecked(r.sharedStreamBug);
+    m_graph->setChecked(r.graph);
     m_gpuMetrics->setChecked(r.gpuMetrics);
     updateState();
+}
+
+std::pair<RunRequest, RunRequest> RunPanel::comparison(const RunRequest& request) {
+    RunRequest first = request;
+    RunRequest second = request;
+    if (request.graph && request.workload == "power") {
+        first.mode = second.mode = "async";
+        first.graph = false;
+        return {first, second};
+    }
+    first.mode = "baseline";
+    second.mode = "async";
+    first.graph = second.graph = false;
+    return {first, second};
 }
 
 void RunPanel::setDevice(bool available, const QString& text) {
@@ -188,11 +223,13 @@ void RunPanel::updateState() {
     const bool async = m_async->isChecked();
     m_size->setSpecialValueText(reduce ? tr("default (100,000,000)") : tr("default (8192)"));
     m_sharedStream->setEnabled(reduce && async);
+    m_graph->setEnabled(!reduce && async);
     // Repeat belongs to reduce, steps to power iteration.
     m_form->setRowVisible(m_repeat, reduce);
     m_form->setRowVisible(m_steps, !reduce);
+    m_form->setRowVisible(m_devices, reduce);
     m_streams->setEnabled(async);
-    m_hint->setText(hintFor(m_workload->currentData().toString(), async));
+    m_hint->setText(hintFor(m_workload->currentData().toString(), async, m_graph->isChecked()));
 
     const bool canRun = m_deviceAvailable && !m_busy;
     m_run->setEnabled(canRun);

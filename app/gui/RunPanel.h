@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <utility>
 
 #include "app/RunSession.h"
 
@@ -27,6 +28,9 @@ public:
 
     RunRequest request() const;
     void setRequest(const RunRequest& request);
+    // The two runs Compare makes of `request`: baseline then async with the same parameters, or,
+    // with CUDA graphs asked for, async without then with graphs (a graph needs the async loop).
+    static std::pair<RunRequest, RunRequest> comparison(const RunRequest& request);
 
     // `text` is the device name when available, otherwise why runs are unavailable.
     void setDevice(bool available, const QString& text);
@@ -55,8 +59,10 @@ private:
     QSpinBox* m_size = nullptr;
     QSpinBox* m_repeat = nullptr;
     QSpinBox* m_steps = nullptr;
+    QSpinBox* m_devices = nullptr;
     QFormLayout* m_form = nullptr;
     QCheckBox* m_sharedStream = nullptr;
+    QCheckBox* m_graph = nullptr;
     QCheckBox* m_gpuMetrics = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_compare = nullptr;

@@ -19,6 +19,10 @@ QString describeRequest(const RunRequest& r) {
         text += QStringLiteral(", %1 steps").arg(r.steps);
     if (r.sharedStreamBug)
         text += QStringLiteral(", shared-stream bug");
+    if (r.graph)
+        text += QStringLiteral(", CUDA graphs");
+    if (r.devices > 1 && r.workload == "reduce")
+        text += QStringLiteral(", %1 GPUs").arg(r.devices);
     if (r.gpuMetrics)
         text += QStringLiteral(", GPU metrics");
     return text;

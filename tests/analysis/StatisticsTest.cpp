@@ -3,9 +3,12 @@
 #include <algorithm>
 
 #include "HandTrace.h"
+#include "analysis/Analysis.h"
 #include "analysis/ApiNames.h"
 #include "analysis/GpuOps.h"
 #include "analysis/Statistics.h"
+#include "model/TraceBuilder.h"
+#include "support/TraceFactory.h"
 
 namespace wl::analysis {
 namespace {
@@ -18,7 +21,7 @@ TEST(Statistics, PerKernelName) {
     t.kernel(1, 200, 500, -1, "k1");
     t.kernel(2, 100, 150, -1, "k2");
     const auto trace = t.finish();
-    const Statistics s = computeStatistics(*trace, GpuOps(*trace));
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
     EXPECT_EQ(s.kernelTotalNs, 450);
     ASSERT_EQ(s.kernels.size(), 2u);
     const KernelStats& k1 = s.kernels[0];  // longest total first
@@ -43,7 +46,7 @@ TEST(Statistics, ShortNamesNextToTheFullOnes) {
     t.kernel(1, 0, 100, -1, full);
     t.kernel(1, 200, 250, -1, "partial_reduce");
     const auto trace = t.finish();
-    const Statistics s = computeStatistics(*trace, GpuOps(*trace));
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
     ASSERT_EQ(s.kernels.size(), 2u);
     EXPECT_EQ(s.kernels[0].name, full);
     EXPECT_EQ(s.kernels[0].shortName, "reduce_kernel");
@@ -59,7 +62,7 @@ TEST(Statistics, KernelLaunchesOfOneNameInsideTheWindow) {
     t.kernel(1, 200, 500, -1, "k1");
     t.kernel(2, 900, 1000, -1, "k1");
     const auto trace = t.finish();
-    const Statistics s = computeStatistics(*trace, GpuOps(*trace));
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
     const KernelStats& k1 = s.kernels[0];
     ASSERT_EQ(k1.name, "k1");
     const auto startsOf = [&](const std::vector<model::SliceRef>& refs) {
@@ -89,7 +92,7 @@ TEST(Statistics, PerCopyKind) {
            model::MemoryKind::Pageable);
     t.copy(1, 700, 800, CopyKind::DeviceToHost, 5000, -1, -1);
     const auto trace = t.finish();
-    const Statistics s = computeStatistics(*trace, GpuOps(*trace));
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
     ASSERT_EQ(s.copies.size(), 2u);
     EXPECT_EQ(s.copies[0].kind, CopyKind::HostToDevice);
     EXPECT_EQ(s.copies[0].count, 2u);
@@ -101,6 +104,83 @@ TEST(Statistics, PerCopyKind) {
     EXPECT_DOUBLE_EQ(s.copies[1].gbPerSecond(), 50.0);
     EXPECT_EQ(s.copyBytes, 7000u);
     EXPECT_DOUBLE_EQ(s.copyGbPerSecond(), 7000.0 / 600.0);
+}
+
+TEST(Statistics, PerCudaGraph) {
+    const auto trace = wl::test::makeGraphLaunchTrace();
+    const AnalysisResult r = analyzeTrace(*trace);
+    ASSERT_EQ(r.statistics.graphs.size(), 1u);
+    const GraphStats& g = r.statistics.graphs[0];
+    EXPECT_EQ(g.graphId, 4u);
+    EXPECT_EQ(g.launches, 2u);
+    EXPECT_EQ(g.nodes, 4u);
+    EXPECT_DOUBLE_EQ(g.nodesPerLaunch(), 2.0);
+    EXPECT_EQ(g.gpuNs, 50 + 40 + 50 + 80);
+    EXPECT_DOUBLE_EQ(g.meanLaunchSpanNs(), 100.0);
+    // Per node, longest first: node 2 ("b", "b2": 40 + 80) before node 1 ("a": 50 + 50).
+    ASSERT_EQ(g.nodeStats.size(), 2u);
+    EXPECT_EQ(g.nodeStats[0].nodeId, 2u);
+    EXPECT_EQ(g.nodeStats[0].runs, 2u);
+    EXPECT_EQ(g.nodeStats[0].totalNs, 120);
+    EXPECT_DOUBLE_EQ(g.nodeStats[0].meanNs(), 60.0);
+    EXPECT_EQ(g.nodeStats[1].nodeId, 1u);
+    EXPECT_EQ(g.nodeStats[1].name, "a");
+    EXPECT_EQ(g.nodeStats[1].totalNs, 100);
+}
+
+TEST(Statistics, DeviceMemoryOverTheWindow) {
+    // A kernel [100,700); 1 MiB allocated at 150, 4 KiB from a pool at 160, the MiB released at
+    // 600.
+    model::TraceBuilder b;
+    const auto gpu = b.gpuProcess(0);
+    const auto memory = b.memoryTrack(gpu);
+    b.addKernel(b.gpuStreamTrack(gpu, 7), 100, 700, "k", 0, {});
+    model::MemoryDetail m;
+    m.memoryKind = model::MemoryKind::Device;
+    m.address = 0x1000;
+    m.bytes = 1 << 20;
+    b.addMemory(memory, 150, "Allocate (Device)", 0, m);
+    model::MemoryDetail pooled = m;
+    pooled.address = 0x2000;
+    pooled.bytes = 4096;
+    pooled.fromPool = true;
+    pooled.poolReservedBytes = 2 << 20;
+    b.addMemory(memory, 160, "Allocate (Device, pool)", 0, pooled);
+    m.op = model::MemoryOp::Release;
+    b.addMemory(memory, 600, "Release (Device)", 0, m);
+    const auto trace = b.finalize();
+    const AnalysisResult r = analyzeTrace(*trace);
+    ASSERT_EQ(r.statistics.memory.size(), 1u);
+    const MemoryStats& mem = r.statistics.memory[0];
+    EXPECT_EQ(mem.deviceId, 0);
+    EXPECT_EQ(mem.allocations, 2u);
+    EXPECT_EQ(mem.releases, 1u);
+    EXPECT_EQ(mem.allocatedBytes, (1u << 20) + 4096);
+    EXPECT_EQ(mem.releasedBytes, 1u << 20);
+    EXPECT_EQ(mem.poolOperations, 1u);
+    EXPECT_DOUBLE_EQ(mem.inUseAtStartBytes, 0.0);
+    EXPECT_DOUBLE_EQ(mem.peakInUseBytes, double((1 << 20) + 4096));
+    EXPECT_DOUBLE_EQ(mem.inUseAtEndBytes, 4096.0);
+}
+
+TEST(Statistics, HowManyGpusWorkedAtOnce) {
+    // GPU 0 busy [0,100) and [200,300); GPU 1 busy [50,250): both [50,100) and [200,250).
+    model::TraceBuilder b;
+    const auto s0 = b.gpuStreamTrack(b.gpuProcess(0), 7);
+    const auto s1 = b.gpuStreamTrack(b.gpuProcess(1), 7);
+    b.addKernel(s0, 0, 100, "a", 0, {});
+    b.addKernel(s0, 200, 300, "a", 0, {});
+    b.addKernel(s1, 50, 250, "b", 0, {});
+    const auto trace = b.finalize();
+    const DeviceConcurrency c = analyzeTrace(*trace).statistics.devicesAtOnce;
+    EXPECT_EQ(c.devices, 2);
+    EXPECT_EQ(c.windowNs, 300);
+    ASSERT_EQ(c.nsWithBusy.size(), 3u);
+    EXPECT_EQ(c.nsWithBusy[2], 100);
+    EXPECT_EQ(c.nsWithBusy[1], 200);
+    EXPECT_EQ(c.nsWithBusy[0], 0);
+    EXPECT_DOUBLE_EQ(c.meanBusyDevices(), (2.0 * 100 + 200) / 300);
+    EXPECT_NEAR(c.pctWithBusy(2), 33.33, 0.01);
 }
 
 TEST(ApiNames, Classification) {

@@ -186,28 +186,46 @@ TEST(DetailsPanel, OpsSayWhatTheyWaitedForThroughAnEvent) {
 }
 
 TEST(DetailsPanel, GraphNodesSayWhichLaunchTheyBelongTo) {
-    // Graph 4 launched twice (correlations 10 and 20), two nodes each; the second launch's nodes
-    // run [300,350) and [320,400).
-    model::TraceBuilder b;
-    const auto host = b.hostProcess(100, "app");
-    const auto gpu = b.gpuProcess(0, "GPU 0");
-    const auto api = b.hostApiTrack(host, 100);
-    const auto stream = b.gpuStreamTrack(gpu, 7);
-    b.addApi(api, 0, 10, "cudaGraphLaunch", 10, {});
-    b.addApi(api, 20, 30, "cudaGraphLaunch", 20, {});
-    model::KernelDetail k;
-    k.graph = {4, 1};
-    b.addKernel(stream, 100, 150, "a", 10, k);
-    b.addKernel(stream, 300, 350, "a", 20, k);
-    k.graph = {4, 2};
-    b.addKernel(stream, 160, 200, "b", 10, k);
-    b.addKernel(stream, 320, 400, "b2", 20, k);
-    const auto trace = b.finalize();
+    // The second launch's nodes run [300,350) and [320,400).
+    const auto trace = test::makeGraphLaunchTrace();
     DetailsPanel panel;
     panel.setTrace(trace);
     panel.showSlice(findSlice(*trace, "b2"));
     EXPECT_EQ(panel.value("CUDA graph"), "graph 4, node 2");
     EXPECT_EQ(panel.value("Graph launch"), "launch 2 of 2: 2 nodes over " + units::duration(100));
+}
+
+TEST(Units, CounterValuesInBytesReadAsSizes) {
+    EXPECT_EQ(units::counterValue(2.0 * 1024 * 1024, "B", 0), "2.0 MiB");
+    EXPECT_EQ(units::counterValue(512, "B", 0), "512 B");
+    EXPECT_EQ(units::counterValue(42, "ops", 0), "42 ops");
+    EXPECT_EQ(units::counterValue(87.5, "%", 2), "87.50 %");
+    EXPECT_EQ(units::counterValue(3, "", 0), "3");
+}
+
+TEST(DetailsPanel, MemoryOperationsShowBytesAddressAndPool) {
+    model::TraceBuilder b;
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    model::MemoryDetail m;
+    m.memoryKind = model::MemoryKind::Device;
+    m.address = 0x7f0000001000;
+    m.bytes = 4096;
+    m.streamId = 7;
+    m.fromPool = true;
+    m.poolAddress = 0x7f0000000000;
+    m.poolReservedBytes = 2 << 20;
+    b.addMemory(b.memoryTrack(gpu), 100, "Allocate (Device, pool)", 0, m);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice({0, 0});
+    EXPECT_EQ(panel.value("Kind"), "Device memory operation");
+    EXPECT_EQ(panel.value("Bytes"), "4.0 KiB (4,096 B)");
+    EXPECT_EQ(panel.value("Address"), "0x7f0000001000");
+    EXPECT_EQ(panel.value("Memory kind"), "Device");
+    EXPECT_EQ(panel.value("Stream"), "7 (stream-ordered)");
+    EXPECT_EQ(panel.value("Memory pool"), "0x7f0000000000");
+    EXPECT_EQ(panel.value("Pool holds"), "2.0 MiB");
 }
 
 TEST(DetailsPanel, InvalidRefClears) {

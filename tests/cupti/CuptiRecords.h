@@ -103,6 +103,33 @@ inline CUpti_ActivityMemset4 memsetRecord(std::uint64_t bytes, std::uint32_t val
     return m;
 }
 
+// A MEMORY2 record: an allocation or release of `bytes` at `address`; poolBytes > 0 makes it a
+// stream-ordered pool operation (cudaMallocAsync/cudaFreeAsync) whose local pool holds poolBytes.
+inline CUpti_ActivityMemory4 memoryRecord(bool release, std::uint64_t address, std::uint64_t bytes,
+                                          std::uint64_t timestamp, std::uint32_t correlation,
+                                          std::uint64_t poolBytes = 0, std::uint32_t device = 0) {
+    auto m = zeroed<CUpti_ActivityMemory4>();
+    m.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+    m.memoryOperationType = release ? CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
+                                    : CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+    m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    m.address = address;
+    m.bytes = bytes;
+    m.timestamp = timestamp;
+    m.correlationId = correlation;
+    m.deviceId = device;
+    m.contextId = 1 + device;
+    m.streamId = CUPTI_INVALID_STREAM_ID;
+    if (poolBytes > 0) {
+        m.isAsync = 1;
+        m.streamId = 7;
+        m.memoryPoolConfig.memoryPoolType = CUPTI_ACTIVITY_MEMORY_POOL_TYPE_LOCAL;
+        m.memoryPoolConfig.address = 0x9000000;
+        m.memoryPoolConfig.pool.size = poolBytes;
+    }
+    return m;
+}
+
 inline CUpti_ActivityAPI apiRecord(CUpti_ActivityKind kind, std::uint32_t cbid, std::uint64_t start,
                                    std::uint64_t end, std::uint32_t correlation,
                                    std::uint32_t tid = 100, std::uint32_t pid = 42) {

@@ -274,6 +274,63 @@ TEST_F(RecordTranslatorTest, GraphNodesKeepTheirGraphAndNodeIds) {
     EXPECT_EQ(seen, 2);
 }
 
+TEST_F(RecordTranslatorTest, MemoryOperationsMakeTheDeviceMemoryRow) {
+    // cudaMalloc 1 MiB, cudaMallocAsync 4 KiB from a pool of 2 MiB, cudaFree of memory allocated
+    // before recording began (not counted), then both released.
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 20, 100, 110, 50));
+    feed(memoryRecord(false, 0x1000, 1 << 20, 105, 50));
+    feed(memoryRecord(false, 0x8000, 4096, 200, 51, 2 << 20));
+    feed(memoryRecord(true, 0x7777, 999, 250, 52));
+    feed(memoryRecord(true, 0x1000, 1 << 20, 300, 53));
+    feed(memoryRecord(true, 0x8000, 4096, 400, 54, 2 << 20));
+    auto trace = finish();
+
+    const auto memoryTracks = tracksOf(*trace, TrackKind::Memory);
+    ASSERT_EQ(memoryTracks.size(), 1u);
+    ASSERT_EQ(memoryTracks[0]->slices.size(), 5u);
+    EXPECT_EQ(trace->counts().memory, 5u);
+    const model::Slice& first = memoryTracks[0]->slices[0];
+    const model::MemoryDetail* alloc = trace->memory(first);
+    ASSERT_NE(alloc, nullptr);
+    EXPECT_EQ(alloc->op, model::MemoryOp::Allocation);
+    EXPECT_EQ(alloc->bytes, 1u << 20);
+    EXPECT_EQ(alloc->address, 0x1000u);
+    EXPECT_EQ(alloc->memoryKind, model::MemoryKind::Device);
+    EXPECT_FALSE(alloc->fromPool);
+    EXPECT_EQ(alloc->streamId, -1);
+    // The cudaMalloc call links to its allocation, and that is no launch: no launch queue.
+    const auto memoryTrackIndex =
+        static_cast<std::uint32_t>(memoryTracks[0] - trace->tracks().data());
+    const model::Flow* flow = trace->flowTo({memoryTrackIndex, 0});
+    ASSERT_NE(flow, nullptr);
+    EXPECT_EQ(trace->slice(flow->from).correlationId, 50u);
+    const model::MemoryDetail* pooled = trace->memory(memoryTracks[0]->slices[1]);
+    ASSERT_NE(pooled, nullptr);
+    EXPECT_TRUE(pooled->fromPool);
+    EXPECT_EQ(pooled->streamId, 7);
+    EXPECT_EQ(pooled->poolReservedBytes, 2u << 20);
+
+    const model::CounterTrack* inUse = nullptr;
+    const model::CounterTrack* pools = nullptr;
+    for (const auto& c : trace->counters()) {
+        EXPECT_NE(trace->str(c.nameId), "Launch queue");
+        if (trace->str(c.nameId) != "Device memory")
+            continue;
+        EXPECT_TRUE(c.derived);
+        (trace->str(c.seriesId) == "memory in use" ? inUse : pools) = &c;
+    }
+    ASSERT_NE(inUse, nullptr);
+    ASSERT_NE(pools, nullptr);
+    std::vector<double> values;
+    for (const auto& sample : inUse->samples)
+        values.push_back(sample.value);
+    // The release of unknown memory changes nothing; the row ends where it began.
+    const std::vector<double> expected = {1 << 20, (1 << 20) + 4096, 4096, 0};
+    EXPECT_EQ(values, expected);
+    ASSERT_FALSE(pools->samples.empty());
+    EXPECT_EQ(pools->samples.back().value, double(2 << 20));
+}
+
 TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {
     const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
     const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "ImportTestHelpers.h"
 #include "io/ChromeTraceReader.h"
@@ -238,6 +241,41 @@ TEST(KinetoImport, EventWaitsBecomeDependenciesThatSurviveAConversion) {
     ASSERT_EQ(again.value()->counters().size(), 1u);
     EXPECT_TRUE(again.value()->counters()[0].derived);
     EXPECT_EQ(again.value()->counts().flows, first.value()->counts().flows);
+}
+
+TEST(KinetoImport, MemoryEventsOfACudaDeviceMakeItsDeviceMemoryRow) {
+    // profile_memory=True: "[memory]" instants with the caching allocator's totals. Host memory
+    // (Device Type 0) makes no row; CUDA device 1's does, under GPU 1.
+    const std::string json = R"({"traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 10, "dur": 20, "args": {"stream": 7, "device": 1, "correlation": 3}},
+      {"ph": "i", "s": "t", "name": "[memory]", "pid": 5, "tid": 5, "ts": 2, "args": {"Device Type": 0, "Device Id": -1, "Bytes": 4}},
+      {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 5, "tid": 5, "ts": 5, "args": {"Device Type": 1, "Device Id": 1, "Addr": 139926520725504, "Bytes": 4096, "Total Allocated": 4096, "Total Reserved": 2097152}},
+      {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 5, "tid": 5, "ts": 40, "args": {"Device Type": 1, "Device Id": 1, "Addr": 139926520725504, "Bytes": -4096, "Total Allocated": 0, "Total Reserved": 2097152}}]})";
+    auto rows = [](const model::Trace& t) {
+        std::map<std::string, std::vector<double>> out;
+        for (const auto& c : t.counters()) {
+            if (t.str(c.nameId) != "Device memory")
+                continue;
+            EXPECT_TRUE(c.derived);
+            EXPECT_EQ(c.deviceId, 1);
+            for (const auto& sample : c.samples)
+                out[std::string(t.str(c.seriesId))].push_back(sample.value);
+        }
+        return out;
+    };
+    const std::map<std::string, std::vector<double>> expected{
+        {"memory in use", {4096, 0}}, {"memory reserved", {2097152, 2097152}}};
+    const auto first = ChromeTraceReader().read(json, "memory.json");
+    ASSERT_TRUE(first.ok()) << first.error().describe();
+    EXPECT_EQ(rows(*first.value()), expected);
+    EXPECT_EQ(first.value()->counts().counterSamples, 0u);  // derived: not what was recorded
+    // The instants keep every arg; the row is made again from them, never written.
+    const std::string exported = ChromeTraceWriter(*first.value()).toString();
+    EXPECT_EQ(exported.find("Device memory"), std::string::npos);
+    EXPECT_NE(exported.find(R"("Total Reserved":2097152)"), std::string::npos);
+    const auto again = ChromeTraceReader().read(exported, "again.json");
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(rows(*again.value()), expected);
 }
 
 TEST(KinetoImport, GraphNodesSurviveAConversionAndOverlapWithoutAWarning) {

@@ -74,6 +74,25 @@ inline model::TracePtr richTrace() {
     b.addSlice(other, kBase + 2000, kBase + 3000, "cpu op", model::SliceKind::Other, 5);
     b.addSlice(other, kBase + 3000, kBase + 3001, "profiler overhead", model::SliceKind::Overhead);
     b.addFlow(900, other, kBase + 2500, s0, kBase + 9000);
+    // A pool allocation made by its API call, then its release (no call recorded for it).
+    const auto memory = b.memoryTrack(gpu0);
+    b.addApi(api, kBase + 15000, kBase + 15100, "cudaMallocAsync", 13, model::ApiDetail{});
+    model::MemoryDetail alloc;
+    alloc.memoryKind = model::MemoryKind::Device;
+    alloc.address = 0x7f0000001000;
+    alloc.bytes = 4096;
+    alloc.streamId = 7;
+    alloc.fromPool = true;
+    alloc.poolAddress = 0x7f0000000000;
+    alloc.poolReservedBytes = 2 << 20;
+    b.addMemory(memory, kBase + 15050, "Allocate (Device, pool)", 13, alloc);
+    model::MemoryDetail release = alloc;
+    release.op = model::MemoryOp::Release;
+    release.fromPool = false;
+    release.poolAddress = 0;
+    release.poolReservedBytes = 0;
+    release.streamId = -1;
+    b.addMemory(memory, kBase + 16000, "Release (Device)", 0, release);
     const auto counter = b.counterTrack(gpu0, "GPU metrics", "warp occupancy %", "%");
     b.addCounterSample(counter, kBase + 0, 12.5);
     b.addCounterSample(counter, kBase + 1000, 0.1 + 0.2);

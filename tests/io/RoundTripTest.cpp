@@ -94,6 +94,18 @@ TEST(RoundTrip, ModelFieldsSurvive) {
                 EXPECT_EQ(ma->value, mb->value);
                 EXPECT_EQ(ma->memoryKind, mb->memoryKind);
             }
+            if (const auto* ma = a->memory(sa)) {
+                const auto* mb = b->memory(sb);
+                ASSERT_NE(mb, nullptr);
+                EXPECT_EQ(ma->op, mb->op);
+                EXPECT_EQ(ma->memoryKind, mb->memoryKind);
+                EXPECT_EQ(ma->address, mb->address);
+                EXPECT_EQ(ma->bytes, mb->bytes);
+                EXPECT_EQ(ma->streamId, mb->streamId);
+                EXPECT_EQ(ma->fromPool, mb->fromPool);
+                EXPECT_EQ(ma->poolAddress, mb->poolAddress);
+                EXPECT_EQ(ma->poolReservedBytes, mb->poolReservedBytes);
+            }
             if (const auto* ya = a->sync(sa)) {
                 const auto* yb = b->sync(sb);
                 ASSERT_NE(yb, nullptr);

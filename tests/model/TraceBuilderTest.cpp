@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/TraceBuilder.h"
+#include "support/TraceFactory.h"
 
 using namespace wl::model;
 
@@ -373,6 +374,36 @@ TEST(TraceBuilder, NodesOfOneGraphLaunchOverlapWithoutAWarning) {
             EXPECT_EQ(trace->kernel(s)->graph.nodeId, 12u);
         }
     }
+}
+
+TEST(TraceBuilder, GraphLaunchesGetARowUnderTheirStream) {
+    const auto trace = wl::test::makeGraphLaunchTrace();
+    const Track* launches = nullptr;
+    const Track* streamTrack = nullptr;
+    for (const Track& t : trace->tracks()) {
+        if (t.kind == TrackKind::GraphLaunches)
+            launches = &t;
+        if (t.kind == TrackKind::GpuStream)
+            streamTrack = &t;
+    }
+    ASSERT_NE(launches, nullptr);
+    ASSERT_NE(streamTrack, nullptr);
+    EXPECT_EQ(launches->process, streamTrack->process);
+    EXPECT_EQ(launches->streamId, 7);
+    EXPECT_EQ(launches->sortIndex, streamTrack->sortIndex);
+    EXPECT_EQ(trace->str(launches->nameId), "Graph launches (stream 7)");
+    ASSERT_EQ(launches->slices.size(), 2u);
+    EXPECT_EQ(trace->str(launches->slices[0].nameId), "graph 4 · launch 1 of 2 · 2 nodes");
+    EXPECT_EQ(trace->str(launches->slices[1].nameId), "graph 4 · launch 2 of 2 · 2 nodes");
+    // From the first node's start to the last node's end.
+    EXPECT_EQ(launches->slices[0].startNs, 100);
+    EXPECT_EQ(launches->slices[0].endNs(), 200);
+    EXPECT_EQ(launches->slices[1].startNs, 300);
+    EXPECT_EQ(launches->slices[1].endNs(), 400);
+    // Derived: not counted as recorded slices, no warnings, nothing spilled.
+    EXPECT_EQ(trace->counts().slices, 6u);
+    EXPECT_EQ(launches->laneCount(), 1u);
+    EXPECT_TRUE(trace->diagnostics().warnings.empty());
 }
 
 TEST(TraceBuilder, KeepsSliceSmall) {

@@ -252,6 +252,24 @@ model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec) {
     return b.finalize();
 }
 
+model::TracePtr makeGraphLaunchTrace() {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto api = b.hostApiTrack(host, 100);
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    b.addApi(api, 0, 10, "cudaGraphLaunch", 10, {});
+    b.addApi(api, 20, 30, "cudaGraphLaunch", 20, {});
+    model::KernelDetail k;
+    k.graph = {4, 1};
+    b.addKernel(stream, 100, 150, "a", 10, k);
+    b.addKernel(stream, 300, 350, "a", 20, k);
+    k.graph = {4, 2};
+    b.addKernel(stream, 160, 200, "b", 10, k);
+    b.addKernel(stream, 320, 400, "b2", 20, k);
+    return b.finalize();
+}
+
 model::TracePtr makeEventWaitTrace() {
     model::TraceBuilder b;
     const auto host = b.hostProcess(100, "app");

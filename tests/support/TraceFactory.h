@@ -36,6 +36,11 @@ SyntheticTraceSpec gpuOpsSpec(std::size_t gpuOps);
 // (correlation 2), stream 9 waiting for it (event 5, correlation 3) before "consumer" [510,900).
 model::TracePtr makeEventWaitTrace();
 
+// CUDA graph 4 launched twice from thread 100 (cudaGraphLaunch at [0,10) correlation 10 and
+// [20,30) correlation 20), two nodes each on stream 7: "a" [100,150) and "b" [160,200), then
+// "a" [300,350) and "b2" [320,400).
+model::TracePtr makeGraphLaunchTrace();
+
 // An H100 SXM (80 GB HBM3) as cudaGetDeviceProperties reports it, with the given ordinal.
 model::DeviceProperties h100Properties(std::int32_t id);
 

@@ -147,5 +147,40 @@ TEST(SampleTraces, PowerBaselineAndAsync) {
     }
 }
 
+TEST(SampleTraces, PowerGraphReplaysEachBatchFromOneLaunch) {
+    const model::TracePtr graph = loadSample("power-graph-2streams-pinned.json.gz");
+    ASSERT_NE(graph, nullptr);
+    expectMetadata(*graph, {{"workload", "power"}, {"mode", "async"}, {"graph", "true"}});
+    // Every loop kernel ran as a node of a captured graph, tied to its cudaGraphLaunch; each
+    // launch ran one batch: the same number of nodes every time.
+    std::map<std::uint64_t, int> nodesPerLaunch;  // correlation id of the launch -> nodes
+    for (std::uint32_t ti = 0; ti < graph->tracks().size(); ++ti) {
+        const model::Track& track = graph->track(ti);
+        if (track.kind != model::TrackKind::GpuStream)
+            continue;
+        for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
+            const model::Slice& s = track.slices[si];
+            const model::GraphNode* node = graph->graphNode(s);
+            if (node == nullptr || node->graphId == 0)
+                continue;
+            const model::Flow* launch = graph->flowTo({ti, si});
+            ASSERT_NE(launch, nullptr);
+            EXPECT_EQ(graph->str(graph->slice(launch->from).nameId).rfind("cudaGraphLaunch", 0),
+                      0u);
+            ++nodesPerLaunch[s.correlationId];
+        }
+    }
+    ASSERT_GE(nodesPerLaunch.size(), 20u);  // 29 batches until convergence
+    const int batchNodes = nodesPerLaunch.begin()->second;
+    EXPECT_GE(batchNodes, 30);  // 15 steps of at least a matvec and a normalisation
+    for (const auto& [launch, nodes] : nodesPerLaunch)
+        EXPECT_EQ(nodes, batchNodes) << "launch " << launch;
+    std::size_t launchRows = 0;
+    for (const model::Track& track : graph->tracks())
+        launchRows += track.kind == model::TrackKind::GraphLaunches ? track.slices.size() : 0;
+    EXPECT_EQ(launchRows, nodesPerLaunch.size());
+    EXPECT_EQ(graph->diagnostics().spilledOverlaps, 0u);
+}
+
 }  // namespace
 }  // namespace wl::workloads

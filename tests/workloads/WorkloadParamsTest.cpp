@@ -154,5 +154,47 @@ TEST(Validation, MessagesSayWhatAndWhatWasGiven) {
     EXPECT_EQ(formatBytes(512), "512 bytes");
 }
 
+TEST(ReduceParams, DevicesFromOneToEight) {
+    ReduceWorkload reduce;
+    WorkloadParams p;
+    p.size = 1000;
+    p.devices = 2;
+    EXPECT_TRUE(reduce.validate(p).ok());
+    p.devices = 9;
+    EXPECT_FALSE(reduce.validate(p).ok());
+    p.devices = 2;
+    p.mode = Mode::Async;
+    p.streams = 4;
+    p.sharedStream = true;
+    EXPECT_FALSE(reduce.validate(p).ok());  // the bug is a one-GPU lesson
+    p.sharedStream = false;
+    p.size = 1;
+    EXPECT_FALSE(reduce.validate(p).ok());  // fewer elements than devices
+    // Each device holds its part: half the array's bytes, not all of it.
+    p.size = 1'000'000;
+    const std::int64_t two = reduce.deviceBytes(p);
+    p.devices = 1;
+    EXPECT_LT(two, reduce.deviceBytes(p));
+    EXPECT_GE(two, 2'000'000);
+    PowerIteration power;
+    WorkloadParams q;
+    q.devices = 2;
+    EXPECT_FALSE(power.validate(q).ok());
+}
+
+TEST(PowerParams, GraphsNeedTheAsyncLoop) {
+    PowerIteration power;
+    WorkloadParams p;
+    p.graph = true;
+    const model::Status baseline = power.validate(p);
+    ASSERT_FALSE(baseline.ok());
+    EXPECT_NE(baseline.error().message.find("--mode async"), std::string::npos);
+    p.mode = Mode::Async;
+    p.streams = 2;
+    EXPECT_TRUE(power.validate(p).ok());
+    ReduceWorkload reduce;
+    EXPECT_FALSE(reduce.validate(p).ok());
+}
+
 }  // namespace
 }  // namespace wl::workloads

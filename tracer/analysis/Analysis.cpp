@@ -42,7 +42,7 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
     }
     result.utilization = computeUtilization(trace, ops, window, options);
     result.overlap = computeOverlap(ops);
-    result.statistics = computeStatistics(trace, ops);
+    result.statistics = computeStatistics(trace, ops, window);
 
     const RuleContext ctx{trace, options, ops, result};
     std::vector<Diagnostic> found;

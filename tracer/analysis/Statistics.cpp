@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/KernelNames.h"
+#include "model/Derived.h"
 
 namespace wl::analysis {
 
@@ -13,7 +15,121 @@ double rate(std::uint64_t bytes, model::TimeNs ns) {
     // bytes per ns is GB/s (1e9 bytes per second).
     return ns > 0 ? static_cast<double>(bytes) / static_cast<double>(ns) : 0.0;
 }
+std::vector<GraphStats> graphStatistics(const model::Trace& trace, const GpuOps& ops) {
+    struct Launch {
+        model::TimeNs firstNs = 0;
+        model::TimeNs lastNs = 0;
+    };
+    std::map<std::uint32_t, GraphStats> byGraph;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, GraphNodeStats> byNode;
+    // A launch is one cudaGraphLaunch: its nodes share the call's correlation id (per process,
+    // so keyed by the GPU process too).
+    std::map<std::tuple<std::uint32_t, model::ProcessIndex, std::uint64_t>, Launch> launches;
+    for (const GpuOp& op : ops.all()) {
+        const model::Slice& s = trace.slice(op.ref);
+        const model::GraphNode* node = trace.graphNode(s);
+        if (node == nullptr || node->graphId == 0)
+            continue;
+        GraphStats& g = byGraph[node->graphId];
+        g.graphId = node->graphId;
+        g.gpuNs += op.endNs - op.startNs;
+        GraphNodeStats& n = byNode[{node->graphId, node->nodeId}];
+        n.totalNs += op.endNs - op.startNs;
+        if (op.continuation)
+            continue;
+        ++g.nodes;
+        if (n.runs++ == 0) {
+            n.nodeId = node->nodeId;
+            const std::string_view name = trace.str(s.nameId);
+            n.name = op.kind == GpuOpKind::Kernel ? shortKernelName(name) : std::string(name);
+        }
+        const auto key =
+            std::make_tuple(node->graphId, trace.track(op.ref.track).process, s.correlationId);
+        auto [it, inserted] = launches.try_emplace(key, Launch{op.startNs, op.endNs});
+        it->second.firstNs = std::min(it->second.firstNs, op.startNs);
+        it->second.lastNs = std::max(it->second.lastNs, op.endNs);
+    }
+    for (const auto& [key, launch] : launches) {
+        GraphStats& g = byGraph[std::get<0>(key)];
+        ++g.launches;
+        g.launchSpanTotalNs += launch.lastNs - launch.firstNs;
+    }
+    for (auto& [key, n] : byNode)
+        byGraph[key.first].nodeStats.push_back(std::move(n));
+    std::vector<GraphStats> out;
+    for (auto& [id, g] : byGraph) {
+        std::sort(g.nodeStats.begin(), g.nodeStats.end(),
+                  [](const GraphNodeStats& a, const GraphNodeStats& b) {
+                      return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.nodeId < b.nodeId;
+                  });
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+// The value of a counter at `ns` (the last sample at or before it), or 0 before its first.
+double valueAt(const model::CounterTrack& c, model::TimeNs ns) {
+    auto it = std::upper_bound(
+        c.samples.begin(), c.samples.end(), ns,
+        [](model::TimeNs t, const model::CounterSample& s) { return t < s.timestampNs; });
+    return it == c.samples.begin() ? 0.0 : std::prev(it)->value;
+}
+
+std::vector<MemoryStats> memoryStatistics(const model::Trace& trace, const AnalysisWindow& window) {
+    std::map<std::int32_t, MemoryStats> byDevice;
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind != model::TrackKind::Memory)
+            continue;
+        for (const model::Slice& s : track.slices) {
+            const model::MemoryDetail* d = trace.memory(s);
+            if (d == nullptr || !window.contains(s.startNs))
+                continue;
+            MemoryStats& m = byDevice[track.deviceId];
+            m.deviceId = track.deviceId;
+            if (d->op == model::MemoryOp::Allocation) {
+                ++m.allocations;
+                m.allocatedBytes += d->bytes;
+            } else {
+                ++m.releases;
+                m.releasedBytes += d->bytes;
+            }
+            m.poolOperations += d->fromPool ? 1 : 0;
+        }
+    }
+    for (const model::CounterTrack& c : trace.counters()) {
+        if (!c.derived || trace.str(c.nameId) != model::kDeviceMemoryName ||
+            trace.str(c.seriesId) != model::kMemoryInUse)
+            continue;
+        auto it = byDevice.find(c.deviceId);
+        if (it == byDevice.end())
+            continue;
+        MemoryStats& m = it->second;
+        m.inUseAtStartBytes = valueAt(c, window.startNs());
+        m.inUseAtEndBytes = valueAt(c, window.endNs());
+        m.peakInUseBytes = std::max(m.inUseAtStartBytes, m.inUseAtEndBytes);
+        for (const model::CounterSample& sample : c.samples) {
+            if (window.contains(sample.timestampNs))
+                m.peakInUseBytes = std::max(m.peakInUseBytes, sample.value);
+        }
+    }
+    std::vector<MemoryStats> out;
+    for (auto& [device, m] : byDevice)
+        out.push_back(m);
+    return out;
+}
+
 }  // namespace
+
+double GraphNodeStats::meanNs() const {
+    return runs > 0 ? static_cast<double>(totalNs) / static_cast<double>(runs) : 0.0;
+}
+double GraphStats::nodesPerLaunch() const {
+    return launches > 0 ? static_cast<double>(nodes) / static_cast<double>(launches) : 0.0;
+}
+double GraphStats::meanLaunchSpanNs() const {
+    return launches > 0 ? static_cast<double>(launchSpanTotalNs) / static_cast<double>(launches)
+                        : 0.0;
+}
 
 double CopyStats::gbPerSecond() const {
     return rate(bytes, totalNs);
@@ -22,8 +138,13 @@ double Statistics::copyGbPerSecond() const {
     return rate(copyBytes, copyTotalNs);
 }
 
-Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops) {
+Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
+                             const AnalysisWindow& window) {
     Statistics out;
+    out.graphs = graphStatistics(trace, ops);
+    out.memory = memoryStatistics(trace, window);
+    out.launchQueues = launchQueueStats(trace, window);
+    out.devicesAtOnce = deviceConcurrency(ops, window);
     std::unordered_map<model::StringId, KernelStats> byName;
     std::map<model::CopyKind, CopyStats> byKind;
     for (const GpuOp& op : ops.all()) {

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/DeviceConcurrency.h"
 #include "analysis/GpuOps.h"
+#include "analysis/LaunchQueue.h"
 #include "model/Trace.h"
 
 namespace wl::analysis {
@@ -32,16 +34,57 @@ struct CopyStats {
     double gbPerSecond() const;  // bytes / summed copy time
 };
 
+// One node of a CUDA graph over its runs in the window (a node runs once per launch).
+struct GraphNodeStats {
+    std::uint64_t nodeId = 0;
+    std::string name;  // the kernel's short name, or the copy's or memset's name
+    std::uint64_t runs = 0;
+    model::TimeNs totalNs = 0;
+    double meanNs() const;
+};
+
+// Per CUDA graph: its launches (cudaGraphLaunch calls) whose nodes ran in the window, the nodes
+// run and their summed GPU time, and the span of each launch (first node start to last node end).
+struct GraphStats {
+    std::uint32_t graphId = 0;
+    std::uint64_t launches = 0;
+    std::uint64_t nodes = 0;  // over all launches
+    model::TimeNs gpuNs = 0;  // summed node time
+    model::TimeNs launchSpanTotalNs = 0;
+    std::vector<GraphNodeStats> nodeStats;  // per node id, longest total first
+    double nodesPerLaunch() const;
+    double meanLaunchSpanNs() const;
+};
+
+// Device memory of one device over the window, from its memory operations (cudaMalloc, cudaFree,
+// cudaMallocAsync, ...) and the derived "Device memory" row.
+struct MemoryStats {
+    std::int32_t deviceId = -1;
+    std::uint64_t allocations = 0;
+    std::uint64_t releases = 0;
+    std::uint64_t allocatedBytes = 0;
+    std::uint64_t releasedBytes = 0;
+    std::uint64_t poolOperations = 0;  // of both, those made through a pool (stream-ordered)
+    double inUseAtStartBytes = 0.0;
+    double inUseAtEndBytes = 0.0;
+    double peakInUseBytes = 0.0;
+};
+
 struct Statistics {
-    std::vector<KernelStats> kernels;  // by total time, longest first
-    std::vector<CopyStats> copies;     // by kind
+    std::vector<KernelStats> kernels;            // by total time, longest first
+    std::vector<CopyStats> copies;               // by kind
+    std::vector<GraphStats> graphs;              // by graph id
+    std::vector<MemoryStats> memory;             // by device, for devices with memory operations
+    std::vector<LaunchQueueStats> launchQueues;  // by GPU process that has a launch queue
+    DeviceConcurrency devicesAtOnce;             // how many GPUs worked at once
     model::TimeNs kernelTotalNs = 0;
     std::uint64_t copyBytes = 0;
     model::TimeNs copyTotalNs = 0;
     double copyGbPerSecond() const;  // all copies together
 };
 
-Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops);
+Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
+                             const AnalysisWindow& window);
 
 // The launches of one kernel name (KernelStats::nameId) that overlap the given time ranges (all of
 // them when there are none), by track then start: what a statistics row stands for on the

@@ -37,6 +37,8 @@ constexpr KindSpec kCoreKinds[] = {
     {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy", true},
     {CUPTI_ACTIVITY_KIND_MEMCPY2, "peer memcpy", false},
     {CUPTI_ACTIVITY_KIND_MEMSET, "memset", true},
+    // Allocations and releases (cudaMalloc, cudaFree, cudaMallocAsync, ...): the device memory row.
+    {CUPTI_ACTIVITY_KIND_MEMORY2, "memory", false},
     {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization", false},
     {CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA events", false},
     {CUPTI_ACTIVITY_KIND_OVERHEAD, "overhead", false},

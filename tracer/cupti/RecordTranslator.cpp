@@ -149,6 +149,9 @@ void RecordTranslator::translate(const CUpti_Activity& record) {
         case CUPTI_ACTIVITY_KIND_MEMSET:
             translateMemset(record);
             break;
+        case CUPTI_ACTIVITY_KIND_MEMORY2:
+            translateMemory(record);
+            break;
         case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
             translateSync(record);
             break;
@@ -384,6 +387,32 @@ void RecordTranslator::translateMemset(const CUpti_Activity& record) {
                          static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
                          std::string("Memset (") + model::toString(detail.memoryKind) + ")",
                          m.correlationId, detail);
+}
+
+void RecordTranslator::translateMemory(const CUpti_Activity& record) {
+    const auto& m = reinterpret_cast<const CUpti_ActivityMemory4&>(record);
+    model::MemoryDetail detail;
+    detail.op = m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
+                    ? model::MemoryOp::Release
+                    : model::MemoryOp::Allocation;
+    detail.memoryKind = memoryKindOf(m.memoryKind);
+    detail.address = m.address;
+    detail.bytes = m.bytes;
+    detail.streamId =
+        m.streamId == CUPTI_INVALID_STREAM_ID ? -1 : static_cast<std::int64_t>(m.streamId);
+    detail.fromPool = m.memoryPoolConfig.memoryPoolType != CUPTI_ACTIVITY_MEMORY_POOL_TYPE_INVALID;
+    if (detail.fromPool) {
+        detail.poolAddress = m.memoryPoolConfig.address;
+        detail.poolReservedBytes =
+            m.memoryPoolConfig.memoryPoolType == CUPTI_ACTIVITY_MEMORY_POOL_TYPE_LOCAL
+                ? m.memoryPoolConfig.pool.size
+                : 0;
+    }
+    std::string name = detail.op == model::MemoryOp::Release ? "Release (" : "Allocate (";
+    name += model::toString(detail.memoryKind);
+    name += detail.fromPool ? ", pool)" : ")";
+    m_builder->addMemory(m_builder->memoryTrack(gpuProcess(static_cast<int>(m.deviceId))),
+                         static_cast<model::TimeNs>(m.timestamp), name, m.correlationId, detail);
 }
 
 void RecordTranslator::translateSync(const CUpti_Activity& record) {

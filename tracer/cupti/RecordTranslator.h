@@ -112,6 +112,7 @@ private:
     void translateMemcpy(const CUpti_Activity& record);
     void translatePeerMemcpy(const CUpti_Activity& record);
     void translateMemset(const CUpti_Activity& record);
+    void translateMemory(const CUpti_Activity& record);
     void translateSync(const CUpti_Activity& record);
     void translateApi(const CUpti_Activity& record, model::ApiKind kind);
     void translateCudaEvent(const CUpti_Activity& record);

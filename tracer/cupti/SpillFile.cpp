@@ -44,6 +44,10 @@ std::span<const PointerField> pointerFields(CUpti_ActivityKind kind) {
     static constexpr PointerField kPeer[] = {
         {offsetof(CUpti_ActivityMemcpyPtoP4, reserved0), false}};
     static constexpr PointerField kMemset[] = {{offsetof(CUpti_ActivityMemset4, reserved0), false}};
+    static constexpr PointerField kMemory[] = {
+        {offsetof(CUpti_ActivityMemory4, name), false},
+        {offsetof(CUpti_ActivityMemory4, source), false},
+    };
     static constexpr PointerField kEvent[] = {
         {offsetof(CUpti_ActivityCudaEvent2, reserved0), false}};
     switch (kind) {
@@ -66,6 +70,8 @@ std::span<const PointerField> pointerFields(CUpti_ActivityKind kind) {
             return kMemset;
         case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
             return kEvent;
+        case CUPTI_ACTIVITY_KIND_MEMORY2:
+            return kMemory;
         default:
             return {};
     }

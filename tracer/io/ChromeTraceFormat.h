@@ -14,6 +14,8 @@ namespace wl::io::format {
 inline constexpr std::string_view kCatKernel = "kernel";
 inline constexpr std::string_view kCatMemcpy = "gpu_memcpy";
 inline constexpr std::string_view kCatMemset = "gpu_memset";
+// A device memory allocation or release (ours: CUPTI's memory records; Kineto writes none).
+inline constexpr std::string_view kCatMemory = "gpu_memory";
 inline constexpr std::string_view kCatRuntime = "cuda_runtime";
 inline constexpr std::string_view kCatDriver = "cuda_driver";
 inline constexpr std::string_view kCatSync = "cuda_sync";
@@ -79,6 +81,9 @@ constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
         "bytes",     "memory bandwidth (GB/s)", "copy kind", "src kind", "dst kind", "src device",
         "dst device"};
     constexpr std::string_view kMemset[] = {"bytes", kArgBandwidth, "value", "memory kind"};
+    constexpr std::string_view kMemory[] = {"device",      "correlation",  "stream",
+                                            "memory op",   "bytes",        "address",
+                                            "memory kind", "pool address", "pool reserve"};
     constexpr std::string_view kSync[] = {"device",
                                           "correlation",
                                           "cuda_sync_kind",
@@ -103,6 +108,8 @@ constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
             return in(kGpu) || in(kMemcpy);
         case model::SliceKind::Memset:
             return in(kGpu) || in(kMemset);
+        case model::SliceKind::Memory:
+            return in(kMemory);
         case model::SliceKind::Sync:
             return in(kSync);
         case model::SliceKind::RuntimeApi:

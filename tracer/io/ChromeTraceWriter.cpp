@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -12,6 +13,7 @@
 #include "io/ChromeTraceFormat.h"
 #include "io/JsonWriter.h"
 #include "io/TimeText.h"
+#include "model/Derived.h"
 #include "model/TraceBuilder.h"
 
 namespace wl::io {
@@ -39,17 +41,20 @@ const char* trackKindName(TrackKind kind) {
             return "stream";
         case TrackKind::Sync:
             return "sync";
+        case TrackKind::Memory:
+            return "memory";
         case TrackKind::Host:
             return "host";
         case TrackKind::NvtxProjection:
+        case TrackKind::GraphLaunches:
             break;  // never written
     }
     return "host";
 }
 
-// Tracks made from other events by every reader (model::TrackKind::NvtxProjection): not written.
+// Tracks made from other events by every reader (model::isDerived): not written.
 bool written(const Track& track) {
-    return track.kind != TrackKind::NvtxProjection;
+    return !model::isDerived(track.kind);
 }
 
 // Tracks whose lanes come from first-fit packing rather than nesting (the model allows overlaps
@@ -508,6 +513,14 @@ private:
         m_out.putInt(s.correlationId);
     }
 
+    // Addresses as people read them ("0x7f3a00000000"); readers take hex strings as integers.
+    void putHex(std::uint64_t value) {
+        char text[24];
+        const int n =
+            std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+        m_out.put(std::string_view(text, static_cast<std::size_t>(n)));
+    }
+
     void putBandwidth(std::uint64_t bytes, TimeNs durationNs) {
         if (durationNs <= 0)
             return;
@@ -531,6 +544,9 @@ private:
                 break;
             case SliceKind::Memset:
                 cat = format::kCatMemset;
+                break;
+            case SliceKind::Memory:
+                cat = format::kCatMemory;  // an "X" of no duration: readers draw it as a tick
                 break;
             case SliceKind::Sync:
                 cat = format::kCatSync;
@@ -655,6 +671,35 @@ private:
                     m_out.put(model::toString(m->memoryKind));
                     m_out.put('"');
                     putGraphNode(m->graph);
+                }
+                m_out.put('}');
+                break;
+            }
+            case SliceKind::Memory: {
+                m_out.put(",\"args\":{\"device\":");
+                m_out.putInt(t.deviceId);
+                m_out.put(",\"correlation\":");
+                m_out.putInt(s.correlationId);
+                if (const auto* m = m_trace.memory(s)) {
+                    m_out.put(",\"memory op\":\"");
+                    m_out.put(model::toString(m->op));
+                    m_out.put("\",\"bytes\":");
+                    m_out.putInt(m->bytes);
+                    m_out.put(",\"address\":\"");
+                    putHex(m->address);
+                    m_out.put("\",\"memory kind\":\"");
+                    m_out.put(model::toString(m->memoryKind));
+                    m_out.put('"');
+                    if (m->streamId >= 0) {
+                        m_out.put(",\"stream\":");
+                        m_out.putInt(m->streamId);
+                    }
+                    if (m->fromPool) {
+                        m_out.put(",\"pool address\":\"");
+                        putHex(m->poolAddress);
+                        m_out.put("\",\"pool reserve\":");
+                        m_out.putInt(m->poolReservedBytes);
+                    }
                 }
                 m_out.put('}');
                 break;
@@ -844,10 +889,7 @@ private:
         std::unordered_set<std::uint64_t> used;
         used.reserve(flows.size());
         for (const auto& f : flows) {
-            const Slice& from = m_trace.slice(f.from);
-            const Slice& to = m_trace.slice(f.to);
-            const bool launch = f.id != 0 && from.correlationId == f.id &&
-                                to.correlationId == f.id && model::isGpuWork(to.kind);
+            const bool launch = model::isCorrelationFlow(m_trace, f);
             std::uint64_t id = f.id;
             if (id == 0 || !used.insert(id).second) {
                 id = nextId++;

@@ -56,6 +56,18 @@ const char* toString(SyncKind kind) {
     return "Unknown";
 }
 
+const char* toString(MemoryOp op) {
+    return op == MemoryOp::Release ? "release" : "allocation";
+}
+
+std::optional<MemoryOp> memoryOpFromString(std::string_view text) {
+    for (auto op : {MemoryOp::Allocation, MemoryOp::Release}) {
+        if (text == toString(op))
+            return op;
+    }
+    return std::nullopt;
+}
+
 CopyKind copyKindFromString(std::string_view text) {
     for (auto k : {CopyKind::HostToDevice, CopyKind::DeviceToHost, CopyKind::DeviceToDevice,
                    CopyKind::HostToHost, CopyKind::PeerToPeer}) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "model/StringTable.h"
@@ -62,6 +63,21 @@ struct MemsetDetail {
     GraphNode graph;
 };
 
+enum class MemoryOp : std::uint8_t { Allocation, Release };
+
+// A device memory allocation or release (CUPTI's MEMORY2 records). Pool allocations
+// (cudaMallocAsync) also say how much their pool holds from the device at that moment.
+struct MemoryDetail {
+    MemoryOp op = MemoryOp::Allocation;
+    MemoryKind memoryKind = MemoryKind::Unknown;
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+    std::int64_t streamId = -1;  // the stream of a stream-ordered (async) operation; -1 otherwise
+    bool fromPool = false;       // made through a memory pool (cudaMallocAsync, cudaFreeAsync)
+    std::uint64_t poolAddress = 0;
+    std::uint64_t poolReservedBytes = 0;  // the pool's size, when fromPool
+};
+
 enum class SyncKind : std::uint8_t {
     Unknown,
     EventSynchronize,
@@ -101,11 +117,14 @@ struct NvtxDetail {
 // Names for display and export.
 const char* toString(CopyKind kind);  // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unknown"
 const char* toString(
-    MemoryKind kind);  // "Pageable", "Pinned", "Device", "Managed", "Array", "Unknown"
+    MemoryKind kind);               // "Pageable", "Pinned", "Device", "Managed", "Array", "Unknown"
+const char* toString(MemoryOp op);  // "allocation", "release"
 const char* toString(
     SyncKind kind);  // "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync", "Unknown"
 CopyKind copyKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise
 MemoryKind memoryKindFromString(std::string_view text);  // inverse of toString; Unknown otherwise
 SyncKind syncKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise
+// Inverse of toString; nullopt for any other text.
+std::optional<MemoryOp> memoryOpFromString(std::string_view text);
 
 }  // namespace wl::model

@@ -13,7 +13,10 @@ enum class SliceKind : std::uint8_t {
     Kernel,  // GPU kernel (details: KernelDetail)
     Memcpy,  // GPU copy, any direction (details: MemcpyDetail)
     Memset,  // GPU memset (details: MemsetDetail)
-    Sync,    // host waiting on the GPU: stream/event/context sync, stream-wait-event (SyncDetail)
+    // A device memory allocation or release (cudaMalloc, cudaFree, cudaMallocAsync, ...): an
+    // instant on its GPU's memory track (details: MemoryDetail)
+    Memory,
+    Sync,  // host waiting on the GPU: stream/event/context sync, stream-wait-event (SyncDetail)
     RuntimeApi,  // CUDA runtime API call on a host thread (ApiDetail)
     DriverApi,   // CUDA driver API call on a host thread (ApiDetail)
     Nvtx,        // NVTX range (NvtxDetail); a zero-duration one is a mark
@@ -48,6 +51,12 @@ struct Slice {
     TimeNs endNs() const { return startNs + durationNs; }
 };
 static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per slice");
+
+// What a host API call makes happen on a GPU, linked to the call by its correlation id: GPU work,
+// and memory allocations and releases.
+inline bool isCalledFromHost(SliceKind kind) {
+    return isGpuWork(kind) || kind == SliceKind::Memory;
+}
 
 // Bits of Slice::flags.
 enum SliceFlags : std::uint8_t {

@@ -41,6 +41,9 @@ const MemcpyDetail* Trace::memcpy(const Slice& s) const {
 const MemsetDetail* Trace::memset(const Slice& s) const {
     return detailOf(m_memsets, s, SliceKind::Memset);
 }
+const MemoryDetail* Trace::memory(const Slice& s) const {
+    return detailOf(m_memories, s, SliceKind::Memory);
+}
 const SyncDetail* Trace::sync(const Slice& s) const {
     return detailOf(m_syncs, s, SliceKind::Sync);
 }
@@ -53,6 +56,16 @@ const ApiDetail* Trace::api(const Slice& s) const {
 }
 const NvtxDetail* Trace::nvtx(const Slice& s) const {
     return detailOf(m_nvtx, s, SliceKind::Nvtx);
+}
+
+const GraphNode* Trace::graphNode(const Slice& s) const {
+    if (const auto* k = kernel(s))
+        return &k->graph;
+    if (const auto* c = memcpy(s))
+        return &c->graph;
+    if (const auto* m = memset(s))
+        return &m->graph;
+    return nullptr;
 }
 
 const Flow* Trace::flowTo(SliceRef ref) const {
@@ -81,6 +94,15 @@ bool isLaunchFlow(const Trace& trace, const Flow& f) {
     return f.id != 0 && from.correlationId == f.id && to.correlationId == f.id &&
            (fromTrack.kind == TrackKind::HostApi || fromTrack.kind == TrackKind::Host) &&
            toTrack.kind == TrackKind::GpuStream && isGpuWork(to.kind);
+}
+
+bool isCorrelationFlow(const Trace& trace, const Flow& f) {
+    if (isLaunchFlow(trace, f))
+        return true;
+    const Slice& from = trace.slice(f.from);
+    const Slice& to = trace.slice(f.to);
+    return f.id != 0 && from.correlationId == f.id && to.correlationId == f.id &&
+           to.kind == SliceKind::Memory && trace.track(f.to.track).kind == TrackKind::Memory;
 }
 
 std::span<const Dependency> Trace::dependenciesTo(SliceRef ref) const {
@@ -122,7 +144,8 @@ std::size_t Trace::memoryBytes() const {
     }
     bytes += vectorBytes(m_flows) + vectorBytes(m_dependencies) + vectorBytes(m_devices) +
              vectorBytes(m_kernels);
-    bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_syncs);
+    bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_memories) +
+             vectorBytes(m_syncs);
     bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
     bytes += vectorBytes(m_flowFromIndex) + vectorBytes(m_args) + vectorBytes(m_argsBlocks);
     bytes += m_argsBlockBytes;

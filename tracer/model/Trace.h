@@ -23,6 +23,7 @@ struct TraceCounts {
     std::uint64_t kernel = 0;
     std::uint64_t memcpy = 0;
     std::uint64_t memset = 0;
+    std::uint64_t memory = 0;  // device memory allocations and releases
     std::uint64_t sync = 0;
     std::uint64_t api = 0;  // runtime + driver
     std::uint64_t nvtx = 0;
@@ -55,6 +56,7 @@ public:
     std::span<const KernelDetail> kernelDetails() const { return m_kernels; }
     std::span<const MemcpyDetail> memcpyDetails() const { return m_memcpys; }
     std::span<const MemsetDetail> memsetDetails() const { return m_memsets; }
+    std::span<const MemoryDetail> memoryDetails() const { return m_memories; }
     std::span<const SyncDetail> syncDetails() const { return m_syncs; }
     std::span<const ApiDetail> apiDetails() const { return m_apis; }
     std::span<const NvtxDetail> nvtxDetails() const { return m_nvtx; }
@@ -63,9 +65,13 @@ public:
     const KernelDetail* kernel(const Slice& s) const;
     const MemcpyDetail* memcpy(const Slice& s) const;
     const MemsetDetail* memset(const Slice& s) const;
+    const MemoryDetail* memory(const Slice& s) const;
     const SyncDetail* sync(const Slice& s) const;
     const ApiDetail* api(const Slice& s) const;
     const NvtxDetail* nvtx(const Slice& s) const;
+    // The CUDA graph node that ran a kernel, copy or memset (nullptr for any other slice; graph id
+    // 0 when it was not launched from a graph).
+    const GraphNode* graphNode(const Slice& s) const;
 
     // The producer's args of an imported slice that the model has no field for, as JSON object
     // members ("External id":12,"Input Dims":[[64,64]]), values byte for byte as the file
@@ -114,6 +120,7 @@ private:
     std::vector<KernelDetail> m_kernels;
     std::vector<MemcpyDetail> m_memcpys;
     std::vector<MemsetDetail> m_memsets;
+    std::vector<MemoryDetail> m_memories;
     std::vector<SyncDetail> m_syncs;
     std::vector<ApiDetail> m_apis;
     std::vector<NvtxDetail> m_nvtx;

@@ -17,13 +17,14 @@ namespace {
 // Kinds whose slices may legitimately overlap without nesting (NVTX start/end ranges cross each
 // other; waits from several host threads land on one device's sync row): lanes are assigned
 // first-fit there and nothing is reported as spilled.
-// The GPU work of one NVTX range may outlast the next range's start, so projections too.
+// The GPU work of one NVTX range may outlast the next range's start, so projections too (and
+// any other derived row).
 bool overlapsAllowed(TrackKind kind) {
-    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync ||
-           kind == TrackKind::NvtxProjection;
+    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync || isDerived(kind);
 }
 
-// Order of tracks within a process: API calls, then NVTX, then other host rows; streams, then sync.
+// Order of tracks within a process: API calls, then NVTX, then other host rows; streams, then sync,
+// then memory.
 int kindRank(TrackKind kind) {
     switch (kind) {
         case TrackKind::HostApi:
@@ -38,13 +39,31 @@ int kindRank(TrackKind kind) {
             return 0;
         case TrackKind::Sync:
             return 1;
-        case TrackKind::NvtxProjection:
+        case TrackKind::Memory:
             return 2;
+        case TrackKind::NvtxProjection:
+            return 3;
+        case TrackKind::GraphLaunches:
+            return 0;  // beside its stream (same rank and sort index)
     }
     return 9;
 }
 
 constexpr std::int32_t kUnsetSortIndex = std::numeric_limits<std::int32_t>::min();
+
+// A counter finalize() makes from the events (CounterTrack::derived), still without samples.
+CounterTrack derivedCounter(ProcessIndex process, std::int32_t deviceId, StringId name,
+                            StringId series, StringId unit, StringId description) {
+    CounterTrack c;
+    c.process = process;
+    c.deviceId = deviceId;
+    c.nameId = name;
+    c.seriesId = series;
+    c.unitId = unit;
+    c.derived = true;
+    c.descriptionId = description;
+    return c;
+}
 
 }  // namespace
 
@@ -132,12 +151,17 @@ TrackIndex TraceBuilder::trackFor(TrackKind kind, ProcessIndex process, std::int
             t.deviceId = m_trace->m_processes.at(process).deviceId;
             name = "Synchronization";
             break;
+        case TrackKind::Memory:
+            t.deviceId = m_trace->m_processes.at(process).deviceId;
+            name = "Memory allocations";
+            break;
         case TrackKind::Host:
             t.threadId = key;
             name = isSyntheticId(key) ? "Thread" : "Thread " + threadIdText(key);
             break;
         case TrackKind::NvtxProjection:
-            break;  // made by addNvtxProjections(), not by key
+        case TrackKind::GraphLaunches:
+            break;  // made by addNvtxProjections() and addGraphLaunches(), not by key
     }
     t.nameId = intern(name);
     m_trace->m_tracks.push_back(std::move(t));
@@ -159,6 +183,9 @@ TrackIndex TraceBuilder::gpuStreamTrack(ProcessIndex gpuProcessIndex, std::int64
 }
 TrackIndex TraceBuilder::syncTrack(ProcessIndex gpuProcessIndex) {
     return trackFor(TrackKind::Sync, gpuProcessIndex, 0, 0);
+}
+TrackIndex TraceBuilder::memoryTrack(ProcessIndex gpuProcessIndex) {
+    return trackFor(TrackKind::Memory, gpuProcessIndex, 0, 0);
 }
 TrackIndex TraceBuilder::hostTrack(ProcessIndex process, std::int64_t threadId) {
     return trackFor(TrackKind::Host, process, threadId, 0);
@@ -222,6 +249,10 @@ std::uint32_t TraceBuilder::addMemsetDetail(const MemsetDetail& d) {
     m_trace->m_memsets.push_back(d);
     return static_cast<std::uint32_t>(m_trace->m_memsets.size() - 1);
 }
+std::uint32_t TraceBuilder::addMemoryDetail(const MemoryDetail& d) {
+    m_trace->m_memories.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_memories.size() - 1);
+}
 std::uint32_t TraceBuilder::addSyncDetail(const SyncDetail& d) {
     m_trace->m_syncs.push_back(d);
     return static_cast<std::uint32_t>(m_trace->m_syncs.size() - 1);
@@ -249,6 +280,11 @@ void TraceBuilder::addMemset(TrackIndex track, TimeNs startNs, TimeNs endNs, std
                              std::uint64_t correlationId, const MemsetDetail& detail) {
     push(track, startNs, endNs, intern(name), SliceKind::Memset, correlationId,
          addMemsetDetail(detail));
+}
+void TraceBuilder::addMemory(TrackIndex track, TimeNs timestampNs, std::string_view name,
+                             std::uint64_t correlationId, const MemoryDetail& detail) {
+    push(track, timestampNs, timestampNs, intern(name), SliceKind::Memory, correlationId,
+         addMemoryDetail(detail));
 }
 void TraceBuilder::addSync(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                            std::uint64_t correlationId, const SyncDetail& detail) {
@@ -297,6 +333,12 @@ std::uint32_t TraceBuilder::counterTrack(ProcessIndex process, std::string_view 
 
 void TraceBuilder::addCounterSample(std::uint32_t counter, TimeNs timestampNs, double value) {
     m_trace->m_counters.at(counter).samples.push_back({timestampNs, value});
+}
+
+void TraceBuilder::setCounterDerived(std::uint32_t counter, std::string_view description) {
+    CounterTrack& c = m_trace->m_counters.at(counter);
+    c.derived = true;
+    c.descriptionId = intern(description);
 }
 
 void TraceBuilder::addFlow(std::uint64_t id, TrackIndex fromTrack, TimeNs fromNs,
@@ -523,11 +565,11 @@ void TraceBuilder::resolveFlows() {
     if (!launchers.empty()) {
         for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
             const Track& track = t.m_tracks[ti];
-            if (track.kind != TrackKind::GpuStream)
+            if (track.kind != TrackKind::GpuStream && track.kind != TrackKind::Memory)
                 continue;
             for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
                 const Slice& s = track.slices[si];
-                if (s.correlationId == 0 || !isGpuWork(s.kind))
+                if (s.correlationId == 0 || !isCalledFromHost(s.kind))
                     continue;
                 auto it = launchers.find(s.correlationId);
                 if (it != launchers.end())
@@ -726,14 +768,8 @@ void TraceBuilder::addLaunchQueues() {
         "GPU idles until the host launches more work.");
     for (auto& [process, v] : steps) {
         std::sort(v.begin(), v.end());  // at one instant, ends before starts
-        CounterTrack c;
-        c.process = process;
-        c.deviceId = t.m_processes[process].deviceId;
-        c.nameId = name;
-        c.seriesId = name;
-        c.unitId = unit;
-        c.derived = true;
-        c.descriptionId = description;
+        CounterTrack c =
+            derivedCounter(process, t.m_processes[process].deviceId, name, name, unit, description);
         c.samples.reserve(v.size());
         std::int64_t depth = 0;
         for (const auto& [ns, delta] : v) {
@@ -745,6 +781,76 @@ void TraceBuilder::addLaunchQueues() {
         }
         c.samples.shrink_to_fit();
         t.m_counters.push_back(std::move(c));
+    }
+}
+
+void TraceBuilder::addDeviceMemory() {
+    Trace& t = *m_trace;
+    const StringId name = intern(kDeviceMemoryName);
+    const StringId inUse = intern(kMemoryInUse);
+    const StringId reserved = intern(kMemoryInPools);
+    const StringId unit = intern("B");
+    const StringId inUseText = intern(
+        "Device memory allocated and not yet released by this process (cudaMalloc, "
+        "cudaMallocAsync, ...), from its allocation records. Memory allocated before recording "
+        "began is not known, so the row starts at 0.");
+    const StringId reservedText = intern(
+        "Device memory the process's memory pools hold (cudaMallocAsync), whether or not "
+        "allocations use it: a pool keeps freed memory for reuse until it is trimmed.");
+    for (const Track& track : t.m_tracks) {
+        if (track.kind != TrackKind::Memory || track.slices.empty())
+            continue;
+        CounterTrack used =
+            derivedCounter(track.process, track.deviceId, name, inUse, unit, inUseText);
+        CounterTrack pools =
+            derivedCounter(track.process, track.deviceId, name, reserved, unit, reservedText);
+        // Only memory allocated while recording counts: a release of memory allocated before is
+        // left out, so the row never goes below 0.
+        std::unordered_map<std::uint64_t, std::uint64_t> live;  // address -> bytes
+        std::map<std::uint64_t, std::uint64_t> poolSize;        // pool address -> bytes
+        std::uint64_t inUseBytes = 0;
+        std::uint64_t poolBytes = 0;
+        auto sample = [](CounterTrack& c, TimeNs ns, double value) {
+            if (!c.samples.empty() && c.samples.back().timestampNs == ns)
+                c.samples.back().value = value;
+            else if (c.samples.empty() || c.samples.back().value != value)
+                c.samples.push_back({ns, value});
+        };
+        // Slices of a memory track are instants in time order (one lane unless two share a time).
+        std::vector<const Slice*> ops;
+        ops.reserve(track.slices.size());
+        for (const Slice& s : track.slices)
+            ops.push_back(&s);
+        std::stable_sort(ops.begin(), ops.end(),
+                         [](const Slice* a, const Slice* b) { return a->startNs < b->startNs; });
+        for (const Slice* s : ops) {
+            const MemoryDetail* d = t.memory(*s);
+            if (d == nullptr ||
+                (d->memoryKind != MemoryKind::Device && d->memoryKind != MemoryKind::Managed))
+                continue;
+            if (d->op == MemoryOp::Allocation) {
+                auto [it, inserted] = live.try_emplace(d->address, d->bytes);
+                if (!inserted) {  // the release was not recorded: replace the old allocation
+                    inUseBytes -= it->second;
+                    it->second = d->bytes;
+                }
+                inUseBytes += d->bytes;
+            } else if (auto it = live.find(d->address); it != live.end()) {
+                inUseBytes -= it->second;
+                live.erase(it);
+            }
+            sample(used, s->startNs, static_cast<double>(inUseBytes));
+            if (d->fromPool) {
+                poolBytes -= poolSize[d->poolAddress];
+                poolSize[d->poolAddress] = d->poolReservedBytes;
+                poolBytes += d->poolReservedBytes;
+                sample(pools, s->startNs, static_cast<double>(poolBytes));
+            }
+        }
+        if (!used.samples.empty())
+            t.m_counters.push_back(std::move(used));
+        if (!pools.samples.empty())
+            t.m_counters.push_back(std::move(pools));
     }
 }
 
@@ -833,6 +939,88 @@ void TraceBuilder::addNvtxProjections() {
     }
     for (TrackIndex ti = static_cast<TrackIndex>(trackCount); ti < t.m_tracks.size(); ++ti)
         assignLanes(t.m_tracks[ti]);
+}
+
+void TraceBuilder::addGraphLaunches() {
+    Trace& t = *m_trace;
+    // One launch per (cudaGraphLaunch call, stream its nodes ran on).
+    struct Launch {
+        std::uint32_t graphId = 0;
+        TimeNs callNs = 0;
+        TimeNs firstNs = 0;
+        TimeNs lastNs = 0;
+        std::uint32_t nodes = 0;
+        std::uint32_t index = 0;  // 1-based, among the launches of its graph on its GPU
+    };
+    std::map<std::pair<SliceRef, TrackIndex>, Launch> launches;
+    for (const Flow& f : t.m_flows) {
+        if (!isLaunchFlow(t, f))
+            continue;
+        const Slice& node = t.slice(f.to);
+        const GraphNode* g = t.graphNode(node);
+        if (g == nullptr || g->graphId == 0)
+            continue;
+        auto [it, inserted] = launches.try_emplace({f.from, f.to.track});
+        Launch& l = it->second;
+        if (inserted) {
+            l.graphId = g->graphId;
+            l.callNs = t.slice(f.from).startNs;
+            l.firstNs = node.startNs;
+            l.lastNs = node.endNs();
+        }
+        l.firstNs = std::min(l.firstNs, node.startNs);
+        l.lastNs = std::max(l.lastNs, node.endNs());
+        ++l.nodes;
+    }
+    if (launches.empty())
+        return;
+    // "launch k of n": the launches of one graph on one GPU process, in call order.
+    std::map<std::pair<ProcessIndex, std::uint32_t>, std::vector<Launch*>> ofGraph;
+    for (auto& [key, l] : launches)
+        ofGraph[{t.m_tracks[key.second].process, l.graphId}].push_back(&l);
+    for (auto& [key, list] : ofGraph) {
+        std::sort(list.begin(), list.end(),
+                  [](const Launch* a, const Launch* b) { return a->callNs < b->callNs; });
+        for (std::size_t i = 0; i < list.size(); ++i)
+            list[i]->index = static_cast<std::uint32_t>(i + 1);
+    }
+    // Beyond this many launches of a graph, names leave out the launch number: one string per
+    // launch would grow the string table with the trace.
+    constexpr std::size_t kNumberedLaunches = 4096;
+    std::map<TrackIndex, TrackIndex> trackOf;  // stream track -> its graph-launch track
+    for (const auto& [key, l] : launches) {
+        const TrackIndex stream = key.second;
+        auto [it, inserted] = trackOf.try_emplace(stream, 0);
+        if (inserted) {
+            const Track& s = t.m_tracks[stream];
+            Track track;
+            track.kind = TrackKind::GraphLaunches;
+            track.process = s.process;
+            track.deviceId = s.deviceId;
+            track.streamId = s.streamId;
+            track.sortIndex = s.sortIndex;
+            track.nameId = intern("Graph launches (stream " + std::to_string(s.streamId) + ")");
+            it->second = static_cast<TrackIndex>(t.m_tracks.size());
+            t.m_tracks.push_back(std::move(track));
+        }
+        const std::size_t count = ofGraph[{t.m_tracks[stream].process, l.graphId}].size();
+        std::string name = "graph " + std::to_string(l.graphId);
+        if (count <= kNumberedLaunches)
+            name += " · launch " + std::to_string(l.index) + " of " + std::to_string(count);
+        name += " · " + std::to_string(l.nodes) + (l.nodes == 1 ? " node" : " nodes");
+        Slice s;
+        s.startNs = l.firstNs;
+        s.durationNs = l.lastNs - l.firstNs;
+        s.nameId = intern(name);
+        s.kind = SliceKind::Other;
+        t.m_tracks[it->second].slices.push_back(s);
+    }
+    for (const auto& [stream, track] : trackOf) {
+        auto& slices = t.m_tracks[track].slices;
+        std::sort(slices.begin(), slices.end(),
+                  [](const Slice& a, const Slice& b) { return a.startNs < b.startNs; });
+        assignLanes(t.m_tracks[track]);
+    }
 }
 
 std::shared_ptr<const Trace> TraceBuilder::finalize() {
@@ -972,7 +1160,9 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     m_pendingFlows.clear();
     resolveDependencies();
     addLaunchQueues();
+    addDeviceMemory();
     addNvtxProjections();
+    addGraphLaunches();
 
     // Builders grow vectors by doubling; an immutable trace gives the slack back (up to a third of
     // the memory of a large trace).
@@ -984,6 +1174,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     t.m_kernels.shrink_to_fit();
     t.m_memcpys.shrink_to_fit();
     t.m_memsets.shrink_to_fit();
+    t.m_memories.shrink_to_fit();
     t.m_syncs.shrink_to_fit();
     t.m_apis.shrink_to_fit();
     t.m_nvtx.shrink_to_fit();
@@ -991,7 +1182,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
 
     TraceCounts& n = t.m_counts;
     for (const auto& track : t.m_tracks) {
-        if (track.kind == TrackKind::NvtxProjection)
+        if (isDerived(track.kind))
             continue;  // made from the rest: counts say what was recorded
         n.slices += track.slices.size();
         for (const auto& s : track.slices) {
@@ -1004,6 +1195,9 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
                     break;
                 case SliceKind::Memset:
                     ++n.memset;
+                    break;
+                case SliceKind::Memory:
+                    ++n.memory;
                     break;
                 case SliceKind::Sync:
                     ++n.sync;

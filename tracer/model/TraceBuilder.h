@@ -41,6 +41,7 @@ public:
     TrackIndex nvtxAsyncTrack(ProcessIndex process, std::string_view domain = {});
     TrackIndex gpuStreamTrack(ProcessIndex gpuProcessIndex, std::int64_t streamId);
     TrackIndex syncTrack(ProcessIndex gpuProcessIndex);
+    TrackIndex memoryTrack(ProcessIndex gpuProcessIndex);
     TrackIndex hostTrack(ProcessIndex process, std::int64_t threadId);
     // Display name and order override (defaults are derived from the key).
     void setTrackName(TrackIndex track, std::string_view name);
@@ -54,6 +55,9 @@ public:
                    std::uint64_t correlationId, const MemcpyDetail& detail);
     void addMemset(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                    std::uint64_t correlationId, const MemsetDetail& detail);
+    // A device memory allocation or release: an instant on a memory track.
+    void addMemory(TrackIndex track, TimeNs timestampNs, std::string_view name,
+                   std::uint64_t correlationId, const MemoryDetail& detail);
     void addSync(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                  std::uint64_t correlationId, const SyncDetail& detail);
     void addApi(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
@@ -73,6 +77,7 @@ public:
     std::uint32_t addKernelDetail(const KernelDetail& d);
     std::uint32_t addMemcpyDetail(const MemcpyDetail& d);
     std::uint32_t addMemsetDetail(const MemsetDetail& d);
+    std::uint32_t addMemoryDetail(const MemoryDetail& d);
     std::uint32_t addSyncDetail(const SyncDetail& d);
     std::uint32_t addApiDetail(const ApiDetail& d);
     std::uint32_t addNvtxDetail(const NvtxDetail& d);
@@ -81,6 +86,9 @@ public:
     std::uint32_t counterTrack(ProcessIndex process, std::string_view name, std::string_view series,
                                std::string_view unit = {});
     void addCounterSample(std::uint32_t counter, TimeNs timestampNs, double value);
+    // Marks a counter as made from other events by every reader (CounterTrack::derived): exports
+    // leave it out. `description` says how to read it.
+    void setCounterDerived(std::uint32_t counter, std::string_view description);
 
     // An explicit flow between the slices that enclose (track, time) at each end; resolved at
     // finalize() (the innermost slice with start <= t <= end; an unresolved end is a warning).
@@ -133,7 +141,9 @@ private:
     void resolveFlows();
     void resolveDependencies();
     void addLaunchQueues();
+    void addDeviceMemory();
     void addNvtxProjections();
+    void addGraphLaunches();
 
     std::shared_ptr<Trace> m_trace;
     std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;

@@ -152,6 +152,7 @@ private:
         m_kernelBase = static_cast<std::uint32_t>(merged.kernelDetails().size());
         m_memcpyBase = static_cast<std::uint32_t>(merged.memcpyDetails().size());
         m_memsetBase = static_cast<std::uint32_t>(merged.memsetDetails().size());
+        m_memoryBase = static_cast<std::uint32_t>(merged.memoryDetails().size());
         m_syncBase = static_cast<std::uint32_t>(merged.syncDetails().size());
         m_apiBase = static_cast<std::uint32_t>(merged.apiDetails().size());
         m_nvtxBase = static_cast<std::uint32_t>(merged.nvtxDetails().size());
@@ -161,6 +162,8 @@ private:
             m_b.addMemcpyDetail(d);
         for (const auto& d : m_in.memsetDetails())
             m_b.addMemsetDetail(d);
+        for (const auto& d : m_in.memoryDetails())
+            m_b.addMemoryDetail(d);
         for (SyncDetail d : m_in.syncDetails()) {
             d.recordCorrelationId = correlation(d.recordCorrelationId);
             m_b.addSyncDetail(d);
@@ -184,6 +187,8 @@ private:
                 return m_memcpyBase + s.detailIndex;
             case SliceKind::Memset:
                 return m_memsetBase + s.detailIndex;
+            case SliceKind::Memory:
+                return m_memoryBase + s.detailIndex;
             case SliceKind::Sync:
                 return m_syncBase + s.detailIndex;
             case SliceKind::RuntimeApi:
@@ -246,13 +251,17 @@ private:
                 case TrackKind::Sync:
                     track = m_b.syncTrack(p);
                     break;
+                case TrackKind::Memory:
+                    track = m_b.memoryTrack(p);
+                    break;
                 case TrackKind::Host:
                     track = m_b.hostTrack(p, t.threadId);
                     break;
                 case TrackKind::NvtxProjection:
+                case TrackKind::GraphLaunches:
                     break;  // the merged trace makes its own
             }
-            if (t.kind == TrackKind::NvtxProjection) {
+            if (isDerived(t.kind)) {
                 m_tracks.push_back(std::numeric_limits<TrackIndex>::max());  // no flow ends here
                 continue;
             }
@@ -284,7 +293,7 @@ private:
 
     void copyFlows() {
         for (const Flow& f : m_in.flows()) {
-            if (isLaunchFlow(m_in, f))
+            if (isCorrelationFlow(m_in, f))
                 continue;  // rebuilt from the (shifted) correlation ids
             const auto from =
                 TraceBuilder::flowAnchorNs(m_in.track(f.from.track), m_in.slice(f.from));
@@ -311,6 +320,7 @@ private:
     std::uint32_t m_syncBase = 0;
     std::uint32_t m_apiBase = 0;
     std::uint32_t m_nvtxBase = 0;
+    std::uint32_t m_memoryBase = 0;
     std::uint64_t m_misplacedFlows = 0;
 };
 

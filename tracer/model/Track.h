@@ -16,11 +16,22 @@ enum class TrackKind : std::uint8_t {
     NvtxAsync,  // NVTX start/end ranges of one domain (may cross threads; overlaps allowed)
     GpuStream,  // kernels, copies and memsets of one stream of one device
     Sync,       // synchronisation waits attributed to one device
+    Memory,     // device memory allocations and releases of one device (instants)
     Host,       // any other host-side track from an imported trace (CPU ops, Python)
     // Under a GPU: the span of the GPU work launched inside each NVTX range of one host thread
     // (the range's "GPU projection"). Made by finalize() from the launches, never exported.
     NvtxProjection,
+    // Under a GPU, beside one stream: each CUDA graph launch on that stream as one slice, from the
+    // start of its first node to the end of its last ("graph 2 · launch 3 of 5 · 4 nodes"). Made
+    // by finalize() from the launch flows, never exported.
+    GraphLaunches,
 };
+
+// Tracks finalize() makes from the other events: exports, merges and counts leave them out, and
+// every reader makes them again.
+inline bool isDerived(TrackKind kind) {
+    return kind == TrackKind::NvtxProjection || kind == TrackKind::GraphLaunches;
+}
 
 using ProcessIndex = std::uint32_t;
 using TrackIndex = std::uint32_t;

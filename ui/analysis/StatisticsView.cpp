@@ -1,11 +1,13 @@
 #include "ui/analysis/StatisticsView.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "analysis/Format.h"
 #include "ui/analysis/StatisticsModel.h"
 
 namespace wl::ui {
@@ -44,9 +46,15 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     splitter->addWidget(m_copyTable);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    m_figures = new QLabel(this);
+    m_figures->setObjectName(QStringLiteral("statisticsFigures"));
+    m_figures->setWordWrap(true);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figures->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
+    layout->addWidget(m_figures);
     // Longest kernels first, as nsys stats lists them.
     m_kernelTable->sortByColumn(StatisticsModel::kTotal, Qt::DescendingOrder);
     // The name is the last, stretched column; what does not fit is cut in the middle, so the
@@ -61,9 +69,51 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     });
 }
 
+QString StatisticsView::figuresText(const analysis::Statistics& s) {
+    auto q = [](const std::string& text) { return QString::fromStdString(text); };
+    QStringList lines;
+    if (const analysis::DeviceConcurrency& c = s.devicesAtOnce; c.devices >= 2) {
+        QStringList shares;
+        for (std::size_t k = c.nsWithBusy.size(); k-- > 0;)
+            shares << tr("%1: %2").arg(k).arg(q(analysis::formatPercent(c.pctWithBusy(k))));
+        lines << tr("GPUs busy at once: %1 of the window (%2 on average)")
+                     .arg(shares.join(QStringLiteral(", ")))
+                     .arg(c.meanBusyDevices(), 0, 'f', 2);
+    }
+    for (const auto& l : s.launchQueues) {
+        lines << tr("Launch queue of GPU %1: up to %2 ops, %3 on average, empty %4 of the window")
+                     .arg(l.deviceId)
+                     .arg(l.maxDepth, 0, 'f', 0)
+                     .arg(l.meanDepth, 0, 'f', 1)
+                     .arg(q(analysis::formatPercent(l.emptyPct)));
+    }
+    for (const auto& g : s.graphs) {
+        lines << tr("CUDA graph %1: %2 launches of %3 nodes, %4 each on average, %5 of GPU time")
+                     .arg(g.graphId)
+                     .arg(g.launches)
+                     .arg(g.nodesPerLaunch(), 0, 'g', 3)
+                     .arg(q(analysis::formatDuration(
+                         static_cast<model::TimeNs>(g.meanLaunchSpanNs()))))
+                     .arg(q(analysis::formatDuration(g.gpuNs)));
+    }
+    for (const auto& m : s.memory) {
+        lines << tr("Device memory of GPU %1: %2 allocations, %3 releases; in use %4 at most, "
+                    "%5 at the end")
+                     .arg(m.deviceId)
+                     .arg(m.allocations)
+                     .arg(m.releases)
+                     .arg(q(analysis::formatBytes(static_cast<std::uint64_t>(m.peakInUseBytes))))
+                     .arg(q(analysis::formatBytes(static_cast<std::uint64_t>(m.inUseAtEndBytes))));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 void StatisticsView::setStatistics(const analysis::Statistics& statistics) {
     m_kernels->setStatistics(statistics);
     m_copies->setStatistics(statistics);
+    const QString figures = figuresText(statistics);
+    m_figures->setText(figures);
+    m_figures->setVisible(!figures.isEmpty());
     for (int c = 0; c < StatisticsModel::kName; ++c) {
         m_kernelTable->resizeColumnToContents(c);
     }
@@ -76,6 +126,8 @@ void StatisticsView::setFullKernelNames(bool full) {
 void StatisticsView::clear() {
     m_kernels->clear();
     m_copies->clear();
+    m_figures->clear();
+    m_figures->setVisible(false);
 }
 
 }  // namespace wl::ui

@@ -5,6 +5,7 @@
 #include "analysis/Statistics.h"
 #include "model/StringTable.h"
 
+class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -24,6 +25,10 @@ public:
     void setStatistics(const analysis::Statistics& statistics);
     void clear();
     void setFullKernelNames(bool full);
+    // The figures under the tables, one line per fact: each GPU's launch queue, each CUDA graph,
+    // each GPU's device memory ("" when the statistics have none of them).
+    static QString figuresText(const analysis::Statistics& statistics);
+    QLabel* figuresLabel() const { return m_figures; }
 
     StatisticsModel* kernelModel() const { return m_kernels; }
     StatisticsModel* copyModel() const { return m_copies; }
@@ -42,6 +47,7 @@ private:
     QSortFilterProxyModel* m_copyProxy = nullptr;
     QTableView* m_kernelTable = nullptr;
     QTableView* m_copyTable = nullptr;
+    QLabel* m_figures = nullptr;
 };
 
 }  // namespace wl::ui

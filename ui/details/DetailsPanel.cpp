@@ -34,6 +34,8 @@ QString kindName(model::SliceKind kind) {
             return QStringLiteral("Memory copy");
         case model::SliceKind::Memset:
             return QStringLiteral("Memset");
+        case model::SliceKind::Memory:
+            return QStringLiteral("Device memory operation");
         case model::SliceKind::Sync:
             return QStringLiteral("Synchronisation");
         case model::SliceKind::RuntimeApi:
@@ -50,17 +52,6 @@ QString kindName(model::SliceKind kind) {
             return QStringLiteral("Other");
     }
     return QStringLiteral("Other");
-}
-
-// The CUDA graph node that ran a kernel, copy or memset (nullptr for any other slice).
-const model::GraphNode* graphNodeOf(const model::Trace& t, const model::Slice& s) {
-    if (const auto* k = t.kernel(s))
-        return &k->graph;
-    if (const auto* c = t.memcpy(s))
-        return &c->graph;
-    if (const auto* m = t.memset(s))
-        return &m->graph;
-    return nullptr;
 }
 
 // Lets long C++ names wrap: a zero-width space after the characters they are usually split at.
@@ -220,10 +211,14 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
 void DetailsPanel::fillSlice(const model::Slice& s) {
     const model::Trace& t = *m_trace;
     const model::Track& track = t.track(m_ref.track);
-    addRow(tr("Kind"), track.kind == model::TrackKind::NvtxProjection
-                           ? tr("NVTX range on the GPU: from the start of the first to the end "
-                                "of the last GPU op launched inside the host's range")
-                           : kindName(s.kind));
+    if (track.kind == model::TrackKind::NvtxProjection)
+        addRow(tr("Kind"), tr("NVTX range on the GPU: from the start of the first to the end "
+                              "of the last GPU op launched inside the host's range"));
+    else if (track.kind == model::TrackKind::GraphLaunches)
+        addRow(tr("Kind"), tr("CUDA graph launch: from the start of the first to the end of the "
+                              "last node one cudaGraphLaunch ran on this stream"));
+    else
+        addRow(tr("Kind"), kindName(s.kind));
     if (analysis::shownName(t, s) != t.str(s.nameId)) {
         addRow(tr("CUPTI name"), qstr(t.str(s.nameId)));
     }
@@ -274,8 +269,24 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
         addRow(tr("Value"), QString::number(m->value));
         addRow(tr("Memory kind"), QString::fromUtf8(model::toString(m->memoryKind)));
     }
+    if (const auto* m = t.memory(s)) {
+        addGroup(m->op == model::MemoryOp::Release ? tr("Memory release")
+                                                   : tr("Memory allocation"));
+        addRow(tr("Bytes"), QStringLiteral("%1 (%2 B)")
+                                .arg(units::bytes(m->bytes),
+                                     units::grouped(static_cast<std::int64_t>(m->bytes))));
+        addRow(tr("Address"), QStringLiteral("0x") + QString::number(m->address, 16));
+        addRow(tr("Memory kind"), QString::fromUtf8(model::toString(m->memoryKind)));
+        if (m->streamId >= 0)
+            addRow(tr("Stream"), tr("%1 (stream-ordered)").arg(m->streamId));
+        if (m->fromPool) {
+            addRow(tr("Memory pool"), QStringLiteral("0x") + QString::number(m->poolAddress, 16));
+            if (m->poolReservedBytes > 0)
+                addRow(tr("Pool holds"), units::bytes(m->poolReservedBytes));
+        }
+    }
     // The CUDA graph node that ran it: "graph 2, node 17" (its siblings share the launch call).
-    const model::GraphNode* graph = graphNodeOf(t, s);
+    const model::GraphNode* graph = t.graphNode(s);
     if (graph != nullptr && (graph->graphId != 0 || graph->nodeId != 0)) {
         addRow(tr("CUDA graph"), tr("graph %1, node %2").arg(graph->graphId).arg(graph->nodeId));
         fillGraphLaunch(s, graph->graphId);
@@ -447,7 +458,7 @@ void DetailsPanel::fillGraphLaunch(const model::Slice& s, std::uint32_t graphId)
         if (track.kind != model::TrackKind::GpuStream)
             continue;
         for (const model::Slice& op : track.slices) {
-            const model::GraphNode* g = graphNodeOf(t, op);
+            const model::GraphNode* g = t.graphNode(op);
             if (g == nullptr || g->graphId != graphId || op.correlationId == 0)
                 continue;
             launches.insert(op.correlationId);

@@ -54,4 +54,13 @@ QString grouped(std::int64_t value) {
     return value < 0 ? QStringLiteral("-") + digits : digits;
 }
 
+QString counterValue(double value, std::string_view unit, int decimals) {
+    if (unit == "B")
+        return bytes(value > 0 ? static_cast<std::uint64_t>(value + 0.5) : 0);
+    const QString number = QString::number(value, 'f', decimals);
+    return unit.empty() ? number
+                        : number + QLatin1Char(' ') +
+                              QString::fromUtf8(unit.data(), static_cast<qsizetype>(unit.size()));
+}
+
 }  // namespace wl::ui::units

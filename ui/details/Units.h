@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <string_view>
 
 #include "model/Time.h"
 
@@ -20,5 +21,8 @@ QString bytes(std::uint64_t bytes);
 QString gbPerSecond(std::uint64_t bytes, model::TimeNs ns);
 // 1234567 -> "1,234,567".
 QString grouped(std::int64_t value);
+// A counter's value with its unit: bytes as bytes() does ("2.0 MiB"), anything else as the number
+// with `decimals` and the unit ("42 ops", "87.50 %").
+QString counterValue(double value, std::string_view unit, int decimals);
 
 }  // namespace wl::ui::units

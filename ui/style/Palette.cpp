@@ -24,6 +24,10 @@ QRgb Palette::sliceColor(const model::Trace& trace, const model::Slice& slice) {
         }
         case SliceKind::Memset:
             return kMemset;
+        case SliceKind::Memory: {
+            const model::MemoryDetail* d = trace.memory(slice);
+            return d && d->op == model::MemoryOp::Release ? kMemoryRelease : kMemoryAlloc;
+        }
         case SliceKind::Sync:
             return kSync;
         case SliceKind::RuntimeApi:

@@ -18,16 +18,18 @@ class Palette {
 public:
     // Kernels get one of a few blues by name, so consecutive different kernels stay apart.
     static constexpr std::array<QRgb, 4> kKernel = {0xff3b78c8, 0xff2a5d9f, 0xff5b95dc, 0xff1f4a80};
-    static constexpr QRgb kCopyHtoD = 0xff2e9e48;    // green
-    static constexpr QRgb kCopyDtoH = 0xffd1453b;    // red
-    static constexpr QRgb kCopyDtoD = 0xff8e5cc2;    // purple
-    static constexpr QRgb kCopyPtoP = 0xff9c6b3f;    // brown
-    static constexpr QRgb kCopyOther = 0xff6f7f86;   // slate (HtoH, unknown)
-    static constexpr QRgb kMemset = 0xffe0a21a;      // amber
-    static constexpr QRgb kSync = 0xffe8702a;        // orange: the host is waiting
-    static constexpr QRgb kRuntimeApi = 0xff7d8c99;  // grey-blue
-    static constexpr QRgb kDriverApi = 0xff93a1a1;   // lighter grey
-    static constexpr QRgb kHostOther = 0xffa99e8f;   // warm grey (CPU ops, overhead, instants)
+    static constexpr QRgb kCopyHtoD = 0xff2e9e48;       // green
+    static constexpr QRgb kCopyDtoH = 0xffd1453b;       // red
+    static constexpr QRgb kCopyDtoD = 0xff8e5cc2;       // purple
+    static constexpr QRgb kCopyPtoP = 0xff9c6b3f;       // brown
+    static constexpr QRgb kCopyOther = 0xff6f7f86;      // slate (HtoH, unknown)
+    static constexpr QRgb kMemset = 0xffe0a21a;         // amber
+    static constexpr QRgb kMemoryAlloc = 0xff1e8c7e;    // dark teal: memory taken
+    static constexpr QRgb kMemoryRelease = 0xff9a5a2a;  // rust: memory given back
+    static constexpr QRgb kSync = 0xffe8702a;           // orange: the host is waiting
+    static constexpr QRgb kRuntimeApi = 0xff7d8c99;     // grey-blue
+    static constexpr QRgb kDriverApi = 0xff93a1a1;      // lighter grey
+    static constexpr QRgb kHostOther = 0xffa99e8f;      // warm grey (CPU ops, overhead, instants)
     // NVTX ranges without a colour of their own: hues away from the sync orange and memset amber.
     static constexpr std::array<QRgb, 8> kNvtx = {0xff17a589, 0xffc0508a, 0xff8fae3b, 0xff7a6fb0,
                                                   0xff5e7fd0, 0xff2f8f9d, 0xff48a0b8, 0xffa066c8};

@@ -38,6 +38,11 @@ QString sliceKindName(const model::Trace& trace, const model::Slice& slice) {
         }
         case SliceKind::Memset:
             return QStringLiteral("Memset");
+        case SliceKind::Memory: {
+            const model::MemoryDetail* d = trace.memory(slice);
+            return d && d->op == model::MemoryOp::Release ? QStringLiteral("Memory release")
+                                                          : QStringLiteral("Memory allocation");
+        }
         case SliceKind::Sync:
             return QStringLiteral("Synchronization");
         case SliceKind::RuntimeApi:
@@ -122,6 +127,11 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     if (const model::MemsetDetail* m = trace.memset(s)) {
         rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
         rows += row(QStringLiteral("Value"), QString::number(m->value));
+    }
+    if (const model::MemoryDetail* m = trace.memory(s)) {
+        rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
+        rows +=
+            row(QStringLiteral("Address"), QStringLiteral("0x") + QString::number(m->address, 16));
     }
     if (const model::SyncDetail* y = trace.sync(s)) {
         rows += row(QStringLiteral("Sync"), QString::fromUtf8(model::toString(y->syncKind)));

@@ -18,13 +18,16 @@ int kindRank(model::TrackKind kind) {
         case model::TrackKind::NvtxAsync:
             return 3;
         case model::TrackKind::GpuStream:
+        case model::TrackKind::GraphLaunches:  // right under its stream (same sort index)
             return 4;
         case model::TrackKind::Sync:
             return 5;
-        case model::TrackKind::NvtxProjection:
+        case model::TrackKind::Memory:
             return 6;
+        case model::TrackKind::NvtxProjection:
+            return 7;
     }
-    return 7;
+    return 8;
 }
 
 QString qstr(std::string_view s) {
@@ -86,8 +89,12 @@ QString TimelineLayout::trackTitle(const model::Trace& trace, const model::Track
             return QStringLiteral("Stream %1").arg(track.streamId);
         case model::TrackKind::Sync:
             return QStringLiteral("Synchronization");
+        case model::TrackKind::Memory:
+            return QStringLiteral("Memory allocations");
         case model::TrackKind::NvtxProjection:
             return QStringLiteral("NVTX on the GPU") + domain;
+        case model::TrackKind::GraphLaunches:
+            return QStringLiteral("Graph launches (stream %1)").arg(track.streamId);
         case model::TrackKind::Host:
             return QStringLiteral("Thread %1")
                 .arg(QString::fromStdString(model::threadIdText(track.threadId)))

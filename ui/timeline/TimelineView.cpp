@@ -16,6 +16,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include "ui/details/Units.h"
 #include "ui/style/Palette.h"
 #include "ui/timeline/Arrows.h"
 #include "ui/timeline/CounterSummary.h"
@@ -645,11 +646,10 @@ bool TimelineView::event(QEvent* event) {
             case HitResult::Kind::Counter: {
                 const TimelineRow& r = s.layout.rows()[std::size_t(hit.row)];
                 const model::CounterTrack& c = s.trace->counters()[r.counter];
-                const std::string_view unit = s.trace->str(c.unitId);
-                text = QStringLiteral("<b>%1</b><br>%2 %3 at %4")
+                text = QStringLiteral("<b>%1</b><br>%2 at %3")
                            .arg(r.title.toHtmlEscaped())
-                           .arg(hit.counterValue, 0, 'f', c.derived ? 0 : 2)
-                           .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size())))
+                           .arg(units::counterValue(hit.counterValue, s.trace->str(c.unitId),
+                                                    c.derived ? 0 : 2))
                            .arg(formatDuration(hit.timeNs));
                 if (const std::string_view about = s.trace->str(c.descriptionId); !about.empty())
                     text += QStringLiteral("<br><br>%1")
@@ -816,12 +816,17 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
             small.setPointSizeF(7.5);
             p.setFont(small);
             p.setPen(QColor(0x6a, 0x75, 0x80));
-            p.drawText(QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
-                       Qt::AlignTop | Qt::AlignLeft,
-                       tr("scale %1 – %2 %3")
-                           .arg(s.counters.minValue(row.counter), 0, 'g', 3)
-                           .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
-                           .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
+            p.drawText(
+                QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
+                Qt::AlignTop | Qt::AlignLeft,
+                unit == "B"
+                    ? tr("scale %1 – %2")
+                          .arg(units::counterValue(s.counters.minValue(row.counter), unit, 0))
+                          .arg(units::counterValue(s.counters.scaleMax(row.counter), unit, 0))
+                    : tr("scale %1 – %2 %3")
+                          .arg(s.counters.minValue(row.counter), 0, 'g', 3)
+                          .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
+                          .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
         }
         // Separator under each row.
         p.setPen(QColor::fromRgb(Palette::kGridLine));

@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 
 #include "TracerTestKernels.h"
+#include "analysis/Analysis.h"
 #include "cupti/CuptiTracer.h"
 
 namespace wl::cupti {
@@ -473,6 +474,85 @@ TEST_F(TracerGpuTest, GraphNodesAreTiedToTheirLaunchWithoutOverlapWarnings) {
     EXPECT_EQ(nodes, 20u);
     std::printf("  %zu graph nodes, %zu ran beside another node of their launch\n", nodes,
                 concurrent);
+}
+
+// cudaMalloc/cudaFree around a kernel, eight times, then the same with cudaMallocAsync and
+// cudaFreeAsync: every allocation and release is on the device's memory row with the call that
+// made it, the device memory in use comes back to where it started, the pool shows what it holds,
+// and the analysis names the allocation in the loop.
+TEST_F(TracerGpuTest, AllocationsInALoopMakeTheMemoryRowAndTheRuleFire) {
+    SKIP_WITHOUT_GPU();
+    constexpr std::size_t kMiB = 1 << 20;
+    constexpr int kRounds = 8;
+    cudaStream_t s = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    CuptiTracer tracer;
+    ASSERT_TRUE(tracer.start().ok());
+    for (int i = 0; i < kRounds; ++i) {
+        void* p = nullptr;
+        ASSERT_EQ(cudaMalloc(&p, kMiB), cudaSuccess);
+        ASSERT_EQ(test::launchTracerSpin(s, 1, 32, 200'000, nullptr), cudaSuccess);
+        ASSERT_EQ(cudaFree(p), cudaSuccess);  // waits for the kernel: the GPU idles after it
+    }
+    for (int i = 0; i < kRounds; ++i) {
+        void* p = nullptr;
+        ASSERT_EQ(cudaMallocAsync(&p, kMiB, s), cudaSuccess);
+        ASSERT_EQ(test::launchTracerSpin(s, 1, 32, 200'000, nullptr), cudaSuccess);
+        ASSERT_EQ(cudaFreeAsync(p, s), cudaSuccess);
+    }
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    auto result = tracer.stop();
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    cudaStreamDestroy(s);
+    const model::Trace& trace = *result.value();
+
+    const auto memoryTracks = tracksOf(trace, TrackKind::Memory);
+    ASSERT_EQ(memoryTracks.size(), 1u);
+    std::map<std::string, int> byCall;
+    int pooled = 0;
+    const auto memoryTrack = static_cast<std::uint32_t>(memoryTracks[0] - trace.tracks().data());
+    for (std::uint32_t i = 0; i < memoryTracks[0]->slices.size(); ++i) {
+        const model::MemoryDetail* d = trace.memory(memoryTracks[0]->slices[i]);
+        ASSERT_NE(d, nullptr);
+        EXPECT_EQ(d->bytes, kMiB);
+        pooled += d->fromPool ? 1 : 0;
+        const model::Flow* call = trace.flowTo({memoryTrack, i});
+        ASSERT_NE(call, nullptr) << "memory operation without its call";
+        std::string name(trace.str(trace.slice(call->from).nameId));
+        name = name.substr(0, name.find('_'));
+        ++byCall[name];
+    }
+    for (const auto& [name, count] : byCall)
+        std::printf("  %s: %d memory operations\n", name.c_str(), count);
+    EXPECT_EQ(byCall["cudaMalloc"], kRounds);
+    EXPECT_EQ(byCall["cudaFree"], kRounds);
+    EXPECT_EQ(byCall["cudaMallocAsync"], kRounds);
+    EXPECT_EQ(byCall["cudaFreeAsync"], kRounds);
+    EXPECT_EQ(pooled, 2 * kRounds);
+
+    const model::CounterTrack* inUse = nullptr;
+    const model::CounterTrack* pools = nullptr;
+    for (const auto& c : trace.counters()) {
+        if (trace.str(c.nameId) == "Device memory")
+            (trace.str(c.seriesId) == "memory in use" ? inUse : pools) = &c;
+    }
+    ASSERT_NE(inUse, nullptr);
+    ASSERT_FALSE(inUse->samples.empty());
+    double peak = 0;
+    for (const auto& sample : inUse->samples)
+        peak = std::max(peak, sample.value);
+    EXPECT_GE(peak, double(kMiB));
+    EXPECT_LE(peak, double(2 * kMiB));  // at most one of each kind at a time
+    EXPECT_EQ(inUse->samples.back().value, 0.0) << "memory in use must return to its start";
+    ASSERT_NE(pools, nullptr);
+    EXPECT_GE(pools->samples.back().value, double(kMiB));
+    std::printf("  in use peaked at %.0f B; the pool holds %.0f B at the end\n", peak,
+                pools->samples.back().value);
+
+    const analysis::AnalysisResult analysis = analysis::analyzeTrace(trace);
+    const auto findings = analysis.findings(analysis::RuleId::AllocInLoop);
+    ASSERT_FALSE(findings.empty()) << "allocation in a loop not found";
+    std::printf("  %s\n", findings.front()->message.c_str());
 }
 
 TEST_F(TracerGpuTest, EveryDeviceGetsItsOwnProcess) {

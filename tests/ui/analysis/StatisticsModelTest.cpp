@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -155,6 +156,39 @@ TEST(StatisticsView, NameColumnIsLastElidedInTheMiddleAndClickAsksForLaunches) {
 
     view.setFullKernelNames(true);
     EXPECT_TRUE(view.kernelModel()->fullKernelNames());
+}
+
+TEST(StatisticsView, FiguresNameTheLaunchQueueGraphsAndMemory) {
+    analysis::Statistics s;
+    EXPECT_TRUE(StatisticsView::figuresText(s).isEmpty());
+    s.launchQueues.push_back({0, 42.0, 3.84, 78.4});
+    analysis::GraphStats g;
+    g.graphId = 2;
+    g.launches = 5;
+    g.nodes = 20;
+    g.gpuNs = 3'000'000;
+    g.launchSpanTotalNs = 6'000'000;
+    s.graphs.push_back(g);
+    analysis::MemoryStats m;
+    m.deviceId = 0;
+    m.allocations = 16;
+    m.releases = 16;
+    m.peakInUseBytes = 2'000'000;
+    s.memory.push_back(m);
+    const QStringList lines = StatisticsView::figuresText(s).split(QLatin1Char('\n'));
+    ASSERT_EQ(lines.size(), 3);
+    EXPECT_EQ(lines[0].toStdString(),
+              "Launch queue of GPU 0: up to 42 ops, 3.8 on average, empty 78.4% of the window");
+    EXPECT_EQ(lines[1].toStdString(),
+              "CUDA graph 2: 5 launches of 4 nodes, 1.20 ms each on average, 3.00 ms of GPU time");
+    EXPECT_EQ(lines[2].toStdString(),
+              "Device memory of GPU 0: 16 allocations, 16 releases; in use 2.0 MB at most, 0 B "
+              "at the end");
+    StatisticsView view;
+    view.setStatistics(s);
+    EXPECT_FALSE(view.figuresLabel()->isHidden());
+    view.clear();
+    EXPECT_TRUE(view.figuresLabel()->isHidden());
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ enum class Cat : std::uint8_t {
     Kernel,
     Memcpy,
     Memset,
+    Memory,
     Sync,
     Runtime,
     Driver,
@@ -82,8 +83,8 @@ inline bool isLaunchFlowCat(std::string_view cat) {
 }
 
 inline bool onGpu(Cat c) {
-    return c == Cat::Kernel || c == Cat::Memcpy || c == Cat::Memset || c == Cat::Sync ||
-           c == Cat::GpuAnnotation;
+    return c == Cat::Kernel || c == Cat::Memcpy || c == Cat::Memset || c == Cat::Memory ||
+           c == Cat::Sync || c == Cat::GpuAnnotation;
 }
 
 // Presence bits of EventArgs fields.
@@ -122,6 +123,15 @@ enum ArgBit : std::uint64_t {
     kArgWaitOnRecord = std::uint64_t{1} << 31,
     kArgGraphId = std::uint64_t{1} << 32,
     kArgGraphNodeId = std::uint64_t{1} << 33,
+    kArgMemoryOp = std::uint64_t{1} << 34,
+    kArgAddress = std::uint64_t{1} << 35,
+    kArgPoolAddress = std::uint64_t{1} << 36,
+    kArgPoolReserve = std::uint64_t{1} << 37,
+    // The PyTorch profiler's "[memory]" instants (profile_memory=True).
+    kArgDeviceType = std::uint64_t{1} << 38,
+    kArgDeviceId = std::uint64_t{1} << 39,
+    kArgTotalAllocated = std::uint64_t{1} << 40,
+    kArgTotalReserved = std::uint64_t{1} << 41,
 };
 
 // The args we understand (Kineto's names and ours). Views point into the parser's buffers,
@@ -135,6 +145,13 @@ struct EventArgs {
     std::int64_t waitOnRecord = -1;  // the awaited cudaEventRecord's correlation id
     std::uint64_t graphId = 0;       // the CUDA graph (and node) that ran a GPU op
     std::uint64_t graphNodeId = 0;
+    std::uint64_t address = 0;  // a memory operation's allocation, and its pool
+    std::uint64_t poolAddress = 0;
+    std::uint64_t poolReserve = 0;
+    std::int64_t deviceType = -1;  // "[memory]": 1 is CUDA; its device, in use and reserved bytes
+    std::int64_t deviceId = -1;
+    std::int64_t totalAllocated = 0;
+    std::int64_t totalReserved = 0;
     std::int64_t eventId = -1;
     std::int64_t cbid = 0;
     std::int64_t returnCode = 0;
@@ -154,7 +171,8 @@ struct EventArgs {
     float occupancy = -1.0f;
     std::uint32_t color = 0;
     double payload = 0.0;
-    std::string_view copyKind, srcKind, dstKind, memoryKind, syncKind, domain, name, categoryName;
+    std::string_view copyKind, srcKind, dstKind, memoryKind, memoryOp, syncKind, domain, name,
+        categoryName;
 
     bool hasAll(std::uint64_t bits) const { return (has & bits) == bits; }
     bool hasAny(std::uint64_t bits) const { return (has & bits) != 0; }
@@ -339,6 +357,9 @@ private:
     void resolveBoundFlows();
     void addSlice(const RawEvent& e, TimeNs start, TimeNs end);
     void addInstant(const RawEvent& e);
+    // The PyTorch profiler's "[memory]" instant of a CUDA device: a sample of that device's
+    // derived "Device memory" row (the allocator's totals).
+    void addMemorySample(const RawEvent& e);
     void addCounter(const RawEvent& e);
     void handleMetadataEvent(const RawEvent& e);
     void resolveFlows();
@@ -376,6 +397,8 @@ private:
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_tidTracks;
     std::unordered_map<std::int64_t, ProcessIndex> m_pidProcesses;
     std::unordered_map<std::int64_t, std::int32_t> m_pidDevices;
+    // Per CUDA device: its "Device memory" counters (in use, reserved) from "[memory]" instants.
+    std::map<std::int64_t, std::pair<std::uint32_t, std::uint32_t>> m_memoryCounters;
 
     // Any producer: tracks created on demand.
     std::unordered_map<TrackKey, TrackIndex, TrackKeyHash> m_tracks;

@@ -30,6 +30,10 @@ Cat classify(std::string_view cat) {
             if (cat == format::kCatMemset)
                 return Cat::Memset;
             break;
+        case keyHash(format::kCatMemory):
+            if (cat == format::kCatMemory)
+                return Cat::Memory;
+            break;
         case keyHash(format::kCatSync):
             if (cat == format::kCatSync)
                 return Cat::Sync;
@@ -144,6 +148,7 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
             key.b = streamOf(e);
             break;
         case Cat::Sync:
+        case Cat::Memory:
             key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
             key.b = 0;
             break;
@@ -173,6 +178,9 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
                 break;
             case Cat::Sync:
                 track = m_builder.syncTrack(gpuProcessFor(e));
+                break;
+            case Cat::Memory:
+                track = m_builder.memoryTrack(gpuProcessFor(e));
                 break;
             case Cat::Runtime:
                 track = m_builder.hostApiTrack(hostProcess(e.pid), e.tid);
@@ -287,6 +295,25 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 m.memoryKind = model::memoryKindFromString(memory);
                 m.graph = graphNodeOf(a);
                 detail = m_builder.addMemsetDetail(m);
+            }
+            break;
+        }
+        case Cat::Memory: {
+            kind = SliceKind::Memory;
+            if (a.has & kArgMemoryOp) {
+                model::MemoryDetail m;
+                const auto op = model::memoryOpFromString(a.memoryOp);
+                if (!op)
+                    fail("\"memory op\" must be \"allocation\" or \"release\"", e.at);
+                m.op = *op;
+                m.memoryKind = model::memoryKindFromString(a.memoryKind);
+                m.address = a.address;
+                m.bytes = a.bytes;
+                m.streamId = a.has & kArgStream ? a.stream : -1;
+                m.fromPool = (a.has & kArgPoolAddress) != 0;
+                m.poolAddress = a.poolAddress;
+                m.poolReservedBytes = a.poolReserve;
+                detail = m_builder.addMemoryDetail(m);
             }
             break;
         }

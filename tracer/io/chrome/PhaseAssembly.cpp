@@ -2,6 +2,7 @@
 // Trace Event Format version into arrows (B/E pairs in time order, b/e stacks, s/t/f steps
 // with binding points, bind_id flow_in/flow_out, reused ids bound in order).
 #include "io/chrome/Importer.h"
+#include "model/Derived.h"
 
 namespace wl::io::chrome {
 
@@ -130,6 +131,35 @@ void Importer::addInstant(const RawEvent& e) {
                          correlation, model::kNoDetail);
     keepExtraArgs(e, track, SliceKind::Instant);
     m_earliestNs = std::min(m_earliestNs, e.ts);
+    if (e.name == "[memory]")
+        addMemorySample(e);
+}
+
+void Importer::addMemorySample(const RawEvent& e) {
+    constexpr std::int64_t kCudaDeviceType = 1;  // c10::DeviceType::CUDA
+    const EventArgs& a = e.args;
+    if (!a.hasAll(kArgDeviceType | kArgDeviceId | kArgTotalAllocated) ||
+        a.deviceType != kCudaDeviceType || a.deviceId < 0 ||
+        a.deviceId > std::numeric_limits<std::int32_t>::max())
+        return;
+    auto [it, inserted] = m_memoryCounters.try_emplace(a.deviceId, 0, 0);
+    if (inserted) {
+        const ProcessIndex gpu = m_builder.gpuProcess(static_cast<std::int32_t>(a.deviceId));
+        const std::string_view name = model::kDeviceMemoryName;
+        it->second.first = m_builder.counterTrack(gpu, name, model::kMemoryInUse, "B");
+        m_builder.setCounterDerived(
+            it->second.first,
+            "Device memory the PyTorch caching allocator has handed out (its \"Total "
+            "Allocated\"), from the profiler's memory events.");
+        it->second.second = m_builder.counterTrack(gpu, name, model::kMemoryReserved, "B");
+        m_builder.setCounterDerived(
+            it->second.second,
+            "Device memory the PyTorch caching allocator holds from CUDA (its \"Total "
+            "Reserved\"): freed tensors' memory stays reserved for reuse.");
+    }
+    m_builder.addCounterSample(it->second.first, e.ts, static_cast<double>(a.totalAllocated));
+    if (a.has & kArgTotalReserved)
+        m_builder.addCounterSample(it->second.second, e.ts, static_cast<double>(a.totalReserved));
 }
 
 void Importer::addCounter(const RawEvent& e) {

@@ -145,6 +145,8 @@ void Importer::parseWarplineBlock(od::value& v) {
                     track = m_builder.gpuStreamTrack(p, stream);
                 } else if (kind == "sync" && gpu) {
                     track = m_builder.syncTrack(p);
+                } else if (kind == "memory" && gpu) {
+                    track = m_builder.memoryTrack(p);
                 } else if (kind == "host") {
                     track = m_builder.hostTrack(p, thread);
                 } else {
