@@ -8,6 +8,7 @@
 #include "app/cli/Commands.h"
 #include "app/gui/GuiOptions.h"
 #include "app/gui/MainWindow.h"
+#include "ui/find/FindPanel.h"
 
 namespace wl::app {
 namespace {
@@ -48,13 +49,19 @@ public:
     }
 
 private:
-    enum class Step { Open, Run, Screenshot, Done };
+    enum class Step { Open, Run, Find, Screenshot, Done };
 
     void next() {
         while (m_step != Step::Done) {
             const Step step = m_step;
             m_step = static_cast<Step>(static_cast<int>(m_step) + 1);
             perform(step);
+            if (step == Step::Find && m_window.findPanel()->isSearching()) {
+                QObject::connect(
+                    m_window.findPanel(), &ui::FindPanel::matchesChanged, &m_window,
+                    [this] { next(); }, Qt::SingleShotConnection);
+                return;
+            }
             if (m_window.isBusy()) {
                 m_waiting = true;  // idle() resumes us
                 return;
@@ -82,6 +89,12 @@ private:
                     m_window.startCompare();
                 } else if (m_options.run) {
                     m_window.startRun();
+                }
+                break;
+            case Step::Find:
+                if (!m_options.findText.empty()) {
+                    m_window.find(QString::fromStdString(m_options.findText));
+                    m_window.findPanel()->findNext();  // the first match, selected and in view
                 }
                 break;
             case Step::Screenshot:
@@ -144,6 +157,8 @@ int guiMain(int argc, char** argv) {
     MainWindow window(std::move(deps));
     if (options->requestGiven)
         window.setRunRequest(options->request);
+    if (options->windowWidthPx > 0)
+        window.resize(options->windowWidthPx, options->windowHeightPx);
     window.show();
 
     StartupSequence startup(window, *options);

@@ -33,6 +33,7 @@
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
+#include "ui/find/FindPanel.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -159,6 +160,15 @@ void MainWindow::createWidgets() {
     // The left column holds the narrow forms; the bottom row the lists that like width.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
 
+    // Find (Ctrl+F): a tab beside Statistics, hidden until asked for.
+    m_find = new ui::FindPanel(this);
+    m_findDock = new QDockWidget(tr("Find"), this);
+    m_findDock->setObjectName(QStringLiteral("findDock"));
+    m_findDock->setWidget(m_find);
+    addDockWidget(Qt::BottomDockWidgetArea, m_findDock);
+    tabifyDockWidget(m_statisticsDock, m_findDock);
+    m_findDock->hide();
+
     resizeDocks({m_runDock, m_detailsDock}, {340, 340}, Qt::Horizontal);
     resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
     resizeDocks({m_diagnosticsDock, m_statisticsDock}, {640, 620}, Qt::Horizontal);
@@ -171,7 +181,7 @@ void MainWindow::createWidgets() {
         if (comparing && !m_bottomDocksParked) {
             m_bottomDocksParked = true;
             m_parkedDocks.clear();
-            for (QDockWidget* dock : {m_diagnosticsDock, m_statisticsDock}) {
+            for (QDockWidget* dock : {m_diagnosticsDock, m_statisticsDock, m_findDock}) {
                 if (!dock->isHidden()) {
                     m_parkedDocks.push_back(dock);
                     dock->hide();
@@ -209,8 +219,14 @@ void MainWindow::createWidgets() {
                 analyzeCurrent(false);  // keep the user's view
             });
 
-    connect(m_timeline, &ui::TimelineView::sliceSelected, this,
-            [this](model::SliceRef ref) { showSliceDetails(m_timeline->trace(), ref); });
+    connect(m_timeline, &ui::TimelineView::sliceSelected, this, [this](model::SliceRef ref) {
+        showSliceDetails(m_timeline->trace(), ref);
+        m_find->setSelectedSlice(ref);
+    });
+    connect(m_find, &ui::FindPanel::matchesChanged, this, [this](ui::SearchMatchesPtr matches) {
+        m_timeline->setSearchMatches(std::move(matches));
+    });
+    connect(m_find, &ui::FindPanel::sliceActivated, this, &MainWindow::revealOnTimeline);
     connect(m_timeline, &ui::TimelineView::timeRangeSelected, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
                 analysis::WindowRequest request;
@@ -280,6 +296,16 @@ void MainWindow::createActions() {
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     rebuildRecentMenu();
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* findAction = edit->addAction(tr("&Find..."), this, &MainWindow::showFind);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setShortcutContext(Qt::WindowShortcut);
+    QAction* findNext = edit->addAction(tr("Find &Next"), m_find, &ui::FindPanel::findNext);
+    findNext->setShortcut(QKeySequence(Qt::Key_F3));
+    QAction* findPrevious =
+        edit->addAction(tr("Find &Previous"), m_find, &ui::FindPanel::findPrevious);
+    findPrevious->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_runAction = run->addAction(tr("&Run"), this, &MainWindow::startRun);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -300,6 +326,7 @@ void MainWindow::createActions() {
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_statisticsDock->toggleViewAction());
+    view->addAction(m_findDock->toggleViewAction());
     view->addSeparator();
     // Short kernel names (gemvx::kernel) by default; the full signatures on request.
     m_fullNamesAction = view->addAction(tr("Full &Kernel Names"));
@@ -326,7 +353,9 @@ void MainWindow::createActions() {
     help->addAction(tr("&Keys"), this, [this] {
         showInfo(
             tr("Timeline: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, drag to pan, "
-               "F fit selection, 0 fit all, click a slice for its details."));
+               "F fit selection, 0 fit all, click a slice for its details. "
+               "Find: Ctrl+F, then Enter / Shift+Enter (or F3 / Shift+F3) for the next / "
+               "previous match."));
     });
     help->addAction(tr("&About Warpline"), this, [this] {
         QMessageBox::about(this, tr("About Warpline"),
@@ -610,6 +639,7 @@ void MainWindow::setCurrentDocument(int index) {
     m_timeline->setTrace(doc->trace);
     m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
+    m_find->setTrace(doc->trace);  // the same query, on this trace
     m_diagnostics->setAnalysis(doc->trace, nullptr);
     m_statistics->clear();
     m_tabs->setCurrentWidget(m_timeline);
@@ -775,6 +805,28 @@ void MainWindow::showSlicesOnTimeline(const std::vector<model::SliceRef>& refs) 
         return;
     m_timeline->zoomToSlices(refs);
     showSliceDetails(m_timeline->trace(), refs.front());
+}
+
+void MainWindow::revealOnTimeline(model::SliceRef ref) {
+    const DocumentPtr doc = currentDocument();
+    if (!doc || m_timeline->trace() != doc->trace)
+        return;
+    m_tabs->setCurrentWidget(m_timeline);
+    m_timeline->revealSlice(ref);
+    if (m_details->trace() != m_timeline->trace() || m_details->slice() != ref)
+        showSliceDetails(m_timeline->trace(), ref);
+}
+
+void MainWindow::showFind() {
+    m_findDock->show();
+    m_findDock->raise();
+    m_find->focusQuery();
+}
+
+void MainWindow::find(const QString& text, bool regex) {
+    m_findDock->show();
+    m_findDock->raise();
+    m_find->setQuery({text, regex});
 }
 
 void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {

@@ -10,6 +10,7 @@
 #include "model/Slice.h"
 #include "model/Time.h"
 #include "model/Trace.h"
+#include "ui/find/SliceSearch.h"
 #include "ui/timeline/DrawList.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/Overlays.h"
@@ -63,7 +64,17 @@ public:
     void fitSelection();
 
     void selectSlice(model::SliceRef ref);  // also scrolls it into view vertically
+    // Selects `ref` and makes it visible: its row scrolled into view, and the time panned to it,
+    // zoomed in when it would be narrower than a few pixels and out when it is longer than the
+    // view (a search match, the other end of a launch arrow). The zoom is kept when the whole
+    // slice can be seen at it.
+    void revealSlice(model::SliceRef ref);
     model::SliceRef selectedSlice() const;
+    // Slices a search found, outlined (null: none). They address this trace's slices.
+    void setSearchMatches(SearchMatchesPtr matches);
+    const SearchMatchesPtr& searchMatches() const;
+    // Rectangles of the search matches drawn in the current frame, in time-area pixels (tests).
+    std::vector<QRect> searchMatchRects() const;
     void zoomToSlices(const std::vector<model::SliceRef>& refs);  // select first, fit all of them
 
     // The time range selected by dragging on the ruler (nullopt when none).
@@ -121,6 +132,7 @@ private:
     void paintLegend(QPainter& p) const;
     void paintSelection(QPainter& p, const TimeMapper& map) const;
     void paintDependencies(QPainter& p, const TimeMapper& map) const;
+    void paintSearchMatches(QPainter& p) const;
     // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
     std::optional<QRectF> sliceRect(model::SliceRef ref, const TimeMapper& map) const;
     void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
