@@ -45,6 +45,7 @@ const char* guiUsage() {
   --compare            press Compare at start: baseline, then async, side by side
   --compare-with FILE  put the trace FILE beside the --open one in Compare
   --find TEXT          search the trace for slices named like TEXT (the Find panel)
+  --events             show the events table (every slice, sortable) at start
   --window-size WxH    the window's size in pixels (e.g. 1024x700; screenshots check layouts)
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
@@ -108,6 +109,8 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
                 return usageError("--window-size must be WIDTHxHEIGHT in pixels, got '" + v + "'");
             options.windowWidthPx = w;
             options.windowHeightPx = h;
+        } else if (arg == "--events") {
+            options.showEvents = true;
         } else if (arg == "--run") {
             options.run = true;
         } else if (arg == "--compare") {

@@ -33,6 +33,7 @@
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
+#include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -160,6 +161,15 @@ void MainWindow::createWidgets() {
     // The left column holds the narrow forms; the bottom row the lists that like width.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
 
+    // Every slice, sortable: a tab beside Statistics (it collects only while shown).
+    m_events = new ui::EventsPanel(this);
+    m_eventsDock = new QDockWidget(tr("Events"), this);
+    m_eventsDock->setObjectName(QStringLiteral("eventsDock"));
+    m_eventsDock->setWidget(m_events);
+    addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
+    tabifyDockWidget(m_statisticsDock, m_eventsDock);
+    m_statisticsDock->raise();
+
     // Find (Ctrl+F): a tab beside Statistics, hidden until asked for.
     m_find = new ui::FindPanel(this);
     m_findDock = new QDockWidget(tr("Find"), this);
@@ -181,7 +191,8 @@ void MainWindow::createWidgets() {
         if (comparing && !m_bottomDocksParked) {
             m_bottomDocksParked = true;
             m_parkedDocks.clear();
-            for (QDockWidget* dock : {m_diagnosticsDock, m_statisticsDock, m_findDock}) {
+            for (QDockWidget* dock :
+                 {m_diagnosticsDock, m_statisticsDock, m_eventsDock, m_findDock}) {
                 if (!dock->isHidden()) {
                     m_parkedDocks.push_back(dock);
                     dock->hide();
@@ -227,6 +238,9 @@ void MainWindow::createWidgets() {
         m_timeline->setSearchMatches(std::move(matches));
     });
     connect(m_find, &ui::FindPanel::sliceActivated, this, &MainWindow::revealOnTimeline);
+    connect(m_events, &ui::EventsPanel::sliceActivated, this, &MainWindow::revealOnTimeline);
+    connect(m_timeline, &ui::TimelineView::visibleRangeChanged, m_events,
+            &ui::EventsPanel::setVisibleRange);
     connect(m_timeline, &ui::TimelineView::timeRangeSelected, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
                 analysis::WindowRequest request;
@@ -326,6 +340,7 @@ void MainWindow::createActions() {
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_statisticsDock->toggleViewAction());
+    view->addAction(m_eventsDock->toggleViewAction());
     view->addAction(m_findDock->toggleViewAction());
     view->addSeparator();
     // Short kernel names (gemvx::kernel) by default; the full signatures on request.
@@ -640,6 +655,8 @@ void MainWindow::setCurrentDocument(int index) {
     m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
     m_find->setTrace(doc->trace);  // the same query, on this trace
+    m_events->setVisibleRange(m_timeline->visibleStartNs(), m_timeline->visibleEndNs());
+    m_events->setTrace(doc->trace);
     m_diagnostics->setAnalysis(doc->trace, nullptr);
     m_statistics->clear();
     m_tabs->setCurrentWidget(m_timeline);
@@ -697,6 +714,7 @@ void MainWindow::analyzeWindow(const analysis::WindowRequest& request) {
     m_windowRequest = request;
     if (request.kind != analysis::WindowRequest::Kind::Selection)
         m_timeline->setTimeSelection(std::nullopt);
+    m_events->setTimeSelection(m_timeline->timeSelection());
     analyzeCurrent(false);  // keep the user's view
 }
 
@@ -815,6 +833,11 @@ void MainWindow::revealOnTimeline(model::SliceRef ref) {
     m_timeline->revealSlice(ref);
     if (m_details->trace() != m_timeline->trace() || m_details->slice() != ref)
         showSliceDetails(m_timeline->trace(), ref);
+}
+
+void MainWindow::showEvents() {
+    m_eventsDock->show();
+    m_eventsDock->raise();
 }
 
 void MainWindow::showFind() {

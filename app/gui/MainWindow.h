@@ -28,6 +28,7 @@ namespace wl::ui {
 class CompareView;
 class DetailsPanel;
 class DiagnosticsPanel;
+class EventsPanel;
 class FindPanel;
 class StatisticsView;
 class TimelineView;
@@ -114,6 +115,10 @@ public:
     ui::CompareView* compareView() const { return m_compare; }
     ui::FindPanel* findPanel() const { return m_find; }
     QDockWidget* findDock() const { return m_findDock; }
+    ui::EventsPanel* eventsPanel() const { return m_events; }
+    QDockWidget* eventsDock() const { return m_eventsDock; }
+    // Brings the events table to the front (View > Events).
+    void showEvents();
     // Edit > Find (Ctrl+F): shows the Find panel and puts the cursor in its query field.
     void showFind();
     // Shows the Find panel and searches the current trace for `text` (the command line's --find).
@@ -188,6 +193,8 @@ private:
     QDockWidget* m_statisticsDock = nullptr;
     ui::FindPanel* m_find = nullptr;
     QDockWidget* m_findDock = nullptr;
+    ui::EventsPanel* m_events = nullptr;
+    QDockWidget* m_eventsDock = nullptr;
     bool m_bottomDocksParked = false;
     std::vector<QDockWidget*> m_parkedDocks;  // hidden while Compare is shown
     RunPanel* m_runPanel = nullptr;

@@ -6,13 +6,16 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleTraces.h"
 #include "support/TraceFactory.h"
 #include "ui/details/DetailsPanel.h"
+#include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/find/SliceTableModel.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -101,6 +104,40 @@ TEST_F(MainWindowFindTest, AnotherDocumentIsSearchedForTheSameText) {
     ASSERT_TRUE(now);
     EXPECT_EQ(now->query().text, QStringLiteral("divide"));
     EXPECT_EQ(window->timeline()->searchMatches(), now);
+}
+
+TEST_F(MainWindowFindTest, AnEventsTableRowSelectsAndRevealsItsSlice) {
+    ui::EventsPanel* events = window->eventsPanel();
+    QSignalSpy rows(events, &ui::EventsPanel::rowsChanged);
+    window->showEvents();
+    ASSERT_TRUE(rows.wait(10'000));
+    // Every slice of the trace but the NVTX-on-the-GPU copies of the host's ranges.
+    std::size_t expected = 0;
+    for (const model::Track& t : trace->tracks()) {
+        if (t.kind != model::TrackKind::NvtxProjection)
+            expected += t.slices.size();
+    }
+    EXPECT_EQ(std::size_t(events->model()->rowCount()), expected);
+
+    // The longest first; its row selects it and brings it into view, zoomed in from far away.
+    events->sortBy(ui::SliceTableModel::kDuration, Qt::DescendingOrder);
+    ASSERT_TRUE(rows.wait(10'000));
+    const model::SliceRef longest = events->model()->sliceAt(0);
+    for (int r = 1; r < events->model()->rowCount(); ++r) {
+        ASSERT_GE(trace->slice(longest).durationNs,
+                  trace->slice(events->model()->sliceAt(r)).durationNs);
+    }
+    // A short one, with the view somewhere else.
+    const int last = events->model()->rowCount() - 1;
+    const model::SliceRef shortest = events->model()->sliceAt(last);
+    window->timeline()->setVisibleRange(0, 100);
+    QTableView* table = events->table();
+    table->scrollToBottom();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                      table->visualRect(events->model()->index(last, 1)).center());
+    EXPECT_EQ(window->timeline()->selectedSlice(), shortest);
+    EXPECT_EQ(window->details()->slice(), shortest);
+    EXPECT_TRUE(inView(shortest));
 }
 
 }  // namespace

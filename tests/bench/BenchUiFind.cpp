@@ -1,9 +1,11 @@
-// Find by name on a trace of about 10M slices (5M GPU ops with their launch calls, 100k NVTX
-// ranges of distinct names): what the Find panel's worker does for one query, on one core.
+// Find by name and the events table on a trace of about 10M slices (5M GPU ops with their launch
+// calls, 100k NVTX ranges of distinct names): what the Find panel's worker does for one query,
+// and what the events table's worker does to list every slice and to sort it, on one core.
 #include <benchmark/benchmark.h>
 
 #include "support/TraceFactory.h"
 #include "ui/find/SliceSearch.h"
+#include "ui/find/SliceSort.h"
 
 namespace {
 
@@ -42,10 +44,47 @@ void BM_FindEverything(benchmark::State& state) {
     runSearch(state, {QStringLiteral("."), true});
 }
 
+// Every slice of the trace in time order: the events table's rows before any sort.
+void BM_EventsCollect(benchmark::State& state) {
+    const wl::model::Trace& trace = tenMillionSlices();
+    std::size_t rows = 0;
+    for (auto _ : state) {
+        const auto all = wl::ui::SliceSort::collect(trace, std::nullopt);
+        rows = all.size();
+        benchmark::DoNotOptimize(all.data());
+    }
+    state.counters["rows"] = static_cast<double>(rows);
+}
+
+// A click on a column header: the whole trace's rows sorted by that column.
+void BM_EventsSort(benchmark::State& state) {
+    const wl::model::Trace& trace = tenMillionSlices();
+    static const wl::ui::SliceList all = wl::ui::SliceSort::collect(trace, std::nullopt);
+    const auto column = static_cast<wl::ui::SliceTableModel::Column>(state.range(0));
+    const Qt::SortOrder order =
+        column == wl::ui::SliceTableModel::kDuration || column == wl::ui::SliceTableModel::kBytes
+            ? Qt::DescendingOrder
+            : Qt::AscendingOrder;
+    for (auto _ : state) {
+        const auto sorted = wl::ui::SliceSort::sorted(trace, all, column, order);
+        benchmark::DoNotOptimize(sorted.data());
+    }
+    state.counters["rows"] = static_cast<double>(all.size());
+}
+
 BENCHMARK(BM_FindSubstring)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_FindRegex)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_FindRare)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_FindEverything)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_EventsCollect)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+// Columns: 1 duration (longest first), 2 row, 3 name, 4 bytes (biggest first).
+BENCHMARK(BM_EventsSort)
+    ->Arg(wl::ui::SliceTableModel::kDuration)
+    ->Arg(wl::ui::SliceTableModel::kRow)
+    ->Arg(wl::ui::SliceTableModel::kName)
+    ->Arg(wl::ui::SliceTableModel::kBytes)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0);
 
 }  // namespace
 

@@ -19,10 +19,9 @@ bool cancelled(const std::atomic<bool>* cancel) {
 
 // Lanes are given in (track, depth) order, and a lane of a track with a lower depth holds lower
 // indices: taking the first lane with the smallest start keeps ties in (track, index) order.
-std::vector<model::SliceRef> mergeByScan(const model::Trace& trace,
-                                         std::span<const LaneSlices> lanes, std::size_t total,
-                                         const std::atomic<bool>* cancel) {
-    std::vector<model::SliceRef> out;
+SliceList mergeByScan(const model::Trace& trace, std::span<const LaneSlices> lanes,
+                      std::size_t total, const std::atomic<bool>* cancel) {
+    SliceList out;
     out.reserve(total);
     const std::size_t k = lanes.size();
     std::vector<const model::Slice*> slices(k);
@@ -76,10 +75,9 @@ std::vector<model::SliceRef> mergeByScan(const model::Trace& trace,
     return out;
 }
 
-std::vector<model::SliceRef> mergeByHeap(const model::Trace& trace,
-                                         std::span<const LaneSlices> lanes, std::size_t total,
-                                         const std::atomic<bool>* cancel) {
-    std::vector<model::SliceRef> out;
+SliceList mergeByHeap(const model::Trace& trace, std::span<const LaneSlices> lanes,
+                      std::size_t total, const std::atomic<bool>* cancel) {
+    SliceList out;
     out.reserve(total);
     struct Cursor {
         model::TimeNs startNs;
@@ -125,9 +123,8 @@ std::vector<model::SliceRef> mergeByHeap(const model::Trace& trace,
 
 }  // namespace
 
-std::vector<model::SliceRef> mergeLanes(const model::Trace& trace,
-                                        std::span<const LaneSlices> lanes, std::size_t total,
-                                        const std::atomic<bool>* cancel) {
+SliceList mergeLanes(const model::Trace& trace, std::span<const LaneSlices> lanes,
+                     std::size_t total, const std::atomic<bool>* cancel) {
     if (lanes.empty())
         return {};
     return lanes.size() <= kMaxScannedLanes ? mergeByScan(trace, lanes, total, cancel)

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/Trace.h"
+#include "ui/find/SliceList.h"
 
 namespace wl::ui {
 
@@ -20,8 +21,7 @@ struct LaneSlices {
 // is the sum of their sizes. A run of one lane that comes before every other lane's next slice is
 // taken in one go, so a lane of a million consecutive matches costs little more than a copy.
 // Pure; any thread; empty when `cancel` is set while it runs.
-std::vector<model::SliceRef> mergeLanes(const model::Trace& trace,
-                                        std::span<const LaneSlices> lanes, std::size_t total,
-                                        const std::atomic<bool>* cancel = nullptr);
+SliceList mergeLanes(const model::Trace& trace, std::span<const LaneSlices> lanes,
+                     std::size_t total, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace wl::ui

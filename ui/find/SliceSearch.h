@@ -12,6 +12,7 @@
 #include "model/Slice.h"
 #include "model/Time.h"
 #include "model/Trace.h"
+#include "ui/find/SliceList.h"
 
 namespace wl::ui {
 
@@ -44,7 +45,7 @@ public:
     bool empty() const { return m_ordered->empty(); }
     std::span<const model::SliceRef> ordered() const { return *m_ordered; }
     // The same list, shared (a table shows it without copying).
-    std::shared_ptr<const std::vector<model::SliceRef>> orderedRows() const { return m_ordered; }
+    std::shared_ptr<const SliceList> orderedRows() const { return m_ordered; }
     model::SliceRef at(std::size_t i) const { return (*m_ordered)[i]; }
     std::span<const Lane> lanes() const { return m_lanes; }
     // The lane's matches, or null when it has none.
@@ -58,8 +59,7 @@ public:
 private:
     friend class SliceSearch;
     SearchQuery m_query;
-    std::shared_ptr<std::vector<model::SliceRef>> m_ordered =
-        std::make_shared<std::vector<model::SliceRef>>();
+    std::shared_ptr<SliceList> m_ordered = std::make_shared<SliceList>();
     std::vector<Lane> m_lanes;  // only lanes with matches, by (track, depth)
 };
 

@@ -10,10 +10,11 @@ class QTableView;
 
 #include "model/Slice.h"
 #include "model/Trace.h"
+#include "ui/find/SliceList.h"
 
 namespace wl::ui {
 
-using SliceRows = std::shared_ptr<const std::vector<model::SliceRef>>;
+using SliceRows = std::shared_ptr<const SliceList>;
 
 // Slices of a trace as a table (start, duration, row, name, bytes): a view over a shared list of
 // slice references in display order, never a copy of the slices or their strings; cells are
