@@ -252,10 +252,12 @@ void MainWindow::createWidgets() {
             [this] { analyzeWindow({}); });
     connect(m_timeline, &ui::TimelineView::sliceContextMenuRequested, this,
             &MainWindow::showSliceMenu);
+    // "Launched by", "Launches", "Waits for", "Awaited by": go there, on the timeline too.
     connect(m_details, &ui::DetailsPanel::relatedSliceActivated, this, [this](model::SliceRef ref) {
         if (m_details->trace() == m_timeline->trace())
-            m_timeline->selectSlice(ref);
-        m_details->showSlice(ref);
+            revealOnTimeline(ref);
+        else
+            m_details->showSlice(ref);  // a slice of one of Compare's traces
     });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(m_runPanel, &RunPanel::compareRequested, this, &MainWindow::startCompare);
@@ -335,6 +337,19 @@ void MainWindow::createActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Fit &All\t0"), this, [this] { m_timeline->fitAll(); });
     view->addAction(tr("Fit &Selection\tF"), this, [this] { m_timeline->fitSelection(); });
+    // From the selected op along its launch arrow and its waits through CUDA events.
+    view->addAction(tr("Go to the Other End of the &Launch\tL"), this, [this] {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->followRelation(ui::TimelineView::Relation::Launch);
+    });
+    view->addAction(tr("Go to What It &Waited For\t["), this, [this] {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->followRelation(ui::TimelineView::Relation::WaitedFor);
+    });
+    view->addAction(tr("Go to What Wai&ted for It\t]"), this, [this] {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->followRelation(ui::TimelineView::Relation::AwaitedBy);
+    });
     view->addSeparator();
     view->addAction(m_runDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
@@ -368,7 +383,9 @@ void MainWindow::createActions() {
     help->addAction(tr("&Keys"), this, [this] {
         showInfo(
             tr("Timeline: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, drag to pan, "
-               "F fit selection, 0 fit all, click a slice for its details. "
+               "F fit selection, 0 fit all, click a slice for its details; L goes to the other "
+               "end of its launch arrow (API call and GPU op), [ to the op it waited for through "
+               "a CUDA event, ] to the op that waited for it. "
                "Find: Ctrl+F, then Enter / Shift+Enter (or F3 / Shift+F3) for the next / "
                "previous match."));
     });

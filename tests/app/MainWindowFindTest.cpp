@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -138,6 +139,71 @@ TEST_F(MainWindowFindTest, AnEventsTableRowSelectsAndRevealsItsSlice) {
     EXPECT_EQ(window->timeline()->selectedSlice(), shortest);
     EXPECT_EQ(window->details()->slice(), shortest);
     EXPECT_TRUE(inView(shortest));
+}
+
+// The slice named `name` that starts at `startNs` in `trace`.
+model::SliceRef sliceNamed(const model::Trace& trace, std::string_view name,
+                           model::TimeNs startNs) {
+    for (model::TrackIndex t = 0; t < trace.tracks().size(); ++t) {
+        const auto& slices = trace.track(t).slices;
+        for (std::uint32_t i = 0; i < slices.size(); ++i) {
+            if (trace.str(slices[i].nameId) == name && slices[i].startNs == startNs)
+                return {t, i};
+        }
+    }
+    return {};
+}
+
+// Clicks the link of a details row, as a user would.
+bool clickDetailsLink(ui::DetailsPanel* details, const QString& field) {
+    const QList<QLabel*> labels = details->findChildren<QLabel*>();
+    for (int i = 0; i + 1 < labels.size(); ++i) {
+        if (labels[i]->text() == field && labels[i + 1]->text().contains(QLatin1String("href"))) {
+            emit labels[i + 1]->linkActivated(QStringLiteral("slice"));
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST_F(MainWindowFindTest, DetailsLinksAndKeysFollowLaunchArrowsAndWaitsAndRevealTheOtherEnd) {
+    // The README promised that "Launched by" jumps to the call: it must select it and bring it
+    // into view, not only select it.
+    window->openTrace(test::makeEventWaitTrace(), "event-wait");
+    trace = window->currentDocument()->trace;
+    const model::SliceRef consumer = sliceNamed(*trace, "consumer", 510);
+    const model::SliceRef producer = sliceNamed(*trace, "producer", 100);
+    const model::SliceRef launch = sliceNamed(*trace, "cudaLaunchKernel", 60);
+    ASSERT_TRUE(consumer.valid() && producer.valid() && launch.valid());
+    ui::TimelineView* view = window->timeline();
+
+    view->revealSlice(consumer);
+    ASSERT_EQ(window->details()->slice(), consumer);
+    view->setVisibleRange(850, 870);  // a sliver of the consumer, far from its launch call
+    ASSERT_TRUE(clickDetailsLink(window->details(), QStringLiteral("Launched by")));
+    EXPECT_EQ(view->selectedSlice(), launch);
+    EXPECT_EQ(window->details()->slice(), launch);
+    EXPECT_TRUE(inView(launch));
+    // From the call: "Launches" leads back.
+    view->setVisibleRange(0, 5);
+    ASSERT_TRUE(clickDetailsLink(window->details(), QStringLiteral("Launches")));
+    EXPECT_EQ(view->selectedSlice(), consumer);
+    EXPECT_TRUE(inView(consumer));
+    ASSERT_TRUE(clickDetailsLink(window->details(), QStringLiteral("Waits for")));
+    EXPECT_EQ(view->selectedSlice(), producer);
+    EXPECT_TRUE(inView(producer));
+    ASSERT_TRUE(clickDetailsLink(window->details(), QStringLiteral("Awaited by")));
+    EXPECT_EQ(view->selectedSlice(), consumer);
+
+    // The keys do the same from the timeline; the details follow.
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_L);
+    EXPECT_EQ(window->details()->slice(), launch);
+    QTest::keyClick(view, Qt::Key_L);
+    QTest::keyClick(view, Qt::Key_BracketLeft);
+    EXPECT_EQ(window->details()->slice(), producer);
+    QTest::keyClick(view, Qt::Key_BracketRight);
+    EXPECT_EQ(window->details()->slice(), consumer);
 }
 
 }  // namespace

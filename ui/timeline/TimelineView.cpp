@@ -21,6 +21,7 @@
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DenseSpan.h"
 #include "ui/timeline/DrawListBuilder.h"
+#include "ui/timeline/FlowNavigation.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/LaneIndex.h"
 #include "ui/timeline/OverlayIndex.h"
@@ -389,6 +390,30 @@ void TimelineView::revealSlice(model::SliceRef ref) {
     selectSlice(ref);  // its row into view; the time needs no more panning
 }
 
+bool TimelineView::followRelation(Relation relation) {
+    const State& s = *m_state;
+    if (!s.trace || !s.selected.valid()) {
+        return false;
+    }
+    model::SliceRef target;
+    switch (relation) {
+        case Relation::Launch:
+            target = FlowNavigation::launchPartner(*s.trace, s.selected);
+            break;
+        case Relation::WaitedFor:
+            target = FlowNavigation::waitedFor(*s.trace, s.selected);
+            break;
+        case Relation::AwaitedBy:
+            target = FlowNavigation::awaitedBy(*s.trace, s.selected);
+            break;
+    }
+    if (!isValidRef(target)) {
+        return false;
+    }
+    revealSlice(target);
+    return true;
+}
+
 void TimelineView::setSearchMatches(SearchMatchesPtr matches) {
     m_state->search = std::move(matches);
     update();
@@ -519,6 +544,15 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
             break;
         case Qt::Key_Escape:
             selectSlice({});
+            break;
+        case Qt::Key_L:
+            followRelation(Relation::Launch);
+            break;
+        case Qt::Key_BracketLeft:
+            followRelation(Relation::WaitedFor);
+            break;
+        case Qt::Key_BracketRight:
+            followRelation(Relation::AwaitedBy);
             break;
         default:
             QWidget::keyPressEvent(event);

@@ -26,7 +26,8 @@ namespace wl::ui {
 // frame. Holds a shared read-only Trace; GUI thread only. Times are ns since the trace origin.
 //
 // Keys and mouse as in Perfetto: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, wheel scrolls
-// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip. A drag
+// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip; L, [
+// and ] go from the selected slice along its launch arrow and its waits (followRelation). A drag
 // on the ruler (or a shift-drag anywhere) selects a time range (timeRangeSelected); a click on the
 // ruler clears it. A right-click on a slice asks for its context menu (sliceContextMenuRequested).
 //
@@ -70,6 +71,11 @@ public:
     // slice can be seen at it.
     void revealSlice(model::SliceRef ref);
     model::SliceRef selectedSlice() const;
+    // Follows a relation of the selected slice and reveals where it leads (FlowNavigation): the
+    // other end of its launch arrow (key L), what it waited for through a CUDA event ([), what
+    // waited for it (]). False, and nothing changes, when it has no such relation.
+    enum class Relation { Launch, WaitedFor, AwaitedBy };
+    bool followRelation(Relation relation);
     // Slices a search found, outlined (null: none). They address this trace's slices.
     void setSearchMatches(SearchMatchesPtr matches);
     const SearchMatchesPtr& searchMatches() const;
