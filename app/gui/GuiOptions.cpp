@@ -30,7 +30,8 @@ bool parseInteger(const std::string& text, T& out) {
 }  // namespace
 
 const char* guiUsage() {
-    return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--find TEXT] [--screenshot FILE.png]
+    return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--find TEXT] [--events]
+                [--window-size WxH] [--screenshot FILE.png]
   --open FILE          open a trace (Chrome trace JSON, plain or .gz)
   --workload NAME      reduce | power
   --mode MODE          baseline | async

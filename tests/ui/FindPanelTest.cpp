@@ -71,7 +71,7 @@ TEST_F(SearchViewFixture, OutlinesArePixelBounded) {
 }
 
 TEST_F(SearchViewFixture, RevealZoomsInOnATinySliceAndKeepsAVisibleOnesZoom) {
-    // The memset [8200, 8600) is 0.4 µs: 4 px in a 100 µs view is too few, 40 px in 10 µs is not.
+    // The memset [8200, 8600) is 0.4 µs: 40 px in the 10 µs view, 0.4 px in a 1 ms one.
     model::SliceRef memset;
     const auto& slices = small.trace->track(small.stream13).slices;
     for (std::uint32_t i = 0; i < slices.size(); ++i) {
