@@ -34,22 +34,23 @@ SliceList mergeByScan(const model::Trace& trace, std::span<const LaneSlices> lan
     }
     std::size_t untilCheck = kCancelCheckSlices;
     while (true) {
-        // The lane to take from, and the best of the others (what ends its run).
+        // The lane to take from (the first with the smallest start) and the best of the others
+        // (the first lane with the next smallest start: what ends its run), in one pass.
         std::size_t best = 0;
+        std::size_t boundLane = k;
+        model::TimeNs bound = kDone;
         for (std::size_t i = 1; i < k; ++i) {
-            if (head[i] < head[best])
+            if (head[i] < head[best]) {
+                boundLane = best;
+                bound = head[best];
                 best = i;
+            } else if (head[i] < bound) {
+                boundLane = i;
+                bound = head[i];
+            }
         }
         if (head[best] == kDone)
             break;
-        model::TimeNs bound = kDone;
-        std::size_t boundLane = k;
-        for (std::size_t i = 0; i < k; ++i) {
-            if (i != best && head[i] < bound) {
-                bound = head[i];
-                boundLane = i;
-            }
-        }
         // Take its run: every next slice before the bound (or at it, when the bound's lane
         // comes later in the tie order).
         const LaneSlices& lane = lanes[best];
