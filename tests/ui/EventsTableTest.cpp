@@ -212,6 +212,25 @@ TEST_F(EventsPanelFixture, VisibleTimeAndTimeSelectionScopes) {
     EXPECT_EQ(shown(), (std::vector<std::string>{"outer", "Memcpy HtoD"}));
 }
 
+TEST_F(EventsPanelFixture, TheViewMovingToARowsSliceDoesNotReloadTheVisibleTime) {
+    panel.setVisibleRange(0, 10'000);
+    panel.setScope(EventsPanel::Scope::VisibleTime);
+    waitForRows();
+    const SliceRows before = panel.model()->rows();
+    // What the window does when a row is activated: the timeline reveals it, moving the view.
+    QObject::connect(&panel, &EventsPanel::sliceActivated, &panel,
+                     [&] { panel.setVisibleRange(8'000, 8'800); });
+    QSignalSpy rows(&panel, &EventsPanel::rowsChanged);
+    const QRect cell = panel.table()->visualRect(panel.model()->index(2, SliceTableModel::kName));
+    QTest::mouseClick(panel.table()->viewport(), Qt::LeftButton, {}, cell.center());
+    EXPECT_FALSE(rows.wait(600));  // longer than the view's settling time
+    EXPECT_EQ(panel.model()->rows(), before);
+    // The user's own panning is followed again.
+    panel.setVisibleRange(8'300, 8'400);
+    EXPECT_TRUE(rows.wait(10'000));
+    EXPECT_EQ(panel.model()->rowCount(), 3);
+}
+
 TEST_F(EventsPanelFixture, ClickingARowAsksForItsSlice) {
     panel.sortBy(SliceTableModel::kBytes, Qt::DescendingOrder);
     waitForRows();

@@ -73,8 +73,11 @@ EventsPanel::EventsPanel(QWidget* parent) : QWidget(parent) {
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 const model::SliceRef ref = m_model->sliceAt(current.row());
-                if (ref.valid())
+                if (ref.valid()) {
+                    m_activating = true;
                     emit sliceActivated(ref);
+                    m_activating = false;
+                }
             });
     updateStatus();
 }
@@ -93,7 +96,7 @@ void EventsPanel::setTrace(model::TracePtr trace) {
 
 void EventsPanel::setVisibleRange(model::TimeNs startNs, model::TimeNs endNs) {
     m_visible = {startNs, endNs};
-    if (scope() == Scope::VisibleTime)
+    if (scope() == Scope::VisibleTime && !m_activating)
         m_followView->start();
 }
 

@@ -74,6 +74,9 @@ private:
     // What is shown no longer fits the trace or scope; refreshed when the panel is shown (a hidden
     // table collects nothing).
     bool m_stale = false;
+    // A row is being activated: the view moves to show its slice, and the visible-time scope
+    // must not reload the list the user is working through because of it.
+    bool m_activating = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;
 
     QComboBox* m_scope = nullptr;
