@@ -8,6 +8,8 @@
 #include "app/cli/Commands.h"
 #include "app/gui/GuiOptions.h"
 #include "app/gui/MainWindow.h"
+#include "ui/find/EventsPanel.h"
+#include "ui/find/FindPanel.h"
 
 namespace wl::app {
 namespace {
@@ -48,13 +50,15 @@ public:
     }
 
 private:
-    enum class Step { Open, Run, Screenshot, Done };
+    enum class Step { Open, Run, Find, Settle, Screenshot, Done };
 
     void next() {
         while (m_step != Step::Done) {
             const Step step = m_step;
             m_step = static_cast<Step>(static_cast<int>(m_step) + 1);
             perform(step);
+            if (step == Step::Settle && waitForPanels())
+                return;
             if (m_window.isBusy()) {
                 m_waiting = true;  // idle() resumes us
                 return;
@@ -84,6 +88,16 @@ private:
                     m_window.startRun();
                 }
                 break;
+            case Step::Find:
+                if (m_options.showEvents)
+                    m_window.showEvents();
+                if (!m_options.findText.empty()) {
+                    m_window.find(QString::fromStdString(m_options.findText));
+                    m_window.findPanel()->findNext();  // the first match, selected and in view
+                }
+                break;
+            case Step::Settle:
+                break;
             case Step::Screenshot:
                 if (m_options.screenshotPath.empty())
                     break;
@@ -93,6 +107,26 @@ private:
             case Step::Done:
                 break;
         }
+    }
+
+    // The Find panel's search and the events table's sort run on workers: the next step waits
+    // until both are done (checked again after each one finishes).
+    bool waitForPanels() {
+        auto again = [this] {
+            m_step = Step::Settle;
+            next();
+        };
+        if (m_window.findPanel()->isSearching()) {
+            QObject::connect(m_window.findPanel(), &ui::FindPanel::matchesChanged, &m_window, again,
+                             Qt::SingleShotConnection);
+            return true;
+        }
+        if (m_window.eventsPanel()->isBusy()) {
+            QObject::connect(m_window.eventsPanel(), &ui::EventsPanel::rowsChanged, &m_window,
+                             again, Qt::SingleShotConnection);
+            return true;
+        }
+        return false;
     }
 
     void saveScreenshot() {
@@ -144,6 +178,8 @@ int guiMain(int argc, char** argv) {
     MainWindow window(std::move(deps));
     if (options->requestGiven)
         window.setRunRequest(options->request);
+    if (options->windowWidthPx > 0)
+        window.resize(options->windowWidthPx, options->windowHeightPx);
     window.show();
 
     StartupSequence startup(window, *options);

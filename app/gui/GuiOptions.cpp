@@ -30,7 +30,8 @@ bool parseInteger(const std::string& text, T& out) {
 }  // namespace
 
 const char* guiUsage() {
-    return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--screenshot FILE.png]
+    return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--find TEXT] [--events]
+                [--window-size WxH] [--screenshot FILE.png]
   --open FILE          open a trace (Chrome trace JSON, plain or .gz)
   --workload NAME      reduce | power
   --mode MODE          baseline | async
@@ -46,6 +47,9 @@ const char* guiUsage() {
   --run                press Run at start
   --compare            press Compare at start: baseline, then async, side by side
   --compare-with FILE  put the trace FILE beside the --open one in Compare
+  --find TEXT          search the trace for slices named like TEXT (the Find panel)
+  --events             show the events table (every slice, sortable) at start
+  --window-size WxH    the window's size in pixels (e.g. 1024x700; screenshots check layouts)
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
 )";
@@ -89,6 +93,27 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             options.screenshotPath = value();
             if (auto e = needValue(options.screenshotPath))
                 return *e;
+        } else if (arg == "--find") {
+            options.findText = value();
+            if (auto e = needValue(options.findText))
+                return *e;
+        } else if (arg == "--window-size") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            const auto x = v.find('x');
+            int w = 0;
+            int h = 0;
+            if (x == std::string::npos || !parseInteger(v.substr(0, x), w) ||
+                !parseInteger(v.substr(x + 1), h)) {
+                w = 0;
+            }
+            if (w < 200 || h < 200 || w > 10000 || h > 10000)
+                return usageError("--window-size must be WIDTHxHEIGHT in pixels, got '" + v + "'");
+            options.windowWidthPx = w;
+            options.windowHeightPx = h;
+        } else if (arg == "--events") {
+            options.showEvents = true;
         } else if (arg == "--run") {
             options.run = true;
         } else if (arg == "--compare") {

@@ -19,6 +19,10 @@ struct GuiOptions {
     bool compare = false;         // press Compare at start (baseline then async)
     std::string compareWithPath;  // File > Compare With at start: beside the --open trace
     std::string screenshotPath;   // save the window there once loading/running is done, then exit
+    std::string findText;         // Edit > Find at start: search the opened trace for it
+    bool showEvents = false;      // bring the events table to the front at start
+    int windowWidthPx = 0;        // --window-size WxH: the window's size (0: the default)
+    int windowHeightPx = 0;
     bool help = false;
 };
 

@@ -33,6 +33,8 @@
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
+#include "ui/find/EventsPanel.h"
+#include "ui/find/FindPanel.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -159,6 +161,24 @@ void MainWindow::createWidgets() {
     // The left column holds the narrow forms; the bottom row the lists that like width.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
 
+    // Every slice, sortable: a tab beside Statistics (it collects only while shown).
+    m_events = new ui::EventsPanel(this);
+    m_eventsDock = new QDockWidget(tr("Events"), this);
+    m_eventsDock->setObjectName(QStringLiteral("eventsDock"));
+    m_eventsDock->setWidget(m_events);
+    addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
+    tabifyDockWidget(m_statisticsDock, m_eventsDock);
+    m_statisticsDock->raise();
+
+    // Find (Ctrl+F): a tab beside Statistics, hidden until asked for.
+    m_find = new ui::FindPanel(this);
+    m_findDock = new QDockWidget(tr("Find"), this);
+    m_findDock->setObjectName(QStringLiteral("findDock"));
+    m_findDock->setWidget(m_find);
+    addDockWidget(Qt::BottomDockWidgetArea, m_findDock);
+    tabifyDockWidget(m_statisticsDock, m_findDock);
+    m_findDock->hide();
+
     resizeDocks({m_runDock, m_detailsDock}, {340, 340}, Qt::Horizontal);
     resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
     resizeDocks({m_diagnosticsDock, m_statisticsDock}, {640, 620}, Qt::Horizontal);
@@ -171,7 +191,8 @@ void MainWindow::createWidgets() {
         if (comparing && !m_bottomDocksParked) {
             m_bottomDocksParked = true;
             m_parkedDocks.clear();
-            for (QDockWidget* dock : {m_diagnosticsDock, m_statisticsDock}) {
+            for (QDockWidget* dock :
+                 {m_diagnosticsDock, m_statisticsDock, m_eventsDock, m_findDock}) {
                 if (!dock->isHidden()) {
                     m_parkedDocks.push_back(dock);
                     dock->hide();
@@ -209,8 +230,17 @@ void MainWindow::createWidgets() {
                 analyzeCurrent(false);  // keep the user's view
             });
 
-    connect(m_timeline, &ui::TimelineView::sliceSelected, this,
-            [this](model::SliceRef ref) { showSliceDetails(m_timeline->trace(), ref); });
+    connect(m_timeline, &ui::TimelineView::sliceSelected, this, [this](model::SliceRef ref) {
+        showSliceDetails(m_timeline->trace(), ref);
+        m_find->setSelectedSlice(ref);
+    });
+    connect(m_find, &ui::FindPanel::matchesChanged, this, [this](ui::SearchMatchesPtr matches) {
+        m_timeline->setSearchMatches(std::move(matches));
+    });
+    connect(m_find, &ui::FindPanel::sliceActivated, this, &MainWindow::revealOnTimeline);
+    connect(m_events, &ui::EventsPanel::sliceActivated, this, &MainWindow::revealOnTimeline);
+    connect(m_timeline, &ui::TimelineView::visibleRangeChanged, m_events,
+            &ui::EventsPanel::setVisibleRange);
     connect(m_timeline, &ui::TimelineView::timeRangeSelected, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
                 analysis::WindowRequest request;
@@ -222,10 +252,12 @@ void MainWindow::createWidgets() {
             [this] { analyzeWindow({}); });
     connect(m_timeline, &ui::TimelineView::sliceContextMenuRequested, this,
             &MainWindow::showSliceMenu);
+    // "Launched by", "Launches", "Waits for", "Awaited by": go there, on the timeline too.
     connect(m_details, &ui::DetailsPanel::relatedSliceActivated, this, [this](model::SliceRef ref) {
         if (m_details->trace() == m_timeline->trace())
-            m_timeline->selectSlice(ref);
-        m_details->showSlice(ref);
+            revealOnTimeline(ref);
+        else
+            m_details->showSlice(ref);  // a slice of one of Compare's traces
     });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(m_runPanel, &RunPanel::compareRequested, this, &MainWindow::startCompare);
@@ -280,6 +312,16 @@ void MainWindow::createActions() {
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     rebuildRecentMenu();
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* findAction = edit->addAction(tr("&Find..."), this, &MainWindow::showFind);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setShortcutContext(Qt::WindowShortcut);
+    QAction* findNext = edit->addAction(tr("Find &Next"), m_find, &ui::FindPanel::findNext);
+    findNext->setShortcut(QKeySequence(Qt::Key_F3));
+    QAction* findPrevious =
+        edit->addAction(tr("Find &Previous"), m_find, &ui::FindPanel::findPrevious);
+    findPrevious->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_runAction = run->addAction(tr("&Run"), this, &MainWindow::startRun);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -295,11 +337,26 @@ void MainWindow::createActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Fit &All\t0"), this, [this] { m_timeline->fitAll(); });
     view->addAction(tr("Fit &Selection\tF"), this, [this] { m_timeline->fitSelection(); });
+    // From the selected op along its launch arrow and its waits through CUDA events.
+    view->addAction(tr("Go to the Other End of the &Launch\tL"), this, [this] {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->followRelation(ui::TimelineView::Relation::Launch);
+    });
+    view->addAction(tr("Go to What It &Waited For\t["), this, [this] {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->followRelation(ui::TimelineView::Relation::WaitedFor);
+    });
+    view->addAction(tr("Go to What Wai&ted for It\t]"), this, [this] {
+        m_tabs->setCurrentWidget(m_timeline);
+        m_timeline->followRelation(ui::TimelineView::Relation::AwaitedBy);
+    });
     view->addSeparator();
     view->addAction(m_runDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_statisticsDock->toggleViewAction());
+    view->addAction(m_eventsDock->toggleViewAction());
+    view->addAction(m_findDock->toggleViewAction());
     view->addSeparator();
     // Short kernel names (gemvx::kernel) by default; the full signatures on request.
     m_fullNamesAction = view->addAction(tr("Full &Kernel Names"));
@@ -326,7 +383,11 @@ void MainWindow::createActions() {
     help->addAction(tr("&Keys"), this, [this] {
         showInfo(
             tr("Timeline: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, drag to pan, "
-               "F fit selection, 0 fit all, click a slice for its details."));
+               "F fit selection, 0 fit all, click a slice for its details; L goes to the other "
+               "end of its launch arrow (API call and GPU op), [ to the op it waited for through "
+               "a CUDA event, ] to the op that waited for it. "
+               "Find: Ctrl+F, then Enter / Shift+Enter (or F3 / Shift+F3) for the next / "
+               "previous match."));
     });
     help->addAction(tr("&About Warpline"), this, [this] {
         QMessageBox::about(this, tr("About Warpline"),
@@ -609,6 +670,9 @@ void MainWindow::setCurrentDocument(int index) {
     m_timeline->setTrace(doc->trace);
     m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
+    m_find->setTrace(doc->trace);  // the same query, on this trace
+    m_events->setVisibleRange(m_timeline->visibleStartNs(), m_timeline->visibleEndNs());
+    m_events->setTrace(doc->trace);
     m_diagnostics->setAnalysis(doc->trace, nullptr);
     m_statistics->clear();
     m_tabs->setCurrentWidget(m_timeline);
@@ -666,6 +730,7 @@ void MainWindow::analyzeWindow(const analysis::WindowRequest& request) {
     m_windowRequest = request;
     if (request.kind != analysis::WindowRequest::Kind::Selection)
         m_timeline->setTimeSelection(std::nullopt);
+    m_events->setTimeSelection(m_timeline->timeSelection());
     analyzeCurrent(false);  // keep the user's view
 }
 
@@ -774,6 +839,33 @@ void MainWindow::showSlicesOnTimeline(const std::vector<model::SliceRef>& refs) 
         return;
     m_timeline->zoomToSlices(refs);
     showSliceDetails(m_timeline->trace(), refs.front());
+}
+
+void MainWindow::revealOnTimeline(model::SliceRef ref) {
+    const DocumentPtr doc = currentDocument();
+    if (!doc || m_timeline->trace() != doc->trace)
+        return;
+    m_tabs->setCurrentWidget(m_timeline);
+    m_timeline->revealSlice(ref);
+    if (m_details->trace() != m_timeline->trace() || m_details->slice() != ref)
+        showSliceDetails(m_timeline->trace(), ref);
+}
+
+void MainWindow::showEvents() {
+    m_eventsDock->show();
+    m_eventsDock->raise();
+}
+
+void MainWindow::showFind() {
+    m_findDock->show();
+    m_findDock->raise();
+    m_find->focusQuery();
+}
+
+void MainWindow::find(const QString& text, bool regex) {
+    m_findDock->show();
+    m_findDock->raise();
+    m_find->setQuery({text, regex});
 }
 
 void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {

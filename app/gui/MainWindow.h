@@ -28,6 +28,8 @@ namespace wl::ui {
 class CompareView;
 class DetailsPanel;
 class DiagnosticsPanel;
+class EventsPanel;
+class FindPanel;
 class StatisticsView;
 class TimelineView;
 }  // namespace wl::ui
@@ -111,6 +113,16 @@ public:
     ui::DiagnosticsPanel* diagnostics() const { return m_diagnostics; }
     ui::StatisticsView* statistics() const { return m_statistics; }
     ui::CompareView* compareView() const { return m_compare; }
+    ui::FindPanel* findPanel() const { return m_find; }
+    QDockWidget* findDock() const { return m_findDock; }
+    ui::EventsPanel* eventsPanel() const { return m_events; }
+    QDockWidget* eventsDock() const { return m_eventsDock; }
+    // Brings the events table to the front (View > Events).
+    void showEvents();
+    // Edit > Find (Ctrl+F): shows the Find panel and puts the cursor in its query field.
+    void showFind();
+    // Shows the Find panel and searches the current trace for `text` (the command line's --find).
+    void find(const QString& text, bool regex = false);
     QAction* fullKernelNamesAction() const { return m_fullNamesAction; }
     QAction* dependenciesAction() const { return m_dependenciesAction; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -151,6 +163,9 @@ private:
     // Switches to the timeline, selects the first slice and fits them all (a finding's evidence,
     // a kernel's launches).
     void showSlicesOnTimeline(const std::vector<model::SliceRef>& refs);
+    // Switches to the timeline and selects and reveals one slice of the current trace (a search
+    // match, an events-table row, the other end of a flow).
+    void revealOnTimeline(model::SliceRef ref);
     // Shows a slice of `trace` (the current document's, or one of Compare's) in the details.
     void showSliceDetails(model::TracePtr trace, model::SliceRef ref);
     void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
@@ -176,6 +191,10 @@ private:
     QTabWidget* m_tabs = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;
     QDockWidget* m_statisticsDock = nullptr;
+    ui::FindPanel* m_find = nullptr;
+    QDockWidget* m_findDock = nullptr;
+    ui::EventsPanel* m_events = nullptr;
+    QDockWidget* m_eventsDock = nullptr;
     bool m_bottomDocksParked = false;
     std::vector<QDockWidget*> m_parkedDocks;  // hidden while Compare is shown
     RunPanel* m_runPanel = nullptr;

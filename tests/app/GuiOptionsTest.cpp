@@ -35,6 +35,23 @@ TEST(GuiOptions, ParsesOpenRunOptionsAndScreenshot) {
     EXPECT_FALSE(options->request.sharedStreamBug);
 }
 
+TEST(GuiOptions, FindTakesTheTextToSearchFor) {
+    auto options = parseGuiOptions({"--open", "t.json", "--find", "Memcpy DtoH"});
+    ASSERT_TRUE(options.ok()) << options.error().describe();
+    EXPECT_EQ(options->findText, "Memcpy DtoH");
+    EXPECT_FALSE(parseGuiOptions({"--find"}).ok());
+}
+
+TEST(GuiOptions, WindowSizeIsWidthByHeight) {
+    auto options = parseGuiOptions({"--window-size", "1024x700"});
+    ASSERT_TRUE(options.ok()) << options.error().describe();
+    EXPECT_EQ(options->windowWidthPx, 1024);
+    EXPECT_EQ(options->windowHeightPx, 700);
+    EXPECT_FALSE(parseGuiOptions({"--window-size", "1024"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--window-size", "1024x70o"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--window-size", "10x10"}).ok());
+}
+
 TEST(GuiOptions, CompareWithNeedsATraceToCompareWith) {
     auto options = parseGuiOptions({"--open", "a.json", "--compare-with", "b.json"});
     ASSERT_TRUE(options.ok()) << options.error().describe();

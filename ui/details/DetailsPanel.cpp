@@ -160,7 +160,7 @@ void DetailsPanel::addRow(const QString& field, const QString& value, model::Sli
                           .arg(link.track)
                           .arg(link.index)
                           .arg(breakable(value).toHtmlEscaped()));
-        text->setToolTip(tr("Click to select it"));
+        text->setToolTip(tr("Click to go there: selected and shown on the timeline"));
         connect(text, &QLabel::linkActivated, this,
                 [this, link] { emit relatedSliceActivated(link); });
     } else {

@@ -44,7 +44,8 @@ public:
     std::vector<std::pair<QString, QString>> rows() const;
 
 signals:
-    // The user asked to go to a related slice (the launching API call or the launched work).
+    // The user asked to go to a related slice (the launching API call or the launched work, what
+    // it waited for or what waited for it): a click on its link.
     void relatedSliceActivated(wl::model::SliceRef ref);
 
 private:

@@ -43,6 +43,7 @@ public:
     static constexpr QRgb kOccupancyGauge = 0xff0e2a4d;  // theoretical occupancy strip on kernels
     static constexpr QRgb kLowFillMark = 0xfff1c40f;     // triangle on low GPU fill kernels
     static constexpr QRgb kSelection = 0xffffd400;
+    static constexpr QRgb kSearchMatch = 0xffff8f00;     // outline of slices a search found
     static constexpr QRgb kAnalysisWindow = 0xff2e6fd8;  // the analysed window and time selection
     static constexpr QRgb kFlowArrow = 0xffc2185b;
     static constexpr QRgb kDependencyArrow = 0xff00897b;  // a wait through a CUDA event

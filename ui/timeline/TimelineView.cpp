@@ -22,6 +22,7 @@
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DenseSpan.h"
 #include "ui/timeline/DrawListBuilder.h"
+#include "ui/timeline/FlowNavigation.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/LaneIndex.h"
 #include "ui/timeline/OverlayIndex.h"
@@ -42,6 +43,10 @@ constexpr model::TimeNs kMinVisibleNs = 20;
 constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
 constexpr double kKeyPanFraction = 0.1;
 constexpr int kDragThresholdPx = 3;
+// revealSlice: a slice narrower than this is zoomed to kRevealWidthPx, so it can be seen and
+// clicked; a wider one keeps the user's zoom.
+constexpr double kMinRevealPx = 4.0;
+constexpr double kRevealWidthPx = 60.0;
 
 // The frame's inputs that the draw list depends on: the list is rebuilt only when one changes.
 struct CacheKey {
@@ -95,6 +100,7 @@ struct TimelineView::State {
     model::TimeNs rangeAnchorNs = 0;
     std::optional<model::TimeRange> timeSelection;
     std::vector<model::TimeRange> analysisWindow;
+    SearchMatchesPtr search;
 };
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
@@ -151,6 +157,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     }
     s.timeSelection.reset();  // times of the previous trace
     s.analysisWindow.clear();
+    s.search.reset();  // slices of the previous trace
     // Overlays address slices of the previous trace: they go with it.
     s.overlays.build(s.trace.get(), {});
     ++s.overlayVersion;
@@ -360,6 +367,111 @@ model::SliceRef TimelineView::selectedSlice() const {
     return m_state->selected;
 }
 
+void TimelineView::revealSlice(model::SliceRef ref) {
+    if (!isValidRef(ref)) {
+        selectSlice({});
+        return;
+    }
+    const model::Slice& slice = m_state->trace->slice(ref);
+    const TimeMapper map = mapper();
+    const model::TimeNs from = visibleStartNs();
+    const model::TimeNs to = visibleEndNs();
+    model::TimeNs width = to - from;
+    if (slice.durationNs > 0 && double(slice.durationNs) / map.nsPerPx() < kMinRevealPx) {
+        width = std::max<model::TimeNs>(
+            kMinVisibleNs,
+            model::TimeNs(std::llround(double(slice.durationNs) * map.widthPx() / kRevealWidthPx)));
+    } else if (slice.durationNs > width) {
+        width = slice.durationNs + slice.durationNs / 10;  // all of it, as F would show it
+    }
+    if (width != to - from || slice.startNs < from || slice.endNs() > to) {
+        const model::TimeNs start = slice.startNs + slice.durationNs / 2 - width / 2;
+        setVisibleRange(start, start + width);
+    }
+    selectSlice(ref);  // its row into view; the time needs no more panning
+}
+
+bool TimelineView::followRelation(Relation relation) {
+    const State& s = *m_state;
+    if (!s.trace || !s.selected.valid()) {
+        return false;
+    }
+    model::SliceRef target;
+    switch (relation) {
+        case Relation::Launch:
+            target = FlowNavigation::launchPartner(*s.trace, s.selected);
+            break;
+        case Relation::WaitedFor:
+            target = FlowNavigation::waitedFor(*s.trace, s.selected);
+            break;
+        case Relation::AwaitedBy:
+            target = FlowNavigation::awaitedBy(*s.trace, s.selected);
+            break;
+    }
+    if (!isValidRef(target)) {
+        return false;
+    }
+    revealSlice(target);
+    return true;
+}
+
+void TimelineView::setSearchMatches(SearchMatchesPtr matches) {
+    m_state->search = std::move(matches);
+    update();
+}
+
+const SearchMatchesPtr& TimelineView::searchMatches() const {
+    return m_state->search;
+}
+
+std::vector<QRect> TimelineView::searchMatchRects() const {
+    const State& s = *m_state;
+    std::vector<QRect> out;
+    if (!s.trace || !s.search || s.search->empty()) {
+        return out;
+    }
+    const QRect area = timeAreaOf(this, s.vbar);
+    const TimeMapper map = mapper();
+    const int scroll = s.vbar->value();
+    for (const SearchMatches::Lane& lane : s.search->lanes()) {
+        const int row = s.layout.rowOfTrack(lane.track);
+        const std::optional<int> y = row >= 0 ? s.layout.laneY(row, lane.depth) : std::nullopt;
+        if (!y || *y - scroll + TimelineLayout::kLaneHeightPx < 0 || *y - scroll > area.height()) {
+            continue;
+        }
+        const int top = *y - scroll;
+        const std::vector<model::Slice>& slices = s.trace->track(lane.track).slices;
+        // A lane's slices do not overlap: their ends are sorted like their starts.
+        auto it = std::partition_point(lane.indices.begin(), lane.indices.end(),
+                                       [&](auto i) { return slices[i].endNs() < map.startNs(); });
+        // At most one outline per pixel: pixel-bounded like the rest of the frame.
+        while (it != lane.indices.end() && slices[*it].startNs <= map.endNs()) {
+            const model::Slice& slice = slices[*it];
+            const double x0 = std::clamp(map.xForNs(slice.startNs), -4.0, area.width() + 4.0);
+            const double x1 = std::clamp(map.xForNs(slice.endNs()), -4.0, area.width() + 4.0);
+            const int left = int(std::floor(x0));
+            const int widthPx = std::max(3, int(std::ceil(x1)) - left);
+            out.emplace_back(left, top + 1, widthPx, TimelineLayout::kLaneHeightPx - 2);
+            const model::TimeNs nextNs = map.nsForX(left + widthPx + 1);
+            it = std::partition_point(it + 1, lane.indices.end(),
+                                      [&](auto i) { return slices[i].startNs < nextNs; });
+        }
+    }
+    return out;
+}
+
+void TimelineView::paintSearchMatches(QPainter& p) const {
+    const std::vector<QRect> rects = searchMatchRects();
+    if (rects.empty()) {
+        return;
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor::fromRgb(Palette::kSearchMatch), 2));
+    for (const QRect& r : rects) {
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    }
+}
+
 void TimelineView::rebuildLayout() {
     State& s = *m_state;
     s.layout.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps());
@@ -433,6 +545,15 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
             break;
         case Qt::Key_Escape:
             selectSlice({});
+            break;
+        case Qt::Key_L:
+            followRelation(Relation::Launch);
+            break;
+        case Qt::Key_BracketLeft:
+            followRelation(Relation::WaitedFor);
+            break;
+        case Qt::Key_BracketRight:
+            followRelation(Relation::AwaitedBy);
             break;
         default:
             QWidget::keyPressEvent(event);
@@ -728,6 +849,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setClipRect(area);
     p.translate(area.topLeft());
     s.painter.paint(p, drawList());
+    paintSearchMatches(p);
     paintDependencies(p, map);
     paintSelection(p, map);
     p.restore();

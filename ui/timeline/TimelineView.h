@@ -10,6 +10,7 @@
 #include "model/Slice.h"
 #include "model/Time.h"
 #include "model/Trace.h"
+#include "ui/find/SliceSearch.h"
 #include "ui/timeline/DrawList.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/Overlays.h"
@@ -25,7 +26,8 @@ namespace wl::ui {
 // frame. Holds a shared read-only Trace; GUI thread only. Times are ns since the trace origin.
 //
 // Keys and mouse as in Perfetto: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, wheel scrolls
-// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip. A drag
+// rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip; L, [
+// and ] go from the selected slice along its launch arrow and its waits (followRelation). A drag
 // on the ruler (or a shift-drag anywhere) selects a time range (timeRangeSelected); a click on the
 // ruler clears it. A right-click on a slice asks for its context menu (sliceContextMenuRequested).
 //
@@ -63,7 +65,22 @@ public:
     void fitSelection();
 
     void selectSlice(model::SliceRef ref);  // also scrolls it into view vertically
+    // Selects `ref` and makes it visible: its row scrolled into view, and the time panned to it,
+    // zoomed in when it would be narrower than a few pixels and out when it is longer than the
+    // view (a search match, the other end of a launch arrow). The zoom is kept when the whole
+    // slice can be seen at it.
+    void revealSlice(model::SliceRef ref);
     model::SliceRef selectedSlice() const;
+    // Follows a relation of the selected slice and reveals where it leads (FlowNavigation): the
+    // other end of its launch arrow (key L), what it waited for through a CUDA event ([), what
+    // waited for it (]). False, and nothing changes, when it has no such relation.
+    enum class Relation { Launch, WaitedFor, AwaitedBy };
+    bool followRelation(Relation relation);
+    // Slices a search found, outlined (null: none). They address this trace's slices.
+    void setSearchMatches(SearchMatchesPtr matches);
+    const SearchMatchesPtr& searchMatches() const;
+    // Rectangles of the search matches drawn in the current frame, in time-area pixels (tests).
+    std::vector<QRect> searchMatchRects() const;
     void zoomToSlices(const std::vector<model::SliceRef>& refs);  // select first, fit all of them
 
     // The time range selected by dragging on the ruler (nullopt when none).
@@ -121,6 +138,7 @@ private:
     void paintLegend(QPainter& p) const;
     void paintSelection(QPainter& p, const TimeMapper& map) const;
     void paintDependencies(QPainter& p, const TimeMapper& map) const;
+    void paintSearchMatches(QPainter& p) const;
     // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
     std::optional<QRectF> sliceRect(model::SliceRef ref, const TimeMapper& map) const;
     void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
