@@ -70,6 +70,8 @@ std::uint64_t SliceTableModel::sliceBytes(const model::Trace& trace, const model
         return m->bytes;
     if (const auto* m = trace.memset(slice))
         return m->bytes;
+    if (const auto* m = trace.memory(slice))  // allocated or released
+        return m->bytes;
     return 0;
 }
 

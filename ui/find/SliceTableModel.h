@@ -45,7 +45,8 @@ public:
     // Texts shared with the events table's sort (a row is sorted by what it shows).
     static QString rowTitle(const model::Trace& trace, model::TrackIndex track);
     static QString shownName(const model::Trace& trace, const model::Slice& slice);
-    // Bytes a copy or memset moved; 0 for every other slice.
+    // Bytes a copy or memset moved, or a memory operation allocated or released; 0 for every
+    // other slice.
     static std::uint64_t sliceBytes(const model::Trace& trace, const model::Slice& slice);
 
 private:
