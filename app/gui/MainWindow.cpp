@@ -296,6 +296,14 @@ void MainWindow::createActions() {
             m_loader->load(path);
         });
     }
+    // Pairs in Compare: the first opens, then the second beside it.
+    if (const std::vector<SamplePair> pairs = bundledSamplePairs(); !pairs.empty()) {
+        QMenu* compare = file->addMenu(tr("Compare Sa&mples"));
+        for (const SamplePair& pair : pairs) {
+            compare->addAction(tr(pair.title.toUtf8().constData()), this,
+                               [this, pair] { compareSamples(pair.first, pair.second); });
+        }
+    }
     samples->addAction(tr("Synthetic reduce async (4 streams)"), this, [this] {
         addDocument(TraceDocument::fromFile(syntheticSampleTrace(),
                                             QStringLiteral("synthetic-reduce-async"),
@@ -494,6 +502,7 @@ void MainWindow::openTrace(model::TracePtr trace, const QString& title,
 void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
     if (!result.ok()) {
         m_compareFirst.reset();  // nothing to compare with
+        m_compareNext.clear();
         showError(tr("Could not open %1: %2")
                       .arg(QFileInfo(path).fileName(),
                            QString::fromStdString(result.error().describe())));
@@ -501,6 +510,12 @@ void MainWindow::onLoaded(const QString& path, const model::Result<model::TraceP
         return;
     }
     addDocument(TraceDocument::fromFile(result.value(), path, m_loadingOrigin));
+    if (const QString next = std::exchange(m_compareNext, QString()); !next.isEmpty()) {
+        m_compareFirst = currentDocument();  // a sample pair: its second trace comes next
+        m_loadingOrigin = TraceDocument::Origin::Sample;
+        m_loader->load(next);
+        return;  // openFinished comes with the second
+    }
     if (DocumentPtr first = std::exchange(m_compareFirst, nullptr)) {
         showComparison(first, currentDocument(),
                        {QFileInfo(first->title).fileName(), QFileInfo(path).fileName()});
@@ -680,6 +695,8 @@ void MainWindow::setCurrentDocument(int index) {
     setWindowTitle(tr("%1 — Warpline").arg(doc->title));
     m_exportJsonAction->setEnabled(true);
     m_exportPngAction->setEnabled(true);
+    if (doc->request)  // a run, or a trace of one: the panel shows what made it
+        m_runPanel->setRequest(*doc->request);
     if (doc->origin == TraceDocument::Origin::Run)
         m_runStatus->setText(lastRunSummary(*doc));
     m_runStatus->setToolTip(m_runStatus->text());
@@ -926,6 +943,13 @@ model::Status MainWindow::exportViewPng(const QString& path) {
         return model::Error{"could not write the image", path.toStdString(), -1};
     }
     return {};
+}
+
+void MainWindow::compareSamples(const QString& first, const QString& second) {
+    m_compareFirst.reset();
+    m_compareNext = second;
+    m_loadingOrigin = TraceDocument::Origin::Sample;
+    m_loader->load(first);
 }
 
 void MainWindow::compareWith(const QString& path) {

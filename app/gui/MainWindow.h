@@ -80,10 +80,15 @@ public:
 
     // Documents: every opened file and every run, newest last.
     int documentCount() const { return static_cast<int>(m_documents.size()); }
+    DocumentPtr document(int index) const {
+        return m_documents.at(static_cast<std::size_t>(index));
+    }
     int currentDocumentIndex() const { return m_current; }
     // File > Compare With: opens `path` and compares it (second) with the current trace (first),
     // each over its own analysis window. Nothing happens without a current trace.
     void compareWith(const QString& path);
+    // Opens two bundled samples (resource paths) and shows them side by side in Compare.
+    void compareSamples(const QString& first, const QString& second);
     DocumentPtr currentDocument() const;
     // The analysis of the current document; null while it is being computed.
     std::shared_ptr<const DocumentAnalysis> currentAnalysis() const;
@@ -233,6 +238,8 @@ private:
     TraceDocument::Origin m_loadingOrigin = TraceDocument::Origin::File;
     // File > Compare With: the document the trace being loaded is compared with (null otherwise).
     DocumentPtr m_compareFirst;
+    // File > Compare Samples: the second trace of the pair, loaded when the first has opened.
+    QString m_compareNext;
 };
 
 }  // namespace wl::app

@@ -41,6 +41,40 @@ QStringList bundledSamples() {
     return paths;
 }
 
+std::vector<SamplePair> bundledSamplePairs() {
+    registerResources();
+    struct Pair {
+        const char* title;
+        const char* first;
+        const char* second;
+    };
+    static constexpr Pair kPairs[] = {
+        {"Reduce: pageable vs pinned (baseline)", "reduce-baseline-pageable",
+         "reduce-baseline-pinned"},
+        {"Reduce: baseline vs async (8 streams)", "reduce-baseline-pinned",
+         "reduce-async-8streams-repeat50"},
+        {"Reduce: async vs the shared-stream bug", "reduce-async-8streams-repeat50",
+         "reduce-async-8streams-repeat50-shared-stream-bug"},
+        {"Power iteration: baseline vs async", "power-baseline-pinned",
+         "power-async-2streams-pinned"},
+        {"Power iteration: async vs CUDA graphs", "power-async-2streams-pinned",
+         "power-graph-2streams-pinned"},
+    };
+    const QStringList bundled = bundledSamples();
+    auto pathOf = [&](const char* stem) {
+        const QString path = QStringLiteral(":/samples/%1.json.gz").arg(QLatin1String(stem));
+        return bundled.contains(path) ? path : QString();
+    };
+    std::vector<SamplePair> out;
+    for (const Pair& p : kPairs) {
+        const QString first = pathOf(p.first);
+        const QString second = pathOf(p.second);
+        if (!first.isEmpty() && !second.isEmpty())
+            out.push_back({QString::fromLatin1(p.title), first, second});
+    }
+    return out;
+}
+
 model::TracePtr syntheticSampleTrace() {
     using model::TimeNs;
     constexpr TimeNs kBase = 1'000'000'000'000;  // producer clock at the start

@@ -1,6 +1,9 @@
 #include "app/gui/TraceDocument.h"
 
 #include <QFileInfo>
+#include <algorithm>
+#include <charconv>
+#include <string>
 
 namespace wl::app {
 
@@ -28,12 +31,35 @@ QString describeRequest(const RunRequest& r) {
     return text;
 }
 
+std::optional<RunRequest> runRequestOf(const model::Trace& trace) {
+    if (trace.metadataValue("producer") != "warpline run")
+        return std::nullopt;
+    auto number = [&](const char* key, std::int64_t fallback) {
+        const std::string text = trace.metadataValue(key);
+        std::int64_t value = fallback;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+        return r.ec == std::errc() && r.ptr == text.data() + text.size() ? value : fallback;
+    };
+    RunRequest r;
+    r.workload = trace.metadataValue("workload") == "power" ? "power" : "reduce";
+    r.mode = trace.metadataValue("mode") == "async" ? "async" : "baseline";
+    r.streams = static_cast<int>(std::clamp<std::int64_t>(number("streams", 1), 1, 64));
+    r.pinned = trace.metadataValue("pinned") == "true";
+    r.size = std::max<std::int64_t>(number("size", 0), 0);
+    r.repeat = static_cast<int>(std::clamp<std::int64_t>(number("repeat", 0), 0, 100'000));
+    r.sharedStreamBug = trace.metadataValue("shared_stream") == "true";
+    r.graph = trace.metadataValue("graph") == "true";
+    r.devices = static_cast<int>(std::clamp<std::int64_t>(number("devices", 1), 1, 8));
+    return r;
+}
+
 DocumentPtr TraceDocument::fromFile(model::TracePtr trace, const QString& path, Origin origin) {
     auto doc = std::make_shared<TraceDocument>();
     doc->origin = origin;
     doc->trace = std::move(trace);
     doc->path = path;
     doc->title = QFileInfo(path).fileName();
+    doc->request = runRequestOf(*doc->trace);
     if (origin == Origin::Sample)
         doc->title += QStringLiteral(" (sample)");
     return doc;

@@ -258,6 +258,28 @@ TEST_F(MainWindowTest, RunPanelWithoutADeviceExplainsWhy) {
     EXPECT_FALSE(window.messageText().isEmpty());  // says it is a sample
 }
 
+TEST_F(MainWindowTest, ATraceOfOurRunsSetsTheRunPanel) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    const std::string sample =
+        std::string(WARPLINE_SAMPLES_DIR) + "/power-graph-2streams-pinned.json.gz";
+    ASSERT_TRUE(openAndWait(window, sample)) << window.messageText().toStdString();
+    RunRequest r = window.runRequest();
+    EXPECT_EQ(r.workload, "power");
+    EXPECT_EQ(r.mode, "async");
+    EXPECT_EQ(r.streams, 2);
+    EXPECT_TRUE(r.pinned);
+    EXPECT_TRUE(r.graph);
+    EXPECT_EQ(r.size, 8192);
+    // Another tool's trace leaves the panel as it was.
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 10;
+    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "other.json")));
+    r = window.runRequest();
+    EXPECT_EQ(r.workload, "power");
+    EXPECT_TRUE(r.graph);
+}
+
 TEST_F(MainWindowTest, AsksForTheDeviceOnAWorkerThread) {
     // A probe that takes as long as the test wants, as the first CUDA call does with a GPU.
     std::atomic<bool> release{false};
@@ -660,6 +682,32 @@ TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
     ASSERT_TRUE(failed.wait(20000));
     EXPECT_FALSE(failed.front().front().toBool());
     EXPECT_EQ(window.documentCount(), documents);
+}
+
+TEST_F(MainWindowTest, BundledPairsOpenSideBySideInCompare) {
+    const std::vector<SamplePair> pairs = bundledSamplePairs();
+    ASSERT_GE(pairs.size(), 5u);
+    const auto graphs = std::find_if(pairs.begin(), pairs.end(), [](const SamplePair& p) {
+        return p.second.endsWith("power-graph-2streams-pinned.json.gz");
+    });
+    ASSERT_NE(graphs, pairs.end());
+    EXPECT_TRUE(graphs->first.endsWith("power-async-2streams-pinned.json.gz"));
+    MainWindow window(deps(withDevice));
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    window.compareSamples(graphs->first, graphs->second);
+    ASSERT_TRUE(opened.wait(20000));
+    EXPECT_TRUE(opened.front().front().toBool());
+    EXPECT_EQ(opened.count(), 1);  // one open for the pair, when both are in
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ASSERT_EQ(window.documentCount(), 2);
+    ASSERT_TRUE(window.compareView());
+    EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
+    EXPECT_EQ(window.compareView()->baselineView()->trace(), window.document(0)->trace);
+    EXPECT_EQ(window.compareView()->asyncView()->trace(), window.document(1)->trace);
+    EXPECT_EQ(window.document(1)->trace->metadataValue("graph"), "true");
 }
 
 TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
