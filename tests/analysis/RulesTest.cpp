@@ -2,6 +2,7 @@
 
 #include "HandTrace.h"
 #include "analysis/Analysis.h"
+#include "support/TraceFactory.h"
 
 namespace wl::analysis {
 namespace {
@@ -619,6 +620,27 @@ TEST(AllocInLoop, CallsThatCostNextToNothingAreNotFlagged) {
     const auto trace = allocLoopTrace("cudaMalloc_v3020", "cudaFree_v3020", 100 * model::kNsPerMs);
     const AnalysisResult r = analyzeTrace(*trace);
     EXPECT_FALSE(r.fired(RuleId::AllocInLoop));
+}
+
+TEST(DevicesWait, AGpuWaitingForAnotherGpusResultIsNamed) {
+    const auto trace = wl::test::makeCrossDeviceWaitTrace();
+    // The wait crosses devices: GPU 1's producer to GPU 0's consumer.
+    ASSERT_EQ(trace->dependencies().size(), 1u);
+    const model::Dependency& dep = trace->dependencies()[0];
+    EXPECT_EQ(trace->str(trace->slice(dep.from).nameId), "producer");
+    EXPECT_EQ(trace->str(trace->slice(dep.to).nameId), "consumer");
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::DevicesWait);
+    EXPECT_EQ(d.deviceId, 0);
+    EXPECT_EQ(d.costNs, 810'000);
+    EXPECT_EQ(d.count, 1u);
+    EXPECT_EQ(d.message,
+              "GPU 0 idled 810.0 us (81.0% of the window) waiting for work on GPU 1: 1 wait, the "
+              "longest 810.0 us for 'producer' on stream 27 of GPU 1");
+    ASSERT_EQ(d.evidence.size(), 1u);
+    EXPECT_EQ(d.evidence[0], dep.from);
+    // Waits inside one GPU are not this finding.
+    EXPECT_FALSE(analyzeTrace(*wl::test::makeEventWaitTrace()).fired(RuleId::DevicesWait));
 }
 
 }  // namespace

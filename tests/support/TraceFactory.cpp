@@ -252,6 +252,31 @@ model::TracePtr makeSyntheticTrace(const SyntheticTraceSpec& spec) {
     return b.finalize();
 }
 
+model::TracePtr makeCrossDeviceWaitTrace() {
+    constexpr model::TimeNs kUs = 1000;  // gaps over the 20 µs threshold
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "app");
+    const auto gpu0 = b.gpuProcess(0, "GPU 0");
+    const auto gpu1 = b.gpuProcess(1, "GPU 1");
+    const auto api = b.hostApiTrack(host, 100);
+    b.addApi(api, 0 * kUs, 10 * kUs, "cudaLaunchKernel", 1, {});
+    b.addApi(api, 20 * kUs, 30 * kUs, "cudaLaunchKernel", 2, {});
+    b.addApi(api, 40 * kUs, 50 * kUs, "cudaEventRecord", 3, {});
+    b.addApi(api, 60 * kUs, 70 * kUs, "cudaStreamWaitEvent", 4, {});
+    b.addApi(api, 80 * kUs, 90 * kUs, "cudaLaunchKernel", 5, {});
+    b.addKernel(b.gpuStreamTrack(gpu0, 7), 100 * kUs, 200 * kUs, "early", 1, {});
+    b.addKernel(b.gpuStreamTrack(gpu1, 27), 100 * kUs, 1000 * kUs, "producer", 2, {});
+    b.addKernel(b.gpuStreamTrack(gpu0, 7), 1010 * kUs, 1100 * kUs, "consumer", 5, {});
+    model::SyncDetail wait;
+    wait.syncKind = model::SyncKind::StreamWaitEvent;
+    wait.streamId = 7;
+    wait.eventId = 9;
+    wait.recordStreamId = 27;
+    wait.recordCorrelationId = 3;
+    b.addSync(b.syncTrack(gpu0), 60 * kUs, 70 * kUs, "Stream Wait Event", 4, wait);
+    return b.finalize();
+}
+
 model::TracePtr makeGraphLaunchTrace() {
     model::TraceBuilder b;
     const auto host = b.hostProcess(100, "app");

@@ -36,6 +36,12 @@ SyntheticTraceSpec gpuOpsSpec(std::size_t gpuOps);
 // (correlation 2), stream 9 waiting for it (event 5, correlation 3) before "consumer" [510,900).
 model::TracePtr makeEventWaitTrace();
 
+// Two GPUs of one program, times in µs: GPU 0 runs "early" [100,200) on stream 7; GPU 1 runs
+// "producer" [100,1000) on stream 27, an event is recorded after it (correlation 3) and GPU 0's
+// stream 7 waits for it (correlation 4) before "consumer" [1010,1100): GPU 0 idles [200,1010)
+// for GPU 1.
+model::TracePtr makeCrossDeviceWaitTrace();
+
 // CUDA graph 4 launched twice from thread 100 (cudaGraphLaunch at [0,10) correlation 10 and
 // [20,30) correlation 20), two nodes each on stream 7: "a" [100,150) and "b" [160,200), then
 // "a" [300,350) and "b2" [320,400).

@@ -57,6 +57,7 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
     checkStreamsSerialized(ctx, found);
     checkMissedCopyOverlap(ctx, found);
     checkAllocInLoop(ctx, found);
+    checkDevicesWait(ctx, found);
     std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {
         if (a.severity != b.severity) {
             return a.severity > b.severity;

@@ -28,6 +28,8 @@ const char* toString(RuleId rule) {
             return "library-kernels";
         case RuleId::AllocInLoop:
             return "alloc-in-loop";
+        case RuleId::DevicesWait:
+            return "devices-wait";
     }
     return "unknown";
 }

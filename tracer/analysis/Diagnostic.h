@@ -26,8 +26,9 @@ enum class RuleId : std::uint8_t {
     LaunchBound,
     LibraryKernels,
     AllocInLoop,
+    DevicesWait,
 };
-inline constexpr int kRuleCount = 12;
+inline constexpr int kRuleCount = 13;
 const char* toString(RuleId rule);
 std::optional<RuleId> ruleFromString(std::string_view id);
 

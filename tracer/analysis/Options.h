@@ -47,6 +47,9 @@ struct AnalysisOptions {
     // ... and the calls take at least this share of the window (a framework's caching allocator
     // growing at start-up costs next to nothing).
     double allocInLoopMinSharePct = 1.0;
+    // devices-wait: one GPU's idle time spent waiting (through a CUDA event) for an op on another
+    // GPU reaches this share of the window.
+    double devicesWaitMinSharePct = 5.0;
     model::TimeNs minIdleAfterSyncNs = 10 * model::kNsPerUs;
 
     // sync-api-in-loop also needs this share of the device's idle time to follow blocking calls.

@@ -34,6 +34,7 @@ void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out
 void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out);
+void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out);
 
 // Helpers shared by the rules.
 namespace rules {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -81,19 +82,37 @@ void TraceBuilder::resolveDependencies() {
         std::uint32_t index;
     };
     std::map<std::pair<ProcessIndex, std::int64_t>, TrackIndex> streamTracks;
+    // An event recorded on another GPU of the same program (a multi-GPU exchange): CUDA stream ids
+    // are unique across a process's devices, so the stream is found by its owner and id. A
+    // duplicate (ids reused by different contexts) makes the lookup give up rather than guess.
+    constexpr TrackIndex kAmbiguous = std::numeric_limits<TrackIndex>::max();
+    std::map<std::pair<std::int64_t, std::int64_t>, TrackIndex> ownerStreamTracks;
     for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
         const Track& track = t.m_tracks[ti];
-        if (track.kind == TrackKind::GpuStream)
-            streamTracks.emplace(std::pair(track.process, track.streamId), ti);
+        if (track.kind != TrackKind::GpuStream)
+            continue;
+        streamTracks.emplace(std::pair(track.process, track.streamId), ti);
+        auto [it, fresh] = ownerStreamTracks.try_emplace(
+            std::pair(t.m_processes[track.process].ownerPid, track.streamId), ti);
+        if (!fresh)
+            it->second = kAmbiguous;
     }
+    auto streamTrack = [&](ProcessIndex process, std::int64_t stream) -> std::optional<TrackIndex> {
+        if (auto found = streamTracks.find({process, stream}); found != streamTracks.end())
+            return found->second;
+        auto other = ownerStreamTracks.find({t.m_processes[process].ownerPid, stream});
+        if (other == ownerStreamTracks.end() || other->second == kAmbiguous)
+            return std::nullopt;
+        return other->second;
+    };
     std::unordered_map<TrackIndex, std::vector<Queued>> queuedOn;
     auto queued = [&](ProcessIndex process, std::int64_t stream) -> const std::vector<Queued>* {
-        auto found = streamTracks.find({process, stream});
-        if (found == streamTracks.end())
+        const std::optional<TrackIndex> found = streamTrack(process, stream);
+        if (!found)
             return nullptr;
-        auto [it, inserted] = queuedOn.try_emplace(found->second);
+        auto [it, inserted] = queuedOn.try_emplace(*found);
         if (inserted) {
-            const Track& track = t.m_tracks[found->second];
+            const Track& track = t.m_tracks[*found];
             for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
                 const Slice& s = track.slices[si];
                 if (s.correlationId != 0 && isGpuWork(s.kind))
@@ -120,7 +139,7 @@ void TraceBuilder::resolveDependencies() {
         if (before == recorded->begin())
             continue;
         --before;
-        const SliceRef from{streamTracks.at({process, d.recordStreamId}), before->index};
+        const SliceRef from{*streamTrack(process, d.recordStreamId), before->index};
         SliceRef to;
         if (d.syncKind == SyncKind::StreamWaitEvent) {
             const auto* waiting = queued(process, d.streamId);
@@ -131,7 +150,7 @@ void TraceBuilder::resolveDependencies() {
                 [](std::uint64_t id, const Queued& q) { return id < q.correlationId; });
             if (after == waiting->end())
                 continue;
-            to = {streamTracks.at({process, d.streamId}), after->index};
+            to = {*streamTrack(process, d.streamId), after->index};
         } else {
             auto call = hostCall.find(wait.correlationId);
             to = call != hostCall.end() && call->second.valid() ? call->second : via;
