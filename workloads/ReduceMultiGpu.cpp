@@ -235,6 +235,8 @@ model::Status runAsync(const WorkloadParams& p, float* host,
 ReduceOnDevices::ReduceOnDevices() = default;
 
 ReduceOnDevices::~ReduceOnDevices() {
+    if (m_sides.empty())
+        return;       // a one-GPU run never used it: leave the current device alone
     m_sides.clear();  // device by device, each made current by its destructor
     static_cast<void>(cudaSetDevice(0));
 }

@@ -263,9 +263,13 @@ model::Result<WorkloadResult> ReduceWorkload::run(const WorkloadParams& params,
     const Clock::time_point setupStart = Clock::now();
 
     report(progress, 0.0, "warm-up");
-    for (int device = p.devices - 1; device >= 0; --device) {  // ends on device 0
-        WL_CUDA_TRY(cudaSetDevice(device));
-        WL_TRY_STATUS(warmUp());
+    if (p.devices > 1) {
+        for (int device = p.devices - 1; device >= 0; --device) {  // ends on device 0
+            WL_CUDA_TRY(cudaSetDevice(device));
+            WL_TRY_STATUS(warmUp());
+        }
+    } else {
+        WL_TRY_STATUS(warmUp());  // on the current device, as before
     }
 
     report(progress, 0.1, "allocating");

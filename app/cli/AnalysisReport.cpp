@@ -243,6 +243,7 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
     for (const auto& m : r.statistics.memory) {
         out.beginObject();
         out.field("device", m.deviceId);
+        out.field("operations_recorded", m.operationsRecorded);
         out.field("allocations", static_cast<std::uint64_t>(m.allocations));
         out.field("releases", static_cast<std::uint64_t>(m.releases));
         out.field("allocated_bytes", static_cast<std::uint64_t>(m.allocatedBytes));
@@ -437,12 +438,15 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
     }
     for (const auto& m : r.statistics.memory) {
         out << (&m == &r.statistics.memory.front() ? "\nDevice memory:\n" : "") << "  GPU "
-            << m.deviceId << ": " << m.allocations << " allocations ("
-            << formatBytes(m.allocatedBytes) << "), " << m.releases << " releases ("
-            << formatBytes(m.releasedBytes) << ")";
-        if (m.poolOperations > 0)
-            out << ", " << m.poolOperations << " through pools";
-        out << "; in use " << formatBytes(static_cast<std::uint64_t>(m.inUseAtStartBytes))
+            << m.deviceId << ": ";
+        if (m.operationsRecorded) {
+            out << m.allocations << " allocations (" << formatBytes(m.allocatedBytes) << "), "
+                << m.releases << " releases (" << formatBytes(m.releasedBytes) << ")";
+            if (m.poolOperations > 0)
+                out << ", " << m.poolOperations << " through pools";
+            out << "; ";
+        }
+        out << "in use " << formatBytes(static_cast<std::uint64_t>(m.inUseAtStartBytes))
             << " at the start, " << formatBytes(static_cast<std::uint64_t>(m.peakInUseBytes))
             << " at most, " << formatBytes(static_cast<std::uint64_t>(m.inUseAtEndBytes))
             << " at the end\n";

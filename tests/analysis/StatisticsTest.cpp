@@ -1,12 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "HandTrace.h"
 #include "analysis/Analysis.h"
 #include "analysis/ApiNames.h"
 #include "analysis/GpuOps.h"
 #include "analysis/Statistics.h"
+#include "io/ChromeTraceReader.h"
 #include "model/TraceBuilder.h"
 #include "support/TraceFactory.h"
 
@@ -161,6 +163,23 @@ TEST(Statistics, DeviceMemoryOverTheWindow) {
     EXPECT_DOUBLE_EQ(mem.inUseAtStartBytes, 0.0);
     EXPECT_DOUBLE_EQ(mem.peakInUseBytes, double((1 << 20) + 4096));
     EXPECT_DOUBLE_EQ(mem.inUseAtEndBytes, 4096.0);
+}
+
+TEST(Statistics, DeviceMemoryOfAPyTorchTraceComesFromItsRowAlone) {
+    // profile_memory=True: the allocator's totals, no allocation recorded as such.
+    const std::string json = R"({"traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 10, "dur": 20, "args": {"stream": 7, "device": 1, "correlation": 3}},
+      {"ph": "i", "s": "t", "name": "[memory]", "pid": 5, "tid": 5, "ts": 15, "args": {"Device Type": 1, "Device Id": 1, "Bytes": 4096, "Total Allocated": 4096, "Total Reserved": 2097152}},
+      {"ph": "i", "s": "t", "name": "[memory]", "pid": 5, "tid": 5, "ts": 25, "args": {"Device Type": 1, "Device Id": 1, "Bytes": -4096, "Total Allocated": 0, "Total Reserved": 2097152}}]})";
+    const auto trace = io::ChromeTraceReader().read(json, "memory.json");
+    ASSERT_TRUE(trace.ok()) << trace.error().describe();
+    const auto memory = analyzeTrace(*trace.value()).statistics.memory;
+    ASSERT_EQ(memory.size(), 1u);
+    EXPECT_FALSE(memory[0].operationsRecorded);
+    EXPECT_EQ(memory[0].deviceId, 1);
+    EXPECT_EQ(memory[0].allocations, 0u);
+    EXPECT_DOUBLE_EQ(memory[0].peakInUseBytes, 4096.0);
+    EXPECT_DOUBLE_EQ(memory[0].inUseAtEndBytes, 0.0);
 }
 
 TEST(Statistics, HowManyGpusWorkedAtOnce) {

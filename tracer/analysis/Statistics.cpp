@@ -86,6 +86,7 @@ std::vector<MemoryStats> memoryStatistics(const model::Trace& trace, const Analy
                 continue;
             MemoryStats& m = byDevice[track.deviceId];
             m.deviceId = track.deviceId;
+            m.operationsRecorded = true;
             if (d->op == model::MemoryOp::Allocation) {
                 ++m.allocations;
                 m.allocatedBytes += d->bytes;
@@ -100,10 +101,8 @@ std::vector<MemoryStats> memoryStatistics(const model::Trace& trace, const Analy
         if (!c.derived || trace.str(c.nameId) != model::kDeviceMemoryName ||
             trace.str(c.seriesId) != model::kMemoryInUse)
             continue;
-        auto it = byDevice.find(c.deviceId);
-        if (it == byDevice.end())
-            continue;
-        MemoryStats& m = it->second;
+        MemoryStats& m = byDevice[c.deviceId];
+        m.deviceId = c.deviceId;
         m.inUseAtStartBytes = valueAt(c, window.startNs());
         m.inUseAtEndBytes = valueAt(c, window.endNs());
         m.peakInUseBytes = std::max(m.inUseAtStartBytes, m.inUseAtEndBytes);

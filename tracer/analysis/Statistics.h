@@ -57,9 +57,11 @@ struct GraphStats {
 };
 
 // Device memory of one device over the window, from its memory operations (cudaMalloc, cudaFree,
-// cudaMallocAsync, ...) and the derived "Device memory" row.
+// cudaMallocAsync, ...) and the derived "Device memory" row. A PyTorch profiler trace has the row
+// (its allocator's totals) but no operations: the counts stay 0 and operationsRecorded says so.
 struct MemoryStats {
     std::int32_t deviceId = -1;
+    bool operationsRecorded = false;
     std::uint64_t allocations = 0;
     std::uint64_t releases = 0;
     std::uint64_t allocatedBytes = 0;

@@ -97,13 +97,17 @@ QString StatisticsView::figuresText(const analysis::Statistics& s) {
                      .arg(q(analysis::formatDuration(g.gpuNs)));
     }
     for (const auto& m : s.memory) {
-        lines << tr("Device memory of GPU %1: %2 allocations, %3 releases; in use %4 at most, "
-                    "%5 at the end")
-                     .arg(m.deviceId)
-                     .arg(m.allocations)
-                     .arg(m.releases)
-                     .arg(q(analysis::formatBytes(static_cast<std::uint64_t>(m.peakInUseBytes))))
-                     .arg(q(analysis::formatBytes(static_cast<std::uint64_t>(m.inUseAtEndBytes))));
+        const QString inUse =
+            tr("in use %1 at most, %2 at the end")
+                .arg(q(analysis::formatBytes(static_cast<std::uint64_t>(m.peakInUseBytes))))
+                .arg(q(analysis::formatBytes(static_cast<std::uint64_t>(m.inUseAtEndBytes))));
+        lines << (m.operationsRecorded
+                      ? tr("Device memory of GPU %1: %2 allocations, %3 releases; %4")
+                            .arg(m.deviceId)
+                            .arg(m.allocations)
+                            .arg(m.releases)
+                            .arg(inUse)
+                      : tr("Device memory of GPU %1: %2").arg(m.deviceId).arg(inUse));
     }
     return lines.join(QLatin1Char('\n'));
 }

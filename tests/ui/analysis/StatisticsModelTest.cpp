@@ -171,6 +171,7 @@ TEST(StatisticsView, FiguresNameTheLaunchQueueGraphsAndMemory) {
     s.graphs.push_back(g);
     analysis::MemoryStats m;
     m.deviceId = 0;
+    m.operationsRecorded = true;
     m.allocations = 16;
     m.releases = 16;
     m.peakInUseBytes = 2'000'000;
