@@ -150,7 +150,8 @@ void Importer::addMemorySample(const RawEvent& e) {
         m_builder.setCounterDerived(
             it->second.first,
             "Device memory the PyTorch caching allocator has handed out (its \"Total "
-            "Allocated\"), from the profiler's memory events.");
+            "Allocated\"), from the profiler's memory events. Before the first of them the "
+            "row shows 0: what the allocator held earlier is not known.");
         it->second.second = m_builder.counterTrack(gpu, name, model::kMemoryReserved, "B");
         m_builder.setCounterDerived(
             it->second.second,
