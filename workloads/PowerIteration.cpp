@@ -33,12 +33,6 @@ bool cancelled(const std::atomic<bool>* cancel) {
     return cancel != nullptr && cancel->load(std::memory_order_relaxed);
 }
 
-void report(const ProgressFn& progress, double fraction, const std::string& label) {
-    if (progress) {
-        progress(fraction, label);
-    }
-}
-
 model::Error cublasFailure(const CublasLibrary& cublas, cublasStatus_t status, const char* what) {
     return model::Error{std::string(what) + ": " + cublas.statusString(status)};
 }

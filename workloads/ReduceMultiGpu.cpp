@@ -47,11 +47,6 @@ struct DeviceSide {
 
 namespace {
 
-void report(const ProgressFn& progress, double fraction, const std::string& label) {
-    if (progress)
-        progress(fraction, label);
-}
-
 std::string on(int device, const std::string& what) {
     return "GPU " + std::to_string(device) + ": " + what;
 }

@@ -32,12 +32,6 @@ model::Error cancelledError() {
     return model::Error{"run cancelled"};
 }
 
-void report(const ProgressFn& progress, double fraction, const std::string& label) {
-    if (progress) {
-        progress(fraction, label);
-    }
-}
-
 // Runs the three kernels once on a tiny array so the module is loaded before the timed part (the
 // seed's "Compilation" range: Numba's JIT; here the lazy module load of CUDA 12+).
 model::Status warmUp() {

@@ -52,6 +52,11 @@ struct WorkloadResult {
 
 // Progress in [0, 1] with a short label; called from the thread that runs the workload.
 using ProgressFn = std::function<void(double fraction, const std::string& label)>;
+// Calls `progress` when there is one.
+inline void report(const ProgressFn& progress, double fraction, const std::string& label) {
+    if (progress)
+        progress(fraction, label);
+}
 
 // A CUDA workload: validates its parameters, then runs on the current device. Stateless between
 // runs: every run allocates what it needs and frees it before returning, also on failure, so a

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/CounterValues.h"
 #include "model/Derived.h"
 
 namespace wl::analysis {
@@ -20,10 +21,8 @@ std::vector<LaunchQueueStats> launchQueueStats(const model::Trace& trace,
         for (const model::TimeRange& part : window.parts) {
             // The value in force at each instant: the last sample at or before it (0 before the
             // first launch).
-            auto it = std::upper_bound(
-                c.samples.begin(), c.samples.end(), part.startNs,
-                [](model::TimeNs t, const model::CounterSample& x) { return t < x.timestampNs; });
-            double value = it == c.samples.begin() ? 0.0 : std::prev(it)->value;
+            auto it = firstSampleAfter(c, part.startNs);
+            double value = counterValueAt(c, part.startNs);
             model::TimeNs at = part.startNs;
             for (;; ++it) {
                 const model::TimeNs next =

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/CounterValues.h"
 #include "analysis/KernelNames.h"
 #include "model/Derived.h"
 
@@ -67,14 +68,6 @@ std::vector<GraphStats> graphStatistics(const model::Trace& trace, const GpuOps&
     return out;
 }
 
-// The value of a counter at `ns` (the last sample at or before it), or 0 before its first.
-double valueAt(const model::CounterTrack& c, model::TimeNs ns) {
-    auto it = std::upper_bound(
-        c.samples.begin(), c.samples.end(), ns,
-        [](model::TimeNs t, const model::CounterSample& s) { return t < s.timestampNs; });
-    return it == c.samples.begin() ? 0.0 : std::prev(it)->value;
-}
-
 std::vector<MemoryStats> memoryStatistics(const model::Trace& trace, const AnalysisWindow& window) {
     std::map<std::int32_t, MemoryStats> byDevice;
     for (const model::Track& track : trace.tracks()) {
@@ -103,8 +96,8 @@ std::vector<MemoryStats> memoryStatistics(const model::Trace& trace, const Analy
             continue;
         MemoryStats& m = byDevice[c.deviceId];
         m.deviceId = c.deviceId;
-        m.inUseAtStartBytes = valueAt(c, window.startNs());
-        m.inUseAtEndBytes = valueAt(c, window.endNs());
+        m.inUseAtStartBytes = counterValueAt(c, window.startNs());
+        m.inUseAtEndBytes = counterValueAt(c, window.endNs());
         m.peakInUseBytes = std::max(m.inUseAtStartBytes, m.inUseAtEndBytes);
         for (const model::CounterSample& sample : c.samples) {
             if (window.contains(sample.timestampNs))

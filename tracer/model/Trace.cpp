@@ -86,23 +86,28 @@ const Flow* Trace::flowFrom(SliceRef ref) const {
     return nullptr;
 }
 
+namespace {
+
+// Both ends carry the flow's id as their correlation id: the builder linked them.
+bool linkedByCorrelation(const Trace& trace, const Flow& f) {
+    return f.id != 0 && trace.slice(f.from).correlationId == f.id &&
+           trace.slice(f.to).correlationId == f.id;
+}
+
+}  // namespace
+
 bool isLaunchFlow(const Trace& trace, const Flow& f) {
-    const Track& fromTrack = trace.track(f.from.track);
-    const Track& toTrack = trace.track(f.to.track);
-    const Slice& from = trace.slice(f.from);
-    const Slice& to = trace.slice(f.to);
-    return f.id != 0 && from.correlationId == f.id && to.correlationId == f.id &&
-           (fromTrack.kind == TrackKind::HostApi || fromTrack.kind == TrackKind::Host) &&
-           toTrack.kind == TrackKind::GpuStream && isGpuWork(to.kind);
+    const TrackKind from = trace.track(f.from.track).kind;
+    return linkedByCorrelation(trace, f) &&
+           (from == TrackKind::HostApi || from == TrackKind::Host) &&
+           trace.track(f.to.track).kind == TrackKind::GpuStream &&
+           isGpuWork(trace.slice(f.to).kind);
 }
 
 bool isCorrelationFlow(const Trace& trace, const Flow& f) {
-    if (isLaunchFlow(trace, f))
-        return true;
-    const Slice& from = trace.slice(f.from);
-    const Slice& to = trace.slice(f.to);
-    return f.id != 0 && from.correlationId == f.id && to.correlationId == f.id &&
-           to.kind == SliceKind::Memory && trace.track(f.to.track).kind == TrackKind::Memory;
+    return isLaunchFlow(trace, f) ||
+           (linkedByCorrelation(trace, f) && trace.slice(f.to).kind == SliceKind::Memory &&
+            trace.track(f.to.track).kind == TrackKind::Memory);
 }
 
 std::span<const Dependency> Trace::dependenciesTo(SliceRef ref) const {

@@ -31,6 +31,15 @@ CounterTrack derivedCounter(ProcessIndex process, std::int32_t deviceId, StringI
     return c;
 }
 
+// Sets the counter's value from `ns` on: samples come in time order, and a later change at the same
+// instant replaces the earlier one.
+void setValueAt(CounterTrack& c, TimeNs ns, double value) {
+    if (!c.samples.empty() && c.samples.back().timestampNs == ns)
+        c.samples.back().value = value;
+    else
+        c.samples.push_back({ns, value});
+}
+
 }  // namespace
 
 void TraceBuilder::resolveDependencies() {
@@ -195,10 +204,7 @@ void TraceBuilder::addLaunchQueues() {
         std::int64_t depth = 0;
         for (const auto& [ns, delta] : v) {
             depth += delta;
-            if (!c.samples.empty() && c.samples.back().timestampNs == ns)
-                c.samples.back().value = double(depth);
-            else
-                c.samples.push_back({ns, double(depth)});
+            setValueAt(c, ns, double(depth));
         }
         c.samples.shrink_to_fit();
         t.m_counters.push_back(std::move(c));
@@ -231,11 +237,11 @@ void TraceBuilder::addDeviceMemory() {
         std::map<std::uint64_t, std::uint64_t> poolSize;        // pool address -> bytes
         std::uint64_t inUseBytes = 0;
         std::uint64_t poolBytes = 0;
+        // A sample only where the value changes (a release of unknown memory changes nothing).
         auto sample = [](CounterTrack& c, TimeNs ns, double value) {
-            if (!c.samples.empty() && c.samples.back().timestampNs == ns)
-                c.samples.back().value = value;
-            else if (c.samples.empty() || c.samples.back().value != value)
-                c.samples.push_back({ns, value});
+            if (c.samples.empty() || c.samples.back().value != value ||
+                c.samples.back().timestampNs == ns)
+                setValueAt(c, ns, value);
         };
         // Slices of a memory track are instants in time order (one lane unless two share a time).
         std::vector<const Slice*> ops;

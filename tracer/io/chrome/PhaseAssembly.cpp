@@ -137,30 +137,35 @@ void Importer::addInstant(const RawEvent& e) {
 
 void Importer::addMemorySample(const RawEvent& e) {
     constexpr std::int64_t kCudaDeviceType = 1;  // c10::DeviceType::CUDA
+    constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
     const EventArgs& a = e.args;
     if (!a.hasAll(kArgDeviceType | kArgDeviceId | kArgTotalAllocated) ||
         a.deviceType != kCudaDeviceType || a.deviceId < 0 ||
         a.deviceId > std::numeric_limits<std::int32_t>::max())
         return;
-    auto [it, inserted] = m_memoryCounters.try_emplace(a.deviceId, 0, 0);
-    if (inserted) {
-        const ProcessIndex gpu = m_builder.gpuProcess(static_cast<std::int32_t>(a.deviceId));
-        const std::string_view name = model::kDeviceMemoryName;
-        it->second.first = m_builder.counterTrack(gpu, name, model::kMemoryInUse, "B");
-        m_builder.setCounterDerived(
-            it->second.first,
-            "Device memory the PyTorch caching allocator has handed out (its \"Total "
-            "Allocated\"), from the profiler's memory events. Before the first of them the "
-            "row shows 0: what the allocator held earlier is not known.");
-        it->second.second = m_builder.counterTrack(gpu, name, model::kMemoryReserved, "B");
-        m_builder.setCounterDerived(
-            it->second.second,
-            "Device memory the PyTorch caching allocator holds from CUDA (its \"Total "
-            "Reserved\"): freed tensors' memory stays reserved for reuse.");
+    // The device's counters, made on first use: a "reserved" row only where the events give it.
+    auto counter = [&](std::uint32_t& index, std::string_view series, std::string_view about) {
+        if (index == kNone) {
+            const ProcessIndex gpu = m_builder.gpuProcess(static_cast<std::int32_t>(a.deviceId));
+            index = m_builder.counterTrack(gpu, model::kDeviceMemoryName, series, "B");
+            m_builder.setCounterDerived(index, about);
+        }
+        return index;
+    };
+    auto& [inUse, reserved] = m_memoryCounters.try_emplace(a.deviceId, kNone, kNone).first->second;
+    m_builder.addCounterSample(
+        counter(inUse, model::kMemoryInUse,
+                "Device memory the PyTorch caching allocator has handed out (its \"Total "
+                "Allocated\"), from the profiler's memory events. Before the first of them the "
+                "row shows 0: what the allocator held earlier is not known."),
+        e.ts, static_cast<double>(a.totalAllocated));
+    if (a.has & kArgTotalReserved) {
+        m_builder.addCounterSample(
+            counter(reserved, model::kMemoryReserved,
+                    "Device memory the PyTorch caching allocator holds from CUDA (its \"Total "
+                    "Reserved\"): freed tensors' memory stays reserved for reuse."),
+            e.ts, static_cast<double>(a.totalReserved));
     }
-    m_builder.addCounterSample(it->second.first, e.ts, static_cast<double>(a.totalAllocated));
-    if (a.has & kArgTotalReserved)
-        m_builder.addCounterSample(it->second.second, e.ts, static_cast<double>(a.totalReserved));
 }
 
 void Importer::addCounter(const RawEvent& e) {
