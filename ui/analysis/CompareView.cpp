@@ -18,6 +18,7 @@
 
 #include "analysis/Format.h"
 #include "ui/analysis/AnalysisOverlays.h"
+#include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -72,15 +73,27 @@ QChartView* makeChartView(QWidget* parent, const QString& title) {
     return view;
 }
 
-QString runLabel(const QString& name, const model::TracePtr& trace, const RunMetrics& m) {
+QString runLabel(const QString& name, const model::TracePtr& trace, const RunMetrics& m,
+                 model::TimeNs alignedAtNs) {
     if (!trace) {
         return QObject::tr("%1: no run").arg(name);
     }
-    return QObject::tr("%1 — %2 ms, GPU busy %3, overlap %4")
-        .arg(name)
-        .arg(m.wallMs, 0, 'f', 2)
-        .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
-        .arg(QString::fromStdString(analysis::formatPercent(m.copyComputePct)));
+    const QString text =
+        QObject::tr("%1 — %2 ms, GPU busy %3, overlap %4")
+            .arg(name)
+            .arg(m.wallMs, 0, 'f', 2)
+            .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
+            .arg(QString::fromStdString(analysis::formatPercent(m.copyComputePct)));
+    if (alignedAtNs == 0)
+        return text;
+    return QObject::tr("%1 · aligned at its window's start, %2 into the trace")
+        .arg(text, formatDuration(alignedAtNs));
+}
+
+// From the start of the trace's analysis window to its end (the whole trace without a window).
+model::TimeNs windowExtentNs(const model::Trace& trace, const analysis::AnalysisResult& result) {
+    const analysis::AnalysisWindow& window = result.window();
+    return window.parts.empty() ? trace.spanNs() : window.endNs() - window.startNs();
 }
 
 // Empties a chart for new series: the old series and axes go.
@@ -188,19 +201,26 @@ void CompareView::setRuns(model::TracePtr baseline,
     m_baseMetrics = m_baseline ? runMetrics(*m_baseline, *m_baseResult) : RunMetrics{};
     m_asyncMetrics = m_async ? runMetrics(*m_async, *m_asyncResult) : RunMetrics{};
 
+    // Aligned at the analysis windows' starts: a program's setup before its window (imports,
+    // allocation, warm-up) would otherwise shift one run against the other.
+    m_baselineView->setTimeOffsetNs(m_baseline ? m_baseResult->window().startNs() : 0);
+    m_asyncView->setTimeOffsetNs(m_async ? m_asyncResult->window().startNs() : 0);
     m_baselineView->setTrace(m_baseline);
     m_asyncView->setTrace(m_async);
     m_baselineView->setOverlays(m_baseline ? makeOverlays(*m_baseline, *m_baseResult)
                                            : TimelineOverlays{});
     m_asyncView->setOverlays(m_async ? makeOverlays(*m_async, *m_asyncResult) : TimelineOverlays{});
-    // One scale for both: each trace starts at its own origin; show the longer one whole so the
-    // shorter run's length reads against it.
-    const model::TimeNs longest = std::max<model::TimeNs>(
-        {m_baseline ? m_baseline->spanNs() : 0, m_async ? m_async->spanNs() : 0, 1});
+    // One scale for both, from the windows' starts: show the longer window whole so the shorter
+    // run's length reads against it.
+    const model::TimeNs longest =
+        std::max<model::TimeNs>({m_baseline ? windowExtentNs(*m_baseline, *m_baseResult) : 0,
+                                 m_async ? windowExtentNs(*m_async, *m_asyncResult) : 0, 1});
     m_scale->setRange(0, longest);
 
-    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics));
+    m_baseLabel->setText(
+        runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_baselineView->timeOffsetNs()));
+    m_asyncLabel->setText(
+        runLabel(sideTitle(1), m_async, m_asyncMetrics, m_asyncView->timeOffsetNs()));
     m_headline->setText(headline());
     updateCharts();
     updateKernelChart();
@@ -223,8 +243,10 @@ QString CompareView::sideTitle(int run) const {
 void CompareView::setNames(const QString& first, const QString& second) {
     m_firstName = first;
     m_secondName = second;
-    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics));
+    m_baseLabel->setText(
+        runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_baselineView->timeOffsetNs()));
+    m_asyncLabel->setText(
+        runLabel(sideTitle(1), m_async, m_asyncMetrics, m_asyncView->timeOffsetNs()));
     updateCharts();
     updateKernelChart();
 }
@@ -237,8 +259,10 @@ void CompareView::setWallTimes(double baselineMs, double asyncMs, const QString&
     if (m_async && asyncMs > 0.0) {
         m_asyncMetrics.wallMs = asyncMs;
     }
-    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics));
-    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics));
+    m_baseLabel->setText(
+        runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_baselineView->timeOffsetNs()));
+    m_asyncLabel->setText(
+        runLabel(sideTitle(1), m_async, m_asyncMetrics, m_asyncView->timeOffsetNs()));
     m_headline->setText(headline());
     updateCharts();
 }

@@ -9,8 +9,10 @@
 namespace wl::ui {
 
 // The visible time range [startNs, endNs) shared by one or more TimelineViews, so that two views
-// (baseline vs async in Compare) stay aligned on one time scale: zooming or panning one moves the
-// other. Lives on the GUI thread; owned through std::shared_ptr by the views that use it.
+// (two traces in Compare) stay aligned on one time scale: zooming or panning one moves the
+// other. Its times are the views' common axis; each view maps them to its own trace's times with
+// its TimeViewport's offset. Lives on the GUI thread; owned through std::shared_ptr by the
+// viewports that use it.
 class TimeScale : public QObject {
     Q_OBJECT
 public:
@@ -20,15 +22,26 @@ public:
     model::TimeNs endNs() const { return m_endNs; }
     model::TimeNs durationNs() const { return m_endNs - m_startNs; }
 
-    // The longest trace shown on this scale: the range never leaves [-slack, span + slack]
-    // (slack a tenth of the span, at least 1 us), so zooming out stops a little past the whole
-    // trace and panning a little past its ends; without it nothing bounds the range and ~130
-    // zoom-outs overflowed 64 bits. Only grows: a scale shared by two views fits the longer.
-    void includeSpan(model::TimeNs spanNs) { m_limitSpanNs = std::max(m_limitSpanNs, spanNs); }
-    model::TimeNs slackNs() const { return std::max<model::TimeNs>(m_limitSpanNs / 10, 1000); }
-    // The widest range setRange allows (no limit before a span is known).
+    // Part of the axis a trace occupies: the range never leaves the union of what was included,
+    // widened by a slack of a tenth of it (at least 1 us), so zooming out stops a little past the
+    // whole trace and panning a little past its ends; without a limit ~130 zoom-outs overflowed
+    // 64 bits. Only grows: a scale shared by two views fits both.
+    void include(model::TimeNs loNs, model::TimeNs hiNs) {
+        if (m_hasLimits) {
+            m_limitLoNs = std::min(m_limitLoNs, loNs);
+            m_limitHiNs = std::max(m_limitHiNs, hiNs);
+        } else {
+            m_limitLoNs = loNs;
+            m_limitHiNs = std::max(hiNs, loNs);
+            m_hasLimits = true;
+        }
+    }
+    model::TimeNs slackNs() const {
+        return std::max<model::TimeNs>((m_limitHiNs - m_limitLoNs) / 10, 1000);
+    }
+    // The widest range setRange allows (no limit before anything is included).
     model::TimeNs maxDurationNs() const {
-        return m_limitSpanNs > 0 ? m_limitSpanNs + 2 * slackNs() : model::TimeNs{1} << 60;
+        return m_hasLimits ? m_limitHiNs - m_limitLoNs + 2 * slackNs() : model::TimeNs{1} << 60;
     }
 
     // Sets the range (end is forced > start, and into the limits above); emits rangeChanged only
@@ -37,9 +50,9 @@ public:
         if (endNs <= startNs) {
             endNs = startNs + 1;
         }
-        if (m_limitSpanNs > 0) {
-            const model::TimeNs lo = -slackNs();
-            const model::TimeNs hi = m_limitSpanNs + slackNs();
+        if (m_hasLimits) {
+            const model::TimeNs lo = m_limitLoNs - slackNs();
+            const model::TimeNs hi = m_limitHiNs + slackNs();
             const model::TimeNs duration = std::min(endNs - startNs, hi - lo);
             startNs = std::clamp(startNs, lo, hi - duration);
             endNs = startNs + duration;
@@ -58,7 +71,9 @@ signals:
 private:
     model::TimeNs m_startNs = 0;
     model::TimeNs m_endNs = 1;
-    model::TimeNs m_limitSpanNs = 0;
+    bool m_hasLimits = false;
+    model::TimeNs m_limitLoNs = 0;
+    model::TimeNs m_limitHiNs = 0;
 };
 
 }  // namespace wl::ui

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 #include <QBarCategoryAxis>
 #include <QChart>
+#include <QLabel>
+#include <algorithm>
 
 #include "analysis/Analysis.h"
 #include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
@@ -119,6 +121,37 @@ TEST(CompareView, BothTimelinesShareOneTimeScale) {
     EXPECT_FALSE(base->overlays().gaps.empty());
     EXPECT_TRUE(async->overlays().gaps.empty() ||
                 async->overlays().gaps.size() < base->overlays().gaps.size());
+}
+
+TEST(CompareView, AlignsTheTracesAtTheirWindowsStarts) {
+    // The same 2 ms kernel, once right away and once after 5 ms of host setup: aligned at their
+    // windows' starts (first GPU op) the kernels sit at the same place of the shared scale.
+    test::HandTrace late;
+    late.api("cudaMalloc", 0, 1'000'000);
+    late.kernel(1, 5'000'000, 7'000'000, 4'900'000);
+    CompareView view;
+    view.resize(1200, 800);
+    view.show();
+    view.setRuns(baselineRun(), late.finish());
+    TimelineView* base = view.baselineView();
+    TimelineView* shifted = view.asyncView();
+    EXPECT_EQ(base->timeOffsetNs(), 0);
+    EXPECT_EQ(shifted->timeOffsetNs(), 5'000'000);
+    // The scale shows the longer window (the baseline's 12 ms); each view in its own times.
+    EXPECT_EQ(base->visibleStartNs(), 0);
+    EXPECT_EQ(base->visibleEndNs(), 12'000'000);
+    EXPECT_EQ(shifted->visibleStartNs(), 5'000'000);
+    EXPECT_EQ(shifted->visibleEndNs(), 17'000'000);
+    // Zooming one moves the other by the same scale times.
+    base->setVisibleRange(1'000'000, 2'000'000);
+    EXPECT_EQ(shifted->visibleStartNs(), 6'000'000);
+    EXPECT_EQ(shifted->visibleEndNs(), 7'000'000);
+    // The label says so.
+    const auto labels = view.findChildren<QLabel*>();
+    const bool said = std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
+        return l->text().contains(QStringLiteral("aligned at its window's start, 5.000 ms"));
+    });
+    EXPECT_TRUE(said);
 }
 
 TEST(CompareView, OneSideMissing) {
