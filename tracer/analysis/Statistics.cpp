@@ -137,6 +137,7 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
     out.memory = memoryStatistics(trace, window);
     out.launchQueues = launchQueueStats(trace, window);
     out.devicesAtOnce = deviceConcurrency(ops, window);
+    out.rows = rowSummary(trace, ops, window);
     std::unordered_map<model::StringId, KernelStats> byName;
     std::map<model::CopyKind, CopyStats> byKind;
     for (const GpuOp& op : ops.all()) {

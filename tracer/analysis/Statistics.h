@@ -7,6 +7,7 @@
 #include "analysis/DeviceConcurrency.h"
 #include "analysis/GpuOps.h"
 #include "analysis/LaunchQueue.h"
+#include "analysis/RowStatistics.h"
 #include "model/Trace.h"
 
 namespace wl::analysis {
@@ -79,6 +80,7 @@ struct Statistics {
     std::vector<MemoryStats> memory;             // by device, for devices with memory operations
     std::vector<LaunchQueueStats> launchQueues;  // by GPU process that has a launch queue
     DeviceConcurrency devicesAtOnce;             // how many GPUs worked at once
+    RowSummary rows;                             // per timeline row, and in total
     model::TimeNs kernelTotalNs = 0;
     std::uint64_t copyBytes = 0;
     model::TimeNs copyTotalNs = 0;

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/Format.h"
+#include "ui/analysis/RowStatisticsModel.h"
 #include "ui/analysis/StatisticsModel.h"
 
 namespace wl::ui {
@@ -42,10 +43,30 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     auto* splitter = new QSplitter(Qt::Vertical, this);
     m_kernelTable = makeTable(splitter, m_kernelProxy, QStringLiteral("kernelStatistics"));
     m_copyTable = makeTable(splitter, m_copyProxy, QStringLiteral("copyStatistics"));
+    m_rows = new RowStatisticsModel(this);
+    m_rowProxy = new QSortFilterProxyModel(this);
+    m_rowProxy->setSourceModel(m_rows);
+    m_rowProxy->setSortRole(RowStatisticsModel::kSortRole);
+    auto* rowBox = new QWidget(splitter);
+    m_rowTotals = new QLabel(rowBox);
+    m_rowTotals->setObjectName(QStringLiteral("rowTotals"));
+    m_rowTotals->setWordWrap(true);
+    m_rowTotals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_rowTable = makeTable(rowBox, m_rowProxy, QStringLiteral("rowStatistics"));
+    m_rowTable->horizontalHeader()->setStretchLastSection(false);
+    m_rowTable->horizontalHeader()->setSectionResizeMode(RowStatisticsModel::kRow,
+                                                         QHeaderView::Stretch);
+    m_rowTable->setTextElideMode(Qt::ElideMiddle);
+    auto* rowLayout = new QVBoxLayout(rowBox);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    rowLayout->addWidget(m_rowTotals);
+    rowLayout->addWidget(m_rowTable, 1);
     splitter->addWidget(m_kernelTable);
     splitter->addWidget(m_copyTable);
+    splitter->addWidget(rowBox);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 2);
     m_figures = new QLabel(this);
     m_figures->setObjectName(QStringLiteral("statisticsFigures"));
     m_figures->setWordWrap(true);
@@ -112,9 +133,14 @@ QString StatisticsView::figuresText(const analysis::Statistics& s) {
     return lines.join(QLatin1Char('\n'));
 }
 
-void StatisticsView::setStatistics(const analysis::Statistics& statistics) {
+void StatisticsView::setStatistics(const analysis::Statistics& statistics, model::TracePtr trace) {
     m_kernels->setStatistics(statistics);
     m_copies->setStatistics(statistics);
+    m_rows->setSummary(std::move(trace), statistics.rows);
+    m_rowTotals->setText(m_rows->totalsText());
+    for (int c = RowStatisticsModel::kOps; c < RowStatisticsModel::kColumns; ++c) {
+        m_rowTable->resizeColumnToContents(c);
+    }
     const QString figures = figuresText(statistics);
     m_figures->setText(figures);
     m_figures->setVisible(!figures.isEmpty());
@@ -130,6 +156,8 @@ void StatisticsView::setFullKernelNames(bool full) {
 void StatisticsView::clear() {
     m_kernels->clear();
     m_copies->clear();
+    m_rows->clear();
+    m_rowTotals->clear();
     m_figures->clear();
     m_figures->setVisible(false);
 }

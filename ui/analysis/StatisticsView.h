@@ -4,6 +4,7 @@
 
 #include "analysis/Statistics.h"
 #include "model/StringTable.h"
+#include "model/Trace.h"
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -11,9 +12,12 @@ class QTableView;
 
 namespace wl::ui {
 
+class RowStatisticsModel;
 class StatisticsModel;
 
-// Two sortable tables, kernels by name and copies by kind, over StatisticsModel through
+// Three sortable tables over the analysis window (a time selection, an NVTX range, the default
+// window): kernels by name, copies by kind (StatisticsModel), and the rows with work in it with
+// their totals above them (RowStatisticsModel: the area-selection summary), each through a
 // QSortFilterProxyModel (click a header to sort). Kernel names are elided in the middle (where
 // C++ names differ least) with the full name as tooltip; a click on a kernel row asks for its
 // launches (kernelActivated). Owns its models; GUI thread only.
@@ -22,7 +26,8 @@ class StatisticsView : public QWidget {
 public:
     explicit StatisticsView(QWidget* parent = nullptr);
 
-    void setStatistics(const analysis::Statistics& statistics);
+    // `trace` names the rows of the row table (without it, that table stays empty).
+    void setStatistics(const analysis::Statistics& statistics, model::TracePtr trace = {});
     void clear();
     void setFullKernelNames(bool full);
     // The figures under the tables, one line per fact: each GPU's launch queue, each CUDA graph,
@@ -35,6 +40,9 @@ public:
     QSortFilterProxyModel* kernelProxy() const { return m_kernelProxy; }
     QTableView* kernelTable() const { return m_kernelTable; }
     QTableView* copyTable() const { return m_copyTable; }
+    RowStatisticsModel* rowModel() const { return m_rows; }
+    QTableView* rowTable() const { return m_rowTable; }
+    QLabel* rowTotalsLabel() const { return m_rowTotals; }
 
 signals:
     // A kernel row was clicked: the name (KernelStats::nameId) whose launches to show.
@@ -48,6 +56,10 @@ private:
     QTableView* m_kernelTable = nullptr;
     QTableView* m_copyTable = nullptr;
     QLabel* m_figures = nullptr;
+    RowStatisticsModel* m_rows = nullptr;
+    QSortFilterProxyModel* m_rowProxy = nullptr;
+    QTableView* m_rowTable = nullptr;
+    QLabel* m_rowTotals = nullptr;
 };
 
 }  // namespace wl::ui
