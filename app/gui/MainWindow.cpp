@@ -247,6 +247,7 @@ void MainWindow::createWidgets() {
                 request.kind = analysis::WindowRequest::Kind::Selection;
                 request.time = {startNs, endNs};
                 analyzeWindow(request);
+                m_statisticsDock->raise();  // the selection's summary: rows, kernels, copies
             });
     connect(m_timeline, &ui::TimelineView::timeSelectionCleared, this,
             [this] { analyzeWindow({}); });
@@ -341,23 +342,41 @@ void MainWindow::createActions() {
     m_cancelAction->setShortcutContext(Qt::WindowShortcut);
     m_cancelAction->setEnabled(false);  // only during a run, so Escape is free otherwise
 
-    // The timeline owns the single-letter keys; these entries document them and act on click.
+    // The timeline's single-letter keys, window-wide: they act on the timeline in view wherever
+    // the focus is (a finding, a table), except in a text field, which takes its letters first
+    // (QLineEdit accepts the shortcut override for text).
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Fit &All\t0"), this, [this] { m_timeline->fitAll(); });
-    view->addAction(tr("Fit &Selection\tF"), this, [this] { m_timeline->fitSelection(); });
-    // From the selected op along its launch arrow and its waits through CUDA events.
-    view->addAction(tr("Go to the Other End of the &Launch\tL"), this, [this] {
-        m_tabs->setCurrentWidget(m_timeline);
-        m_timeline->followRelation(ui::TimelineView::Relation::Launch);
-    });
-    view->addAction(tr("Go to What It &Waited For\t["), this, [this] {
-        m_tabs->setCurrentWidget(m_timeline);
-        m_timeline->followRelation(ui::TimelineView::Relation::WaitedFor);
-    });
-    view->addAction(tr("Go to What Wai&ted for It\t]"), this, [this] {
-        m_tabs->setCurrentWidget(m_timeline);
-        m_timeline->followRelation(ui::TimelineView::Relation::AwaitedBy);
-    });
+    struct TimelineKey {
+        const char* text;
+        Qt::Key key;
+        bool followsFlow;  // acts on the main timeline: Compare's traces have no flows to follow
+    };
+    static constexpr TimelineKey kTimelineKeys[] = {
+        {QT_TR_NOOP("Zoom &In"), Qt::Key_W, false},
+        {QT_TR_NOOP("Zoom &Out"), Qt::Key_S, false},
+        {QT_TR_NOOP("Pan Le&ft"), Qt::Key_A, false},
+        {QT_TR_NOOP("Pan &Right"), Qt::Key_D, false},
+        {QT_TR_NOOP("Fit &All"), Qt::Key_0, false},
+        {QT_TR_NOOP("Fit &Selection"), Qt::Key_F, false},
+        // From the selected op along its launch arrow and its waits through CUDA events.
+        {QT_TR_NOOP("Go to the Other End of the &Launch"), Qt::Key_L, true},
+        {QT_TR_NOOP("Go to What It &Waited For"), Qt::Key_BracketLeft, true},
+        {QT_TR_NOOP("Go to What Wai&ted for It"), Qt::Key_BracketRight, true},
+    };
+    for (const TimelineKey& k : kTimelineKeys) {
+        if (k.key == Qt::Key_L)
+            view->addSeparator();
+        QAction* action = view->addAction(tr(k.text), this, [this, k] {
+            if (k.followsFlow) {
+                m_tabs->setCurrentWidget(m_timeline);
+                m_timeline->handleKey(k.key);
+            } else {
+                activeTimeline()->handleKey(k.key);
+            }
+        });
+        action->setShortcut(QKeySequence(k.key));
+        action->setShortcutContext(Qt::WindowShortcut);
+    }
     view->addSeparator();
     view->addAction(m_runDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
@@ -751,6 +770,14 @@ void MainWindow::analyzeWindow(const analysis::WindowRequest& request) {
     analyzeCurrent(false);  // keep the user's view
 }
 
+ui::TimelineView* MainWindow::activeTimeline() const {
+    if (auto* focused = qobject_cast<ui::TimelineView*>(QApplication::focusWidget()))
+        return focused;  // the main one or one of Compare's (they share a time scale)
+    if (m_compare != nullptr && m_tabs->currentWidget() == m_compare)
+        return m_compare->baselineView();
+    return m_timeline;
+}
+
 void MainWindow::showSliceMenu(model::SliceRef ref, QPoint globalPos) {
     const DocumentPtr doc = currentDocument();
     if (!doc || m_timeline->trace() != doc->trace)
@@ -913,7 +940,7 @@ void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& an
     m_diagnostics->setAnalysis(currentDocument()->trace, analysis->result);
     m_diagnostics->setGapThresholdUs(static_cast<double>(m_analysisOptions.gapThresholdNs) /
                                      static_cast<double>(model::kNsPerUs));
-    m_statistics->setStatistics(analysis->result->statistics);
+    m_statistics->setStatistics(analysis->result->statistics, currentDocument()->trace);
     m_analysisStatus->setText(analysis->summary);
 }
 

@@ -165,6 +165,8 @@ private:
     void showComparison(DocumentPtr baseline, DocumentPtr async,
                         std::pair<QString, QString> names = {});
     void showSliceMenu(model::SliceRef ref, QPoint globalPos);
+    // The timeline the window-wide keys act on: the focused one, else the one in view.
+    ui::TimelineView* activeTimeline() const;
     // Switches to the timeline, selects the first slice and fits them all (a finding's evidence,
     // a kernel's launches).
     void showSlicesOnTimeline(const std::vector<model::SliceRef>& refs);

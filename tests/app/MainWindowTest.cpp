@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QMouseEvent>
 #include <QPushButton>
@@ -21,6 +22,8 @@
 #include <thread>
 
 #include <QTabWidget>
+#include <QTableView>
+#include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
@@ -30,9 +33,11 @@
 #include "support/TraceFactory.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
+#include "ui/analysis/RowStatisticsModel.h"
 #include "ui/analysis/StatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
+#include "ui/find/FindPanel.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -194,6 +199,33 @@ TEST_F(MainWindowTest, ZoomAndPanKeysChangeTheVisibleRange) {
     QTest::keyClick(view, Qt::Key_0);
     EXPECT_LE(view->visibleStartNs(), start0);
     EXPECT_GE(view->visibleEndNs(), end0);
+}
+
+TEST_F(MainWindowTest, TimelineKeysWorkWindowWideButNotInATextField) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    ASSERT_TRUE(window.currentDocument());
+    ui::TimelineView* view = window.timeline();
+    view->fitAll();
+    const model::TimeNs width0 = view->visibleEndNs() - view->visibleStartNs();
+
+    // The focus on the findings list (as after clicking one): W still zooms the timeline.
+    window.diagnostics()->setFocus();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+    const model::TimeNs width1 = view->visibleEndNs() - view->visibleStartNs();
+    EXPECT_LT(width1, width0);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_0);
+    EXPECT_EQ(view->visibleEndNs() - view->visibleStartNs(), width0);
+
+    // In the Find field the letters are text.
+    window.showFind();
+    QLineEdit* field = window.findPanel()->queryField();
+    field->setFocus();
+    QTest::keyClicks(field, QStringLiteral("wsad0f"));
+    EXPECT_EQ(field->text(), QStringLiteral("wsad0f"));
+    EXPECT_EQ(view->visibleEndNs() - view->visibleStartNs(), width0);
 }
 
 TEST_F(MainWindowTest, SelectingASliceFillsTheDetails) {
@@ -512,6 +544,60 @@ TEST_F(MainWindowTest, AnotherWindowIsAnalysedAndNamedAndKeepsTheBadges) {
     EXPECT_EQ(selected->result->window().source, analysis::WindowSource::Selection);
     EXPECT_EQ(selected->result->window().startNs(), timeline->timeSelection()->startNs);
     EXPECT_EQ(selected->result->window().endNs(), timeline->timeSelection()->endNs);
+}
+
+TEST_F(MainWindowTest, ATimeSelectionSummarisesEachRowAndTheTotals) {
+    // Stream 1: kernel [0, 100), a 2,000-byte copy [100, 300); stream 2: kernels [50, 250) and
+    // [400, 500); the host's copy call [90, 95) and launch [380, 385).
+    test::HandTrace t;
+    t.kernel(1, 0, 100, -1);
+    t.copy(1, 100, 300, model::CopyKind::HostToDevice, 2'000, 90, 95);
+    t.kernel(2, 50, 250, -1);
+    t.kernel(2, 400, 500, 380);
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(t.finish(), "hand-built");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    analysis::WindowRequest selection;
+    selection.kind = analysis::WindowRequest::Kind::Selection;
+    selection.time = {80, 420};
+    window.timeline()->setTimeSelection(selection.time);
+    window.analyzeWindow(selection);
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    const ui::StatisticsView* stats = window.statistics();
+    EXPECT_EQ(stats->rowTotalsLabel()->text(),
+              QStringLiteral("GPU: busy 240 ns (70.6% of 340 ns), 4 ops: 3 kernels, 1 copy, "
+                             "2.0 KB copied at 10.0 GB/s\n"
+                             "Host: in CUDA calls 10 ns (2.9% of the window), 2 calls"));
+    // One line per row, named under its process; sorted by busy time, longest first.
+    QAbstractItemModel* rows = stats->rowTable()->model();
+    ASSERT_EQ(rows->rowCount(), 3);
+    stats->rowTable()->sortByColumn(ui::RowStatisticsModel::kBusy, Qt::DescendingOrder);
+    const auto cell = [&](int row, int column) {
+        return rows->index(row, column).data().toString();
+    };
+    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kRow), QStringLiteral("GPU 0 · Stream 1"));
+    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kOps), QStringLiteral("2"));
+    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kBusy), QStringLiteral("220 ns"));
+    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kBytes), QStringLiteral("2.0 KB"));
+    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kRate), QStringLiteral("10.0 GB/s"));
+    EXPECT_EQ(cell(1, ui::RowStatisticsModel::kRow), QStringLiteral("GPU 0 · Stream 2"));
+    EXPECT_EQ(cell(1, ui::RowStatisticsModel::kBusy), QStringLiteral("190 ns"));
+    EXPECT_EQ(cell(1, ui::RowStatisticsModel::kBusyPct), QStringLiteral("55.9%"));
+    EXPECT_TRUE(cell(2, ui::RowStatisticsModel::kRow).contains(QStringLiteral("CUDA API")));
+    EXPECT_EQ(cell(2, ui::RowStatisticsModel::kOps), QStringLiteral("2"));
+    // Clearing the selection goes back to the default window (first to last GPU op).
+    window.analyzeWindow({});
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    EXPECT_TRUE(stats->rowTotalsLabel()->text().startsWith(
+        QStringLiteral("GPU: busy 400 ns (80.0% of 500 ns), 4 ops")))
+        << stats->rowTotalsLabel()->text().toStdString();
 }
 
 TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {

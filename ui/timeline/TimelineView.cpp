@@ -39,7 +39,6 @@ namespace {
 constexpr int kHeaderWidthPx = 240;
 constexpr int kRulerHeightPx = 30;
 constexpr int kLegendHeightPx = 24;
-constexpr model::TimeNs kMinVisibleNs = 20;
 constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
 constexpr double kKeyPanFraction = 0.1;
 constexpr int kDragThresholdPx = 3;
@@ -75,7 +74,7 @@ struct TimelineView::State {
     std::uint64_t layoutVersion = 0;
     std::uint64_t overlayVersion = 0;
 
-    std::shared_ptr<TimeScale> scale;
+    TimeViewport viewport;
     QMetaObject::Connection scaleConnection;
     model::SliceRef selected;
     QScrollBar* vbar = nullptr;
@@ -167,7 +166,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     rebuildLayout();
     s.vbar->setValue(0);
     if (s.trace) {
-        s.scale->includeSpan(s.trace->spanNs());
+        s.viewport.includeTrace(s.trace->spanNs());
     }
     fitDense();
     if (hadSelection) {
@@ -218,27 +217,21 @@ const TimelineOverlays& TimelineView::overlays() const {
 }
 
 model::TimeNs TimelineView::visibleStartNs() const {
-    return m_state->scale->startNs();
+    return m_state->viewport.startNs();
 }
 
 model::TimeNs TimelineView::visibleEndNs() const {
-    return m_state->scale->endNs();
+    return m_state->viewport.endNs();
 }
 
 void TimelineView::setVisibleRange(model::TimeNs startNs, model::TimeNs endNs) {
-    if (endNs - startNs < kMinVisibleNs) {
-        const model::TimeNs mid = startNs + (endNs - startNs) / 2;
-        startNs = mid - kMinVisibleNs / 2;
-        endNs = startNs + kMinVisibleNs;
-    }
-    m_state->scale->setRange(startNs, endNs);
+    m_state->viewport.setRange(startNs, endNs);
 }
 
 void TimelineView::fitAll() {
     const model::Trace* trace = m_state->trace.get();
     const model::TimeNs span = trace ? std::max<model::TimeNs>(trace->spanNs(), 1000) : 1000000;
-    const model::TimeNs margin = std::max<model::TimeNs>(span / 100, 1);
-    setVisibleRange(-margin, span + margin);
+    m_state->viewport.fit(0, span, std::max<model::TimeNs>(span / 100, 1));
 }
 
 void TimelineView::fitDense() {
@@ -249,8 +242,8 @@ void TimelineView::fitDense() {
     }
     const model::TimeRange dense = denseSpan(*trace);
     const model::TimeNs span = std::max<model::TimeNs>(dense.durationNs(), 1000);
-    const model::TimeNs margin = std::max<model::TimeNs>(span / 100, 1);
-    setVisibleRange(dense.startNs - margin, dense.startNs + span + margin);
+    m_state->viewport.fit(dense.startNs, dense.startNs + span,
+                          std::max<model::TimeNs>(span / 100, 1));
 }
 
 void TimelineView::fitSelection() {
@@ -260,8 +253,8 @@ void TimelineView::fitSelection() {
         return;
     }
     const model::Slice& slice = s.trace->slice(s.selected);
-    const model::TimeNs margin = std::max<model::TimeNs>(slice.durationNs / 10, 50);
-    setVisibleRange(slice.startNs - margin, slice.endNs() + margin);
+    m_state->viewport.fit(slice.startNs, slice.endNs(),
+                          std::max<model::TimeNs>(slice.durationNs / 10, 50));
 }
 
 void TimelineView::zoomToSlices(const std::vector<model::SliceRef>& refs) {
@@ -285,32 +278,44 @@ void TimelineView::zoomToSlices(const std::vector<model::SliceRef>& refs) {
         return;
     }
     selectSlice(refs.front());
-    const model::TimeNs margin = std::max<model::TimeNs>((hi - lo) / 20, 50);
-    setVisibleRange(lo - margin, hi + margin);
+    m_state->viewport.fit(lo, hi, std::max<model::TimeNs>((hi - lo) / 20, 50));
 }
 
 void TimelineView::setTimeScale(std::shared_ptr<TimeScale> scale) {
     State& s = *m_state;
-    if (!scale) {
-        scale = std::make_shared<TimeScale>();
-    }
     if (s.scaleConnection) {
         disconnect(s.scaleConnection);
     }
-    s.scale = std::move(scale);
+    s.viewport.setScale(std::move(scale));
     if (s.trace) {
-        s.scale->includeSpan(s.trace->spanNs());
+        s.viewport.includeTrace(s.trace->spanNs());
     }
-    s.scaleConnection = connect(s.scale.get(), &TimeScale::rangeChanged, this,
-                                [this](model::TimeNs a, model::TimeNs b) {
-                                    update();
-                                    emit visibleRangeChanged(a, b);
-                                });
+    s.scaleConnection = connect(s.viewport.scale().get(), &TimeScale::rangeChanged, this, [this] {
+        update();
+        emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
+    });
     update();
 }
 
 std::shared_ptr<TimeScale> TimelineView::timeScale() const {
-    return m_state->scale;
+    return m_state->viewport.scale();
+}
+
+void TimelineView::setTimeOffsetNs(model::TimeNs offsetNs) {
+    State& s = *m_state;
+    if (offsetNs == s.viewport.offsetNs()) {
+        return;
+    }
+    s.viewport.setOffsetNs(offsetNs);
+    if (s.trace) {
+        s.viewport.includeTrace(s.trace->spanNs());
+    }
+    update();
+    emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
+}
+
+model::TimeNs TimelineView::timeOffsetNs() const {
+    return m_state->viewport.offsetNs();
 }
 
 // ---- selection ---------------------------------------------------------------------------------
@@ -347,13 +352,7 @@ void TimelineView::selectSlice(model::SliceRef ref) {
         }
         // And into the visible time, at the same zoom ("Launched by" in the details may point
         // far away).
-        const model::TimeNs from = visibleStartNs();
-        const model::TimeNs to = visibleEndNs();
-        if (slice.endNs() < from || slice.startNs > to) {
-            const model::TimeNs width = to - from;
-            const model::TimeNs start = slice.startNs + slice.durationNs / 2 - width / 2;
-            setVisibleRange(start, start + width);
-        }
+        s.viewport.panToShow(slice.startNs, slice.endNs());
     }
     if (ref == s.selected) {
         return;
@@ -373,21 +372,8 @@ void TimelineView::revealSlice(model::SliceRef ref) {
         return;
     }
     const model::Slice& slice = m_state->trace->slice(ref);
-    const TimeMapper map = mapper();
-    const model::TimeNs from = visibleStartNs();
-    const model::TimeNs to = visibleEndNs();
-    model::TimeNs width = to - from;
-    if (slice.durationNs > 0 && double(slice.durationNs) / map.nsPerPx() < kMinRevealPx) {
-        width = std::max<model::TimeNs>(
-            kMinVisibleNs,
-            model::TimeNs(std::llround(double(slice.durationNs) * map.widthPx() / kRevealWidthPx)));
-    } else if (slice.durationNs > width) {
-        width = slice.durationNs + slice.durationNs / 10;  // all of it, as F would show it
-    }
-    if (width != to - from || slice.startNs < from || slice.endNs() > to) {
-        const model::TimeNs start = slice.startNs + slice.durationNs / 2 - width / 2;
-        setVisibleRange(start, start + width);
-    }
+    m_state->viewport.reveal(slice.startNs, slice.endNs(), timeAreaOf(this, m_state->vbar).width(),
+                             kMinRevealPx, kRevealWidthPx);
     selectSlice(ref);  // its row into view; the time needs no more panning
 }
 
@@ -494,24 +480,15 @@ void TimelineView::updateScrollBar() {
 // ---- zoom and pan ------------------------------------------------------------------------------
 
 TimeMapper TimelineView::mapper() const {
-    return TimeMapper(visibleStartNs(), visibleEndNs(), timeAreaOf(this, m_state->vbar).width());
+    return m_state->viewport.mapper(timeAreaOf(this, m_state->vbar).width());
 }
 
 void TimelineView::zoomAt(double xPx, double factor) {
-    const TimeMapper map = mapper();
-    const double anchor = map.startNs() + xPx * map.nsPerPx();
-    const double newDuration = std::clamp(map.durationNs() * factor, double(kMinVisibleNs),
-                                          double(m_state->scale->maxDurationNs()));
-    // Keep the time under the cursor where it is.
-    const double newStart = anchor - (anchor - map.startNs()) * (newDuration / map.durationNs());
-    const model::TimeNs start = model::TimeNs(std::llround(newStart));
-    setVisibleRange(start, start + model::TimeNs(std::llround(newDuration)));
+    m_state->viewport.zoomAt(xPx, timeAreaOf(this, m_state->vbar).width(), factor);
 }
 
 void TimelineView::panBy(double fraction) {
-    const model::TimeNs d = visibleEndNs() - visibleStartNs();
-    const model::TimeNs shift = model::TimeNs(std::llround(d * fraction));
-    setVisibleRange(visibleStartNs() + shift, visibleEndNs() + shift);
+    m_state->viewport.panBy(fraction);
 }
 
 double TimelineView::cursorXInTimeArea() const {
@@ -523,41 +500,48 @@ double TimelineView::cursorXInTimeArea() const {
     return area.width() / 2.0;
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* event) {
-    switch (event->key()) {
+bool TimelineView::handleKey(int key) {
+    switch (key) {
         case Qt::Key_W:
             zoomAt(cursorXInTimeArea(), kKeyZoomFactor);
-            break;
+            return true;
         case Qt::Key_S:
             zoomAt(cursorXInTimeArea(), 1.0 / kKeyZoomFactor);
-            break;
+            return true;
         case Qt::Key_A:
             panBy(-kKeyPanFraction);
-            break;
+            return true;
         case Qt::Key_D:
             panBy(kKeyPanFraction);
-            break;
+            return true;
         case Qt::Key_F:
             fitSelection();
-            break;
+            return true;
         case Qt::Key_0:
             fitAll();
-            break;
+            return true;
         case Qt::Key_Escape:
             selectSlice({});
-            break;
+            return true;
         case Qt::Key_L:
             followRelation(Relation::Launch);
-            break;
+            return true;
         case Qt::Key_BracketLeft:
             followRelation(Relation::WaitedFor);
-            break;
+            return true;
         case Qt::Key_BracketRight:
             followRelation(Relation::AwaitedBy);
-            break;
+            return true;
         default:
-            QWidget::keyPressEvent(event);
-            return;
+            return false;
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier) ||
+        !handleKey(event->key())) {
+        QWidget::keyPressEvent(event);
+        return;
     }
     event->accept();
 }
@@ -1095,7 +1079,7 @@ void TimelineView::paintDependencies(QPainter& p, const TimeMapper& map) const {
     if (s.showDependencies) {
         constexpr std::size_t kMaxArrows = 2000;
         for (const model::Dependency& d :
-             dependenciesInView(*s.trace, s.scale->startNs(), s.scale->endNs(), kMaxArrows)) {
+             dependenciesInView(*s.trace, visibleStartNs(), visibleEndNs(), kMaxArrows)) {
             paintOne(d, 1.2);
         }
     }

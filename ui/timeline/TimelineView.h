@@ -17,6 +17,7 @@
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimeScale.h"
+#include "ui/timeline/TimeViewport.h"
 #include "ui/timeline/TimelineLayout.h"
 
 namespace wl::ui {
@@ -35,7 +36,9 @@ namespace wl::ui {
 //     auto scale = std::make_shared<TimeScale>();
 //     baselineView->setTimeScale(scale); asyncView->setTimeScale(scale);
 // and zooming/panning either moves both. setTrace() resets a shared scale to fit that trace; call
-// setVisibleRange() afterwards to show e.g. the longer of the two traces.
+// setVisibleRange() afterwards to show e.g. the longer of the two traces. setTimeOffsetNs()
+// shifts one view against the scale (TimeViewport), to align two traces at chosen times. The
+// zoom, pan and fit arithmetic is TimeViewport's; this widget maps keys and mouse onto it.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -76,6 +79,10 @@ public:
     // waited for it (]). False, and nothing changes, when it has no such relation.
     enum class Relation { Launch, WaitedFor, AwaitedBy };
     bool followRelation(Relation relation);
+    // The single-key commands (W/S zoom at the pointer, A/D pan, F fit the selection, 0 fit all,
+    // Escape clears the selection, L/[/] follow relations), for the key press and for a window
+    // that makes them window-wide. False, and nothing happens, for any other key.
+    bool handleKey(int key);
     // Slices a search found, outlined (null: none). They address this trace's slices.
     void setSearchMatches(SearchMatchesPtr matches);
     const SearchMatchesPtr& searchMatches() const;
@@ -93,6 +100,10 @@ public:
     // Shares the visible range with other views (see the class comment). Never null afterwards.
     void setTimeScale(std::shared_ptr<TimeScale> scale);
     std::shared_ptr<TimeScale> timeScale() const;
+    // This view's trace time at the shared scale's time 0 (0 unless aligned; see TimeViewport).
+    // Visible ranges, selections and signals stay in trace time.
+    void setTimeOffsetNs(model::TimeNs offsetNs);
+    model::TimeNs timeOffsetNs() const;
 
     // Width of the row-header column, in px (the time area starts right of it).
     int headerWidthPx() const;
