@@ -18,6 +18,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -138,7 +139,15 @@ void MainWindow::createWidgets() {
     m_runPanel = new RunPanel(this);
     m_runDock = new QDockWidget(tr("Run"), this);
     m_runDock->setObjectName(QStringLiteral("runDock"));
-    m_runDock->setWidget(m_runPanel);
+    // In a scroll area: on a short screen (1024x700) the panel scrolls instead of squeezing its
+    // fields to a few pixels.
+    auto* runScroll = new QScrollArea(this);
+    runScroll->setWidget(m_runPanel);
+    runScroll->setWidgetResizable(true);
+    runScroll->setFrameShape(QFrame::NoFrame);
+    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    runScroll->setMinimumWidth(270);  // its fields and check boxes stay readable
+    m_runDock->setWidget(runScroll);
     addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
 
     m_details = new ui::DetailsPanel(this);
@@ -182,6 +191,7 @@ void MainWindow::createWidgets() {
     resizeDocks({m_runDock, m_detailsDock}, {340, 340}, Qt::Horizontal);
     resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
     resizeDocks({m_diagnosticsDock, m_statisticsDock}, {640, 620}, Qt::Horizontal);
+    resizeDocks({m_runDock}, {280}, Qt::Horizontal);
     resizeDocks({m_diagnosticsDock}, {280}, Qt::Vertical);
 
     // Compare needs the height for two timelines and its charts: the bottom docks step aside
@@ -274,9 +284,11 @@ void MainWindow::createWidgets() {
     m_progress->hide();
     // A long run check must give way to the analysis summary instead of painting over it: the
     // label takes the room that is left and is clipped there (the whole text is in its tooltip).
+    // The same for the analysis summary: neither may widen the window past a small screen.
     m_runStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_analysisStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_runStatus, 1);
-    statusBar()->addWidget(m_analysisStatus);
+    statusBar()->addWidget(m_analysisStatus, 2);
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_deviceStatus);
@@ -942,6 +954,7 @@ void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& an
                                      static_cast<double>(model::kNsPerUs));
     m_statistics->setStatistics(analysis->result->statistics, currentDocument()->trace);
     m_analysisStatus->setText(analysis->summary);
+    m_analysisStatus->setToolTip(analysis->summary);
 }
 
 void MainWindow::setRunRequest(const RunRequest& request) {

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QBarSeries>
 #include <QBarSet>
@@ -226,6 +227,32 @@ TEST_F(MainWindowTest, TimelineKeysWorkWindowWideButNotInATextField) {
     QTest::keyClicks(field, QStringLiteral("wsad0f"));
     EXPECT_EQ(field->text(), QStringLiteral("wsad0f"));
     EXPECT_EQ(view->visibleEndNs() - view->visibleStartNs(), width0);
+}
+
+TEST_F(MainWindowTest, StaysUsableAt1024By700) {
+    MainWindow window(deps(withDevice));
+    window.resize(1024, 700);
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    QApplication::processEvents();
+    // Nothing forces the window wider or taller than the screen.
+    EXPECT_LE(window.minimumSizeHint().width(), 1024);
+    EXPECT_LE(window.width(), 1024);
+    EXPECT_LE(window.height(), 700);
+    // The run panel's fields keep their height (the panel scrolls instead of squeezing them).
+    const auto fields = window.runPanel()->findChildren<QAbstractSpinBox*>();
+    ASSERT_FALSE(fields.empty());
+    for (const QAbstractSpinBox* field : fields) {
+        if (field->isVisible())
+            EXPECT_GE(field->height(), field->minimumSizeHint().height())
+                << field->objectName().toStdString();
+    }
+    // The timeline keeps a usable time area.
+    EXPECT_GE(window.timeline()->width(), 500);
+    EXPECT_GE(window.timeline()->height(), 150);
 }
 
 TEST_F(MainWindowTest, SelectingASliceFillsTheDetails) {

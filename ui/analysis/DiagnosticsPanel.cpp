@@ -24,6 +24,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     m_summary = new QLabel(tr("No trace"), this);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
+    // Clipped rather than widening the window (the whole text is in its tooltip).
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     top->addWidget(m_summary, 1);
     top->addWidget(new QLabel(tr("Gap threshold:"), this));
     m_threshold = new QDoubleSpinBox(this);

@@ -38,7 +38,8 @@ namespace {
 
 constexpr int kHeaderWidthPx = 240;
 constexpr int kRulerHeightPx = 30;
-constexpr int kLegendHeightPx = 24;
+constexpr int kLegendLineHeightPx = 20;
+constexpr int kLegendPadPx = 4;
 constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
 constexpr double kKeyPanFraction = 0.1;
 constexpr int kDragThresholdPx = 3;
@@ -114,7 +115,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setMinimumSize(kHeaderWidthPx + 200, kRulerHeightPx + kLegendHeightPx + 60);
+    setMinimumSize(kHeaderWidthPx + 200, kRulerHeightPx + kLegendLineHeightPx + kLegendPadPx + 60);
     setTimeScale(std::make_shared<TimeScale>());
 }
 
@@ -124,10 +125,49 @@ TimelineView::~TimelineView() = default;
 
 namespace {
 
+QFont legendFont(const QWidget* w) {
+    QFont small = w->font();
+    small.setPointSizeF(8.0);
+    return small;
+}
+
+// One legend entry placed: its left edge and its line.
+struct LegendItem {
+    const Palette::LegendEntry* entry;
+    int x;
+    int line;
+};
+
+// The legend in as many lines as the width needs, so that a narrow window (1024 px with the
+// docks) cuts no entry off.
+std::vector<LegendItem> legendItems(const QWidget* w) {
+    static const std::vector<Palette::LegendEntry> entries = Palette::legend();
+    const QFontMetrics fm(legendFont(w));
+    std::vector<LegendItem> out;
+    int x = 8;
+    int line = 0;
+    for (const Palette::LegendEntry& e : entries) {
+        const int itemW = 16 + fm.horizontalAdvance(e.label);
+        if (x > 8 && x + itemW > w->width() - 4) {
+            x = 8;
+            ++line;
+        }
+        out.push_back({&e, x, line});
+        x += itemW + 14;
+    }
+    return out;
+}
+
+int legendHeightPx(const QWidget* w) {
+    const std::vector<LegendItem> items = legendItems(w);
+    const int lines = items.empty() ? 1 : items.back().line + 1;
+    return lines * kLegendLineHeightPx + kLegendPadPx;
+}
+
 QRect timeAreaOf(const QWidget* w, const QScrollBar* bar) {
     const int barW = bar->isHidden() ? 0 : bar->width();
     return QRect(kHeaderWidthPx, kRulerHeightPx, std::max(1, w->width() - kHeaderWidthPx - barW),
-                 std::max(1, w->height() - kRulerHeightPx - kLegendHeightPx));
+                 std::max(1, w->height() - kRulerHeightPx - legendHeightPx(w)));
 }
 
 }  // namespace
@@ -467,7 +507,7 @@ void TimelineView::rebuildLayout() {
 
 void TimelineView::updateScrollBar() {
     State& s = *m_state;
-    const int viewH = std::max(1, height() - kRulerHeightPx - kLegendHeightPx);
+    const int viewH = std::max(1, height() - kRulerHeightPx - legendHeightPx(this));
     const int maxScroll = std::max(0, s.layout.totalHeightPx() - viewH);
     s.vbar->setRange(0, maxScroll);
     s.vbar->setPageStep(viewH);
@@ -979,17 +1019,18 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
 }
 
 void TimelineView::paintLegend(QPainter& p) const {
-    const QRect legend(0, height() - kLegendHeightPx, width(), kLegendHeightPx);
+    const int heightPx = legendHeightPx(this);
+    const QRect legend(0, height() - heightPx, width(), heightPx);
     p.fillRect(legend, QColor::fromRgb(Palette::kRulerBackground));
     p.setPen(QColor(0xb8, 0xc0, 0xca));
     p.drawLine(legend.topLeft(), legend.topRight());
-    QFont small = font();
-    small.setPointSizeF(8.0);
-    p.setFont(small);
-    const QFontMetrics fm(small);
-    int x = 8;
-    const int cy = legend.center().y();
-    for (const Palette::LegendEntry& e : Palette::legend()) {
+    p.setFont(legendFont(this));
+    const QFontMetrics fm(p.font());
+    for (const LegendItem& item : legendItems(this)) {
+        const Palette::LegendEntry& e = *item.entry;
+        const int x = item.x;
+        const int cy = legend.top() + kLegendPadPx / 2 + item.line * kLegendLineHeightPx +
+                       kLegendLineHeightPx / 2;
         const QRect swatch(x, cy - 6, 12, 12);
         if (e.color == Palette::kLowFillMark) {
             TimelinePainter::paintLowFillMark(p, QPoint(x + 2, cy - 4));
@@ -1001,13 +1042,8 @@ void TimelineView::paintLegend(QPainter& p) const {
         } else {
             p.fillRect(swatch, QColor::fromRgb(e.color));
         }
-        x += 16;
         p.setPen(QColor::fromRgb(Palette::kRulerText));
-        p.drawText(QPoint(x, cy + fm.ascent() / 2 - 1), e.label);
-        x += fm.horizontalAdvance(e.label) + 14;
-        if (x > width()) {
-            break;
-        }
+        p.drawText(QPoint(x + 16, cy + fm.ascent() / 2 - 1), e.label);
     }
 }
 
