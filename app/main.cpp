@@ -14,6 +14,7 @@ constexpr const char* kUsage = R"(Warpline: a timeline viewer for CUDA asynchron
 Usage:
   warpline [--open FILE] [RUN OPTIONS] [--run] [--screenshot FILE.png]
                                    open the window (a sample trace when there is no GPU)
+  warpline --compare A B           open two traces side by side in Compare
   warpline run --workload reduce|power --mode baseline|async [--streams N]
                [--pinned|--pageable] [--size N] [--repeat N] [--shared-stream]
                [--gpu-metrics] [-o trace.json]

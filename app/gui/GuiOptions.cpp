@@ -31,6 +31,7 @@ bool parseInteger(const std::string& text, T& out) {
 
 const char* guiUsage() {
     return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--find TEXT] [--events]
+                [--compare [A B]]
                 [--window-size WxH] [--screenshot FILE.png]
   --open FILE          open a trace (Chrome trace JSON, plain or .gz)
   --workload NAME      reduce | power
@@ -46,6 +47,7 @@ const char* guiUsage() {
   --gpu-metrics        sample SM activity and warp occupancy during the run
   --run                press Run at start
   --compare            press Compare at start: baseline, then async, side by side
+  --compare A B        open the traces A and B side by side in Compare
   --compare-with FILE  put the trace FILE beside the --open one in Compare
   --find TEXT          search the trace for slices named like TEXT (the Find panel)
   --events             show the events table (every slice, sortable) at start
@@ -117,7 +119,22 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
         } else if (arg == "--run") {
             options.run = true;
         } else if (arg == "--compare") {
-            options.compare = true;
+            // `--compare A B` compares two files (as --open A --compare-with B); a bare
+            // --compare runs the workload's baseline then async.
+            const auto isFile = [&](std::size_t k) {
+                return k < args.size() && !args[k].empty() && args[k][0] != '-';
+            };
+            if (!hasInlineValue && isFile(i + 1) && isFile(i + 2)) {
+                options.openPath = args[i + 1];
+                options.compareWithPath = args[i + 2];
+                i += 2;
+            } else if (!hasInlineValue && isFile(i + 1)) {
+                return usageError(
+                    "--compare takes two trace files (or none, to run a comparison), got only '" +
+                    args[i + 1] + "'");
+            } else {
+                options.compare = true;
+            }
         } else if (arg == "--compare-with") {
             options.compareWithPath = value();
             if (auto e = needValue(options.compareWithPath))

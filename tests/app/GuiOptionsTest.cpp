@@ -57,6 +57,16 @@ TEST(GuiOptions, CompareWithNeedsATraceToCompareWith) {
     ASSERT_TRUE(options.ok()) << options.error().describe();
     EXPECT_EQ(options->compareWithPath, "b.json");
     EXPECT_FALSE(parseGuiOptions({"--compare-with", "b.json"}).ok());
+    // `--compare A B` is the same; a bare --compare runs a comparison; one file is an error.
+    auto pair = parseGuiOptions({"--compare", "a.json", "b.json", "--window-size", "1024x700"});
+    ASSERT_TRUE(pair.ok()) << pair.error().message;
+    EXPECT_EQ(pair->openPath, "a.json");
+    EXPECT_EQ(pair->compareWithPath, "b.json");
+    EXPECT_FALSE(pair->compare);
+    EXPECT_FALSE(parseGuiOptions({"--compare", "a.json"}).ok());
+    auto bare = parseGuiOptions({"--compare", "--streams", "4"});
+    ASSERT_TRUE(bare.ok());
+    EXPECT_TRUE(bare->compare);
     EXPECT_FALSE(parseGuiOptions({"--open", "a.json", "--compare-with", "b.json", "--run"}).ok());
     EXPECT_FALSE(parseGuiOptions({"--open", "a.json", "--compare-with"}).ok());
 }
