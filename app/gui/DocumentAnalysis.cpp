@@ -4,7 +4,9 @@
 #include <QStringList>
 #include <algorithm>
 
+#include "analysis/Format.h"
 #include "ui/analysis/AnalysisOverlays.h"
+#include "ui/details/Units.h"
 
 namespace wl::app {
 
@@ -13,19 +15,21 @@ QString analysisSummary(const analysis::AnalysisResult& r) {
     const QString window = QString::fromStdString(analysis::describeWindow(r.window()));
     if (r.utilization.spanNs > 0) {
         parts << (r.window().source == analysis::WindowSource::Trace
-                      ? QObject::tr("GPU busy %1 % of the %2")
-                      : QObject::tr("GPU busy %1 % in %2"))
-                     .arg(r.gpuBusyPct(), 0, 'f', 1)
+                      ? QObject::tr("GPU busy %1 of the %2")
+                      : QObject::tr("GPU busy %1 in %2"))
+                     .arg(ui::units::percent(r.gpuBusyPct()))
                      .arg(window);
     } else {
         parts << QObject::tr("no GPU work in %1").arg(window);
     }
     if (r.overlap.copyNs > 0) {
-        parts
-            << QObject::tr("copy/compute overlap %1 %").arg(r.overlap.copyComputePct(), 0, 'f', 1);
+        parts << QObject::tr("copy/compute overlap %1")
+                     .arg(ui::units::percent(r.overlap.copyComputePct()));
     }
     if (r.statistics.copyTotalNs > 0) {
-        parts << QObject::tr("copies %1 GB/s").arg(r.statistics.copyGbPerSecond(), 0, 'f', 1);
+        parts << QObject::tr("copies %1")
+                     .arg(QString::fromStdString(
+                         analysis::formatRate(r.statistics.copyGbPerSecond())));
     }
     std::size_t warnings = 0;
     for (const auto& d : r.diagnostics) {

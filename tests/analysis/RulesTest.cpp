@@ -201,7 +201,7 @@ TEST(HostRangeStallsGpu, SaysHowMuchWorkWasQueuedWhenTheRangeBegan) {
     const Diagnostic d = only(r, RuleId::HostRangeStallsGpu);
     EXPECT_EQ(d.count, 4u);
     EXPECT_EQ(d.costNs, 4 * 2000);
-    EXPECT_NE(d.message.find("1.0 us of GPU work was queued when each began"), std::string::npos)
+    EXPECT_NE(d.message.find("1.0 µs of GPU work was queued when each began"), std::string::npos)
         << d.message;
 }
 
@@ -214,8 +214,8 @@ TEST(LaunchBound, ManyTinyOpsWithHostGapsFire) {
     }
     const AnalysisResult r = analyzeTrace(*t.finish());
     const Diagnostic d = only(r, RuleId::LaunchBound);
-    EXPECT_NE(d.message.find("one GPU op every 10.0 us"), std::string::npos) << d.message;
-    EXPECT_NE(d.message.find("they ran 2.0 us on average"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("one GPU op every 10.0 µs"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("they ran 2.0 µs on average"), std::string::npos) << d.message;
     EXPECT_NE(d.fix.find("CUDA graph"), std::string::npos);
 }
 
@@ -505,7 +505,7 @@ TEST(LibraryKernels, DominantLibraryKernelIsReportedOnItsOwn) {
     const AnalysisResult r = analyzeTrace(*trace);
     EXPECT_FALSE(r.fired(RuleId::LibraryKernels));
     const Diagnostic d = only(r, RuleId::LowOccupancyKernel);
-    EXPECT_EQ(d.message.rfind("cuBLAS kernel gemvx::kernel (1 launch, 9.0 us, 90.0% of kernel time)"
+    EXPECT_EQ(d.message.rfind("cuBLAS kernel gemvx::kernel (1 launch, 9.0 µs, 90.0% of kernel time)"
                               ": low theoretical occupancy: ",
                               0),
               0u)
@@ -543,7 +543,7 @@ TEST(LibraryKernels, InstantiationsOfOneTemplateAreListedOnce) {
     const auto trace = t.finish();
     const Diagnostic d = only(analyzeTrace(*trace), RuleId::LibraryKernels);
     EXPECT_EQ(d.message.rfind("2 library kernels (PyTorch vectorized_elementwise_kernel (2 "
-                              "variants)) ran with low GPU fill (2 launches, 2.0 us)",
+                              "variants)) ran with low GPU fill (2 launches, 2.0 µs)",
                               0),
               0u)
         << d.message;
@@ -559,7 +559,7 @@ TEST(LowOccupancyKernel, UserKernelsAreNamedByTheirShortNames) {
     const auto trace = t.finish();
     const Diagnostic d = only(analyzeTrace(*trace), RuleId::LowOccupancyKernel);
     EXPECT_EQ(d.severity, Severity::Warning);
-    EXPECT_EQ(d.message.rfind("heavy (1 launch, 1.0 us): low theoretical occupancy: ", 0), 0u)
+    EXPECT_EQ(d.message.rfind("heavy (1 launch, 1.0 µs): low theoretical occupancy: ", 0), 0u)
         << d.message;
     EXPECT_NE(d.fix.find("__launch_bounds__"), std::string::npos) << d.fix;
 }
@@ -635,8 +635,8 @@ TEST(DevicesWait, AGpuWaitingForAnotherGpusResultIsNamed) {
     EXPECT_EQ(d.costNs, 810'000);
     EXPECT_EQ(d.count, 1u);
     EXPECT_EQ(d.message,
-              "GPU 0 idled 810.0 us (81.0% of the window) waiting for work on GPU 1: 1 wait, the "
-              "longest 810.0 us for 'producer' on stream 27 of GPU 1");
+              "GPU 0 idled 810.0 µs (81.0% of the window) waiting for work on GPU 1: 1 wait, the "
+              "longest 810.0 µs for 'producer' on stream 27 of GPU 1");
     ASSERT_EQ(d.evidence.size(), 1u);
     EXPECT_EQ(d.evidence[0], dep.from);
     // Waits inside one GPU are not this finding.

@@ -112,7 +112,7 @@ TEST(Window, CaptureRangeFromProfilerCallsIsTheDefault) {
     const AnalysisResult r = analyzeTrace(*trace);
     EXPECT_EQ(r.window().source, WindowSource::Capture);
     EXPECT_DOUBLE_EQ(r.gpuBusyPct(), 80.0);
-    EXPECT_EQ(describeWindow(r.window()), "capture range (1.0 us)");
+    EXPECT_EQ(describeWindow(r.window()), "capture range (1.0 µs)");
 
     WindowRequest whole;
     whole.kind = WindowRequest::Kind::WholeTrace;

@@ -140,15 +140,15 @@ TEST(SliceTableModel, ShowsFormattedCellsWithoutCopyingTheSlices) {
     EXPECT_EQ(model.rows(), rows);  // shared, not copied
     ASSERT_EQ(model.rowCount(), 8);
     EXPECT_EQ(model.columnCount(), SliceTableModel::kColumnCount);
-    // Row 1: the H2D copy [500, 1800) of 1 MiB on stream 13.
+    // Row 1: the H2D copy [500, 1800) of 1 MiB (1.0 MB) on stream 13.
     auto cell = [&](int row, int column) {
         return model.data(model.index(row, column)).toString();
     };
     EXPECT_EQ(cell(1, SliceTableModel::kStart), QStringLiteral("0.000500 ms"));
-    EXPECT_EQ(cell(1, SliceTableModel::kDuration), QStringLiteral("1.300 µs"));
+    EXPECT_EQ(cell(1, SliceTableModel::kDuration), QStringLiteral("1.3 µs"));
     EXPECT_EQ(cell(1, SliceTableModel::kRow), QStringLiteral("Stream 13"));
     EXPECT_EQ(cell(1, SliceTableModel::kName), QStringLiteral("Memcpy HtoD"));
-    EXPECT_EQ(cell(1, SliceTableModel::kBytes), QStringLiteral("1.0 MiB"));
+    EXPECT_EQ(cell(1, SliceTableModel::kBytes), QStringLiteral("1.0 MB"));
     EXPECT_EQ(cell(0, SliceTableModel::kBytes), QString());  // an NVTX range has no bytes
     EXPECT_EQ(model.headerData(SliceTableModel::kDuration, Qt::Horizontal).toString(),
               QStringLiteral("Duration"));

@@ -14,11 +14,11 @@ TEST(SliceText, KernelTooltipNamesLaunchAndWarps) {
     const QString html = sliceTooltip(*small.trace, kernel, &badge);
     EXPECT_TRUE(html.contains("single_thread_sum"));
     EXPECT_TRUE(html.contains("Kernel"));
-    EXPECT_TRUE(html.contains("4.000 µs"));  // 2,000..6,000 ns
+    EXPECT_TRUE(html.contains("4.0 µs"));  // 2,000..6,000 ns
     EXPECT_TRUE(html.contains("(1, 1, 1)"));
     EXPECT_TRUE(html.contains("cudaLaunchKernel"));
     EXPECT_TRUE(html.contains("Launch latency"));
-    EXPECT_TRUE(html.contains("1.000 µs"));  // API call at 1,000 ns, kernel at 2,000 ns
+    EXPECT_TRUE(html.contains("1.0 µs"));  // API call at 1,000 ns, kernel at 2,000 ns
     EXPECT_TRUE(html.contains("1.6 %"));
     EXPECT_TRUE(html.contains("low GPU fill"));
 }
@@ -27,9 +27,9 @@ TEST(SliceText, CopyTooltipHasBytesAndThroughput) {
     const test::SmallTrace small = test::makeSmallTrace();
     const QString html = sliceTooltip(*small.trace, {small.stream13, 0}, nullptr);
     EXPECT_TRUE(html.contains("Memcpy HtoD"));
-    EXPECT_TRUE(html.contains("1.05 MB"));
+    EXPECT_TRUE(html.contains("1.0 MB"));
     // 1,048,576 bytes in 1,300 ns.
-    EXPECT_TRUE(html.contains("806.60 GB/s"));
+    EXPECT_TRUE(html.contains("806.6 GB/s"));
 }
 
 TEST(SliceText, ApiTooltipNamesWhatItLaunches) {
@@ -42,8 +42,8 @@ TEST(SliceText, ApiTooltipNamesWhatItLaunches) {
 TEST(SliceText, GapTooltipHasDurationAndCause) {
     const QString html =
         gapTooltip(GapOverlay{0, -1, 0, 2'500'000, "after_blocking_call", "after cudaMemcpy"});
-    EXPECT_TRUE(html.contains("2.500 ms"));
-    EXPECT_EQ(html.count("2.500 ms"), 1);  // the duration once
+    EXPECT_TRUE(html.contains("2.50 ms"));
+    EXPECT_EQ(html.count("2.50 ms"), 1);  // the duration once
     EXPECT_TRUE(html.contains("after_blocking_call"));
     EXPECT_TRUE(html.contains("after cudaMemcpy"));
 }

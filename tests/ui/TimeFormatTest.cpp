@@ -8,10 +8,10 @@ namespace {
 
 TEST(TimeFormat, DurationsCarryUnits) {
     EXPECT_EQ(formatDuration(850), QStringLiteral("850 ns"));
-    EXPECT_EQ(formatDuration(12'400), QStringLiteral("12.40 µs"));
-    EXPECT_EQ(formatDuration(3'070'000), QStringLiteral("3.070 ms"));
+    EXPECT_EQ(formatDuration(12'400), QStringLiteral("12.4 µs"));
+    EXPECT_EQ(formatDuration(3'070'000), QStringLiteral("3.07 ms"));
     EXPECT_EQ(formatDuration(1'250'000'000), QStringLiteral("1.250 s"));
-    EXPECT_EQ(formatDuration(250'000'000), QStringLiteral("250.0 ms"));
+    EXPECT_EQ(formatDuration(250'000'000), QStringLiteral("250.00 ms"));
 }
 
 TEST(TimeFormat, TickLabelsFollowTheStep) {

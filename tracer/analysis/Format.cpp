@@ -19,7 +19,7 @@ std::string formatDuration(model::TimeNs ns) {
         return std::to_string(ns) + " ns";
     }
     if (a < 1e6) {
-        return printf1("%.1f us", v / 1e3);
+        return printf1("%.1f \u00b5s", v / 1e3);
     }
     if (a < 1e9) {
         return printf1("%.2f ms", v / 1e6);

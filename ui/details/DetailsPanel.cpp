@@ -348,9 +348,11 @@ void DetailsPanel::fillKernel(const model::KernelDetail& k) {
                     units::bytes(static_cast<std::uint64_t>(k.dynamicSharedBytes))));
     if (k.warpsPerSm >= 0.0f)
         addRow(tr("Warps per SM"), QString::number(k.warpsPerSm, 'f', 1));
-    if (k.estimatedOccupancyPct >= 0.0f) {
-        addRow(tr("Occupancy (producer's estimate)"),
-               QStringLiteral("%1 %").arg(k.estimatedOccupancyPct, 0, 'f', 1));
+    // Kineto's "est. achieved occupancy %": 0 where it could not estimate, which read as a
+    // contradiction beside the theoretical occupancy, so only a real estimate is shown.
+    if (k.estimatedOccupancyPct > 0.0f) {
+        addRow(tr("Achieved occupancy (producer's estimate)"),
+               units::percent(k.estimatedOccupancyPct));
     }
 }
 
@@ -361,17 +363,17 @@ void DetailsPanel::fillWarpUse() {
     addGroup(tr("Warps"));
     const std::int64_t warpsPerSm = w.maxWarps / std::max<std::int64_t>(1, w.smCount);
     addRow(tr("Theoretical occupancy"),
-           tr("%1 % (%2 of %3 warps per SM, limited by %4)")
-               .arg(w.occupancy.theoreticalPct, 0, 'f', 1)
+           tr("%1 (%2 of %3 warps per SM, limited by %4)")
+               .arg(units::percent(w.occupancy.theoreticalPct))
                .arg(w.occupancy.activeWarpsPerSm())
                .arg(warpsPerSm)
                .arg(QString::fromUtf8(analysis::toString(w.occupancy.limiter))));
-    addRow(tr("Lane use"), tr("%1 of %2 lanes per block (%3 %)")
+    addRow(tr("Lane use"), tr("%1 of %2 lanes per block (%3)")
                                .arg(w.lanesUsedPerBlock)
                                .arg(w.lanesPerBlock)
-                               .arg(w.laneUsePct, 0, 'f', 1));
-    addRow(tr("GPU fill"), tr("%1 % (%2 of %3 warps, %4 of %5 SMs)")
-                               .arg(w.gpuFillPct, 0, 'f', w.gpuFillPct < 1.0 ? 3 : 1)
+                               .arg(units::percent(w.laneUsePct)));
+    addRow(tr("GPU fill"), tr("%1 (%2 of %3 warps, %4 of %5 SMs)")
+                               .arg(units::percent(w.gpuFillPct))
                                .arg(units::grouped(w.activeWarps))
                                .arg(units::grouped(w.maxWarps))
                                .arg(w.smsUsed)

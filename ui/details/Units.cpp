@@ -1,20 +1,14 @@
 #include "ui/details/Units.h"
 
+#include "analysis/Format.h"
+
 #include <cmath>
 #include <cstdlib>
 
 namespace wl::ui::units {
 
 QString duration(model::TimeNs ns) {
-    const double abs = std::fabs(static_cast<double>(ns));
-    const double v = static_cast<double>(ns);
-    if (abs < 1e3)
-        return QStringLiteral("%1 ns").arg(ns);
-    if (abs < 1e6)
-        return QStringLiteral("%1 µs").arg(v / 1e3, 0, 'f', abs < 1e4 ? 3 : 2);
-    if (abs < 1e9)
-        return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'f', 3);
-    return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 3);
+    return QString::fromStdString(analysis::formatDuration(ns));
 }
 
 QString timestamp(model::TimeNs ns) {
@@ -28,23 +22,19 @@ QString timestamp(model::TimeNs ns) {
 }
 
 QString bytes(std::uint64_t value) {
-    if (value < 1024)
-        return QStringLiteral("%1 B").arg(value);
-    const double v = static_cast<double>(value);
-    if (value < 1024ull * 1024)
-        return QStringLiteral("%1 KiB").arg(v / 1024.0, 0, 'f', 1);
-    if (value < 1024ull * 1024 * 1024) {
-        return QStringLiteral("%1 MiB").arg(v / (1024.0 * 1024.0), 0, 'f', 1);
-    }
-    return QStringLiteral("%1 GiB").arg(v / (1024.0 * 1024.0 * 1024.0), 0, 'f', 2);
+    return QString::fromStdString(analysis::formatBytes(value));
 }
 
 QString gbPerSecond(std::uint64_t value, model::TimeNs ns) {
     if (ns <= 0)
         return QStringLiteral("n/a");
     // bytes per ns is exactly GB/s.
-    return QStringLiteral("%1 GB/s").arg(static_cast<double>(value) / static_cast<double>(ns), 0,
-                                         'f', 2);
+    return QString::fromStdString(
+        analysis::formatRate(static_cast<double>(value) / static_cast<double>(ns)));
+}
+
+QString percent(double pct) {
+    return QString::fromStdString(analysis::formatPercent(pct));
 }
 
 QString grouped(std::int64_t value) {

@@ -8,20 +8,23 @@
 
 namespace wl::ui::units {
 
-// Human-readable durations, times, sizes and rates for the details panel and status texts.
-// Inputs are integers in model units (ns, bytes); output picks a unit so 3-4 digits show.
+// Human-readable durations, times, sizes and rates for the panels: Qt strings of the one
+// formatter (analysis/Format.h), so every panel and the analysis' messages use the same units.
+// Inputs are integers in model units (ns, bytes).
 
-// "850 ns", "12.35 µs", "4.210 ms", "1.503 s".
+// "850 ns", "12.3 µs", "4.21 ms", "1.503 s".
 QString duration(model::TimeNs ns);
 // A point in time since the trace origin, always in ms with µs precision: "12.345678 ms".
 QString timestamp(model::TimeNs ns);
-// "512 B", "64.0 KiB", "381.5 MiB", "1.50 GiB".
+// "512 B", "64.0 KB", "400.0 MB", "1.50 GB" (decimal, as the GB/s of rates).
 QString bytes(std::uint64_t bytes);
 // Throughput of `bytes` moved in `ns` in GB/s (1e9 bytes/s); "n/a" when ns <= 0.
 QString gbPerSecond(std::uint64_t bytes, model::TimeNs ns);
+// "12.3%", "0.024%" (small shares keep their digits).
+QString percent(double pct);
 // 1234567 -> "1,234,567".
 QString grouped(std::int64_t value);
-// A counter's value with its unit: bytes as bytes() does ("2.0 MiB"), anything else as the number
+// A counter's value with its unit: bytes as bytes() does ("2.0 MB"), anything else as the number
 // with `decimals` and the unit ("42 ops", "87.50 %").
 QString counterValue(double value, std::string_view unit, int decimals);
 

@@ -4,6 +4,7 @@
 
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
+#include "ui/details/Units.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimelineLayout.h"
 
@@ -62,20 +63,6 @@ QString sliceKindName(const model::Trace& trace, const model::Slice& slice) {
     return QStringLiteral("Slice");
 }
 
-QString formatBytes(std::uint64_t bytes) {
-    const double b = double(bytes);
-    if (b >= 1e9) {
-        return QString::number(b / 1e9, 'f', 2) + QStringLiteral(" GB");
-    }
-    if (b >= 1e6) {
-        return QString::number(b / 1e6, 'f', 2) + QStringLiteral(" MB");
-    }
-    if (b >= 1e3) {
-        return QString::number(b / 1e3, 'f', 1) + QStringLiteral(" kB");
-    }
-    return QString::number(bytes) + QStringLiteral(" B");
-}
-
 QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const KernelBadge* badge) {
     const model::Slice& s = trace.slice(ref);
     const model::Track& track = trace.track(ref.track);
@@ -110,26 +97,24 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
         rows += row(QStringLiteral("Registers/thread"), QString::number(k->registersPerThread));
         rows += row(QStringLiteral("Shared memory"),
                     QStringLiteral("%1 static + %2 dynamic")
-                        .arg(formatBytes(std::uint64_t(k->staticSharedBytes)),
-                             formatBytes(std::uint64_t(k->dynamicSharedBytes))));
+                        .arg(units::bytes(std::uint64_t(k->staticSharedBytes)),
+                             units::bytes(std::uint64_t(k->dynamicSharedBytes))));
     }
     if (const model::MemcpyDetail* m = trace.memcpy(s)) {
-        rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
+        rows += row(QStringLiteral("Bytes"), units::bytes(m->bytes));
         if (s.durationNs > 0) {
-            rows += row(QStringLiteral("Throughput"),
-                        QString::number(double(m->bytes) / double(s.durationNs), 'f', 2) +
-                            QStringLiteral(" GB/s"));
+            rows += row(QStringLiteral("Throughput"), units::gbPerSecond(m->bytes, s.durationNs));
         }
         rows += row(QStringLiteral("Memory"),
                     QStringLiteral("%1 → %2").arg(QString::fromUtf8(model::toString(m->srcKind)),
                                                   QString::fromUtf8(model::toString(m->dstKind))));
     }
     if (const model::MemsetDetail* m = trace.memset(s)) {
-        rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
+        rows += row(QStringLiteral("Bytes"), units::bytes(m->bytes));
         rows += row(QStringLiteral("Value"), QString::number(m->value));
     }
     if (const model::MemoryDetail* m = trace.memory(s)) {
-        rows += row(QStringLiteral("Bytes"), formatBytes(m->bytes));
+        rows += row(QStringLiteral("Bytes"), units::bytes(m->bytes));
         rows +=
             row(QStringLiteral("Address"), QStringLiteral("0x") + QString::number(m->address, 16));
     }

@@ -1,5 +1,7 @@
 #include "ui/timeline/TimeFormat.h"
 
+#include "analysis/Format.h"
+
 #include <cmath>
 #include <cstdlib>
 
@@ -17,18 +19,7 @@ constexpr Unit kUnits[] = {{1e9, u" s"}, {1e6, u" ms"}, {1e3, u" µs"}, {1.0, u"
 }  // namespace
 
 QString formatDuration(model::TimeNs durationNs) {
-    const double magnitude = std::abs(double(durationNs));
-    for (const Unit& unit : kUnits) {
-        if (magnitude >= unit.ns || unit.ns == 1.0) {
-            const double v = double(durationNs) / unit.ns;
-            if (unit.ns == 1.0) {
-                return QString::number(durationNs) + QString::fromUtf16(unit.suffix);
-            }
-            const int decimals = std::abs(v) >= 100 ? 1 : (std::abs(v) >= 10 ? 2 : 3);
-            return QString::number(v, 'f', decimals) + QString::fromUtf16(unit.suffix);
-        }
-    }
-    return QString::number(durationNs) + QStringLiteral(" ns");
+    return QString::fromStdString(analysis::formatDuration(durationNs));
 }
 
 QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs, model::TimeNs magnitudeNs) {

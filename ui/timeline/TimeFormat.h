@@ -6,8 +6,8 @@
 
 namespace wl::ui {
 
-// Human-readable times for tooltips, the ruler and details: "850 ns", "12.4 µs", "3.07 ms",
-// "1.250 s". Three significant digits for durations.
+// A duration for tooltips and the ruler, as the one formatter writes it (analysis/Format.h):
+// "850 ns", "12.4 µs", "3.07 ms", "1.250 s".
 QString formatDuration(model::TimeNs durationNs);
 
 // A ruler label for time `ns` when ticks are `stepNs` apart and the largest label is about

@@ -149,7 +149,7 @@ TEST(CompareView, AlignsTheTracesAtTheirWindowsStarts) {
     // The label says so.
     const auto labels = view.findChildren<QLabel*>();
     const bool said = std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
-        return l->text().contains(QStringLiteral("aligned at its window's start, 5.000 ms"));
+        return l->text().contains(QStringLiteral("aligned at its window's start, 5.00 ms"));
     });
     EXPECT_TRUE(said);
 }

@@ -16,7 +16,7 @@ namespace {
 
 analysis::Statistics sampleStatistics() {
     test::HandTrace t;
-    // Durations chosen so text order ("10.0 us" < "9.0 us") differs from numeric order.
+    // Durations chosen so text order ("10.0 µs" < "9.0 µs") differs from numeric order.
     t.kernel(1, 0, 9'000, -1, "nine");
     t.kernel(1, 10'000, 20'000, -1, "ten");
     t.kernel(1, 20'000, 20'500, -1, "half");
@@ -49,7 +49,7 @@ TEST(StatisticsModel, CellsAreFormattedAndRawForSorting) {
     // Numbers first, the name last. Longest total first: "ten" (10 us), "nine" (9 us), "half"
     // (2 x 0.5 us).
     EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kName)).toString(), "ten");
-    EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kTotal)).toString(), "10.0 us");
+    EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kTotal)).toString(), "10.0 µs");
     EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kTotal), StatisticsModel::kSortRole)
                   .toLongLong(),
               10'000);
