@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <unordered_set>
 
 #include <QFont>
 
@@ -40,14 +41,14 @@ struct Frame {
 
 Frame buildFrame(const model::TracePtr& trace, model::TimeNs startNs, model::TimeNs endNs,
                  int widthPx, int heightPx = 4000, const TimelineOverlays& overlays = {},
-                 bool laneIndex = true) {
+                 bool laneIndex = true, const std::unordered_set<std::uint64_t>& collapsed = {}) {
     Frame f;
     f.overlays.build(trace.get(), overlays);
     f.counters.build(trace.get());
     if (laneIndex) {
         f.lanes.build(trace.get());
     }
-    f.layout.build(trace.get(), {}, f.overlays.devicesWithGaps());
+    f.layout.build(trace.get(), collapsed, f.overlays.devicesWithGaps());
     DrawListRequest r;
     r.trace = trace.get();
     r.layout = &f.layout;
@@ -243,6 +244,38 @@ TEST(DrawListBuilder, ALongGapStartingInAShortGapsPixelIsDrawnWhole) {
     }
     EXPECT_GE(right, 900 - 1);
     EXPECT_EQ(f.list.hatches.front().rect.left(), 600);
+}
+
+TEST(DrawListBuilder, ACollapsedGpuShowsWhatItHoldsInItsTitleBand) {
+    const test::SmallTrace small = test::makeSmallTrace();
+    const model::ProcessIndex gpu = small.trace->track(small.stream7).process;
+    const Frame open = buildFrame(small.trace, 0, 10'000, 1000);
+    const Frame folded =
+        buildFrame(small.trace, 0, 10'000, 1000, 4000, {}, true, {TimelineLayout::processKey(gpu)});
+    int band = -1;
+    for (const TimelineRow& row : folded.layout.rows())
+        if (row.kind == RowKind::Process && row.process == gpu)
+            band = row.yPx;
+    ASSERT_GE(band, 0);
+    // Every GPU op of the small trace is drawn in the band (kernels, copies, memset), and only
+    // there: none of the GPU's rows is laid out.
+    std::uint64_t inBand = 0;
+    std::uint64_t labels = 0;
+    for (const DrawBatch& b : folded.list.sliceBatches)
+        for (const DrawItem& item : b.items)
+            if (item.y == band + DrawListBuilder::kSummaryTopPx &&
+                small.trace->track(item.first.track).process == gpu)
+                inBand += item.count;
+    for (const DrawLabel& l : folded.list.labels)
+        labels += l.rect.y() == band + DrawListBuilder::kSummaryTopPx ? 1 : 0;
+    std::uint64_t gpuOps = 0;
+    for (const model::Track& track : small.trace->tracks())
+        if (track.process == gpu && track.kind == model::TrackKind::GpuStream)
+            gpuOps += track.lane(0).size();
+    EXPECT_GT(gpuOps, 0u);
+    EXPECT_EQ(inBand, gpuOps);
+    EXPECT_EQ(labels, 0u);  // undecorated
+    EXPECT_LT(folded.list.lanesDrawn, open.list.lanesDrawn + 1);
 }
 
 TEST(DrawListBuilder, CounterRowsDrawMinMaxPerPixel) {

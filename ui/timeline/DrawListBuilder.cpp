@@ -57,6 +57,8 @@ public:
                     counterRow(row, row.yPx - top);
                     break;
                 case RowKind::Process:
+                    if (row.collapsed)
+                        processSummary(row, row.yPx - top);
                     break;
             }
         }
@@ -81,6 +83,23 @@ private:
         }
         batches.push_back(DrawBatch{color, {}});
         return batches.back();
+    }
+
+    // A collapsed process or GPU still shows what it holds: the top-level slices of its streams
+    // and threads in one thin strip of its title band, undecorated (no labels or marks), so that
+    // where its work is (and is not) reads without opening it. Bounded by pixels per track.
+    void processSummary(const TimelineRow& row, int y) {
+        const auto tracks = m_trace.tracks();
+        m_summary = true;
+        for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
+            const model::Track& track = tracks[t];
+            const bool shown = track.kind == model::TrackKind::GpuStream ||
+                               track.kind == model::TrackKind::HostApi ||
+                               track.kind == model::TrackKind::Host;
+            if (track.process == row.process && shown && track.laneCount() > 0)
+                lane(t, track, 0, y + kSummaryTopPx, kSummaryHeightPx);
+        }
+        m_summary = false;
     }
 
     void trackRow(const TimelineRow& row, int top, int bottom) {
@@ -182,12 +201,12 @@ private:
             m_list.visibleSlices += p.count;
             if (p.count > 1) {
                 ++m_list.mergedItems;
-            } else {
+            } else if (!m_summary) {
                 decorateSingle(item, p.color);
             }
             batch(m_list.sliceBatches, p.color).items.push_back(item);
         }
-        if (m_r.overlays) {
+        if (m_r.overlays && !m_summary) {
             lowFillMarks(trackIndex, slices, base, firstVisible, lastVisible, y);
         }
     }
@@ -424,6 +443,7 @@ private:
     const QFontMetrics& m_metrics;
     DrawList m_list;
     std::vector<Pending> m_pending;
+    bool m_summary = false;  // drawing a collapsed process's strip: no labels or marks
 };
 
 DrawListBuilder::DrawListBuilder(const QFont& labelFont) : m_metrics(labelFont) {}

@@ -38,6 +38,9 @@ public:
     static constexpr double kMinSinglePx = 1.0;  // narrower slices merge into counted blocks
     static constexpr int kMinLabelPx = 40;       // slices this wide get their name written in
     static constexpr int kMarkSpacingPx = 8;     // low-fill marks at least this far apart
+    // A collapsed process's strip of what it holds, inside its title band.
+    static constexpr int kSummaryTopPx = 8;
+    static constexpr int kSummaryHeightPx = 10;
 
     explicit DrawListBuilder(const QFont& labelFont);
 
