@@ -42,7 +42,6 @@ namespace wl::app {
 namespace {
 
 // Traces can be large; keep the history bounded.
-constexpr int kMaxDocuments = 16;
 constexpr QSize kDefaultSize{1600, 1000};
 
 QString lastRunSummary(const TraceDocument& doc) {
@@ -235,8 +234,7 @@ void MainWindow::createWidgets() {
             [this](model::TimeNs thresholdNs) {
                 m_analysisOptions.gapThresholdNs = thresholdNs;
                 // Every cached analysis used the old threshold.
-                for (auto& a : m_analyses)
-                    a.reset();
+                m_documents.clearAnalyses();
                 analyzeCurrent(false);  // keep the user's view
             });
 
@@ -630,7 +628,8 @@ void MainWindow::onRunFinished(const RunBatchResult& result) {
         addDocument(TraceDocument::fromRun(result.requests[i], result.outcomes[i], ++m_runNumber));
     }
     if (result.outcomes.size() == 2 && result.requests.size() == 2) {
-        showComparison(m_documents[m_documents.size() - 2], m_documents.back());
+        showComparison(m_documents.at(m_documents.size() - 2),
+                       m_documents.at(m_documents.size() - 1));
     }
     const bool ok = !result.error && !result.cancelled;
     if (result.error) {
@@ -692,26 +691,20 @@ QString MainWindow::lastRunText() const {
 }
 
 void MainWindow::addDocument(DocumentPtr document) {
-    m_documents.push_back(std::move(document));
-    m_analyses.emplace_back();
-    m_history->addItem(m_documents.back()->title);
-    if (static_cast<int>(m_documents.size()) > kMaxDocuments) {
-        m_documents.erase(m_documents.begin());
-        m_analyses.erase(m_analyses.begin());
+    m_history->addItem(document->title);
+    if (m_documents.add(std::move(document)))
         m_history->removeItem(0);
-    }
-    setCurrentDocument(static_cast<int>(m_documents.size()) - 1);
+    setCurrentDocument(m_documents.size() - 1);
 }
 
 DocumentPtr MainWindow::currentDocument() const {
-    return m_current >= 0 && m_current < documentCount() ? m_documents[m_current] : nullptr;
+    return m_documents.current();
 }
 
 void MainWindow::setCurrentDocument(int index) {
-    if (index < 0 || index >= documentCount())
+    if (!m_documents.setCurrent(index))
         return;
-    m_current = index;
-    const DocumentPtr& doc = m_documents[index];
+    const DocumentPtr doc = m_documents.at(index);
     m_history->setCurrentIndex(index);
     m_timeline->setTrace(doc->trace);
     m_timeline->setOverlays({});
@@ -731,10 +724,11 @@ void MainWindow::setCurrentDocument(int index) {
     if (doc->origin == TraceDocument::Origin::Run)
         m_runStatus->setText(lastRunSummary(*doc));
     m_runStatus->setToolTip(m_runStatus->text());
-    m_windowRequest = m_analyses[index] ? m_analyses[index]->request : analysis::WindowRequest{};
-    if (m_analyses[index]) {
+    const std::shared_ptr<const DocumentAnalysis> known = m_documents.analysisAt(index);
+    m_windowRequest = known ? known->request : analysis::WindowRequest{};
+    if (known) {
         m_analysisJobs.abandon();  // an older document's analysis must not land here
-        applyAnalysis(m_analyses[index], true);
+        applyAnalysis(known, true);
     } else {
         analyzeCurrent(true);
     }
@@ -742,7 +736,7 @@ void MainWindow::setCurrentDocument(int index) {
 }
 
 std::shared_ptr<const DocumentAnalysis> MainWindow::currentAnalysis() const {
-    return m_current >= 0 && m_current < documentCount() ? m_analyses[m_current] : nullptr;
+    return m_documents.currentAnalysis();
 }
 
 void MainWindow::analyzeCurrent(bool focus) {
@@ -761,10 +755,7 @@ void MainWindow::analyzeCurrent(bool focus) {
         },
         [this, doc, focus](std::shared_ptr<const DocumentAnalysis> result) {
             // The document may have moved in the history (or left it) meanwhile.
-            for (std::size_t i = 0; i < m_documents.size(); ++i) {
-                if (m_documents[i] == doc)
-                    m_analyses[i] = result;
-            }
+            m_documents.setAnalysis(doc, result);
             if (currentDocument() == doc)
                 applyAnalysis(result, focus);
             onBusyChanged();
@@ -848,12 +839,8 @@ void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async,
                              analyzeDocument(*async->trace, options)};
         },
         [this, baseline, async, names](auto results) {
-            for (std::size_t i = 0; i < m_documents.size(); ++i) {
-                if (m_documents[i] == baseline && !m_analyses[i])
-                    m_analyses[i] = results.first;
-                if (m_documents[i] == async && !m_analyses[i])
-                    m_analyses[i] = results.second;
-            }
+            m_documents.setAnalysis(baseline, results.first, /*onlyIfNone=*/true);
+            m_documents.setAnalysis(async, results.second, /*onlyIfNone=*/true);
             if (!m_compare) {
                 m_compare = new ui::CompareView(m_tabs);
                 m_tabs->addTab(m_compare, tr("Compare"));
@@ -927,11 +914,8 @@ void MainWindow::find(const QString& text, bool regex) {
 void MainWindow::showSliceDetails(model::TracePtr trace, model::SliceRef ref) {
     if (m_details->trace() != trace) {
         m_details->setTrace(trace);
-        for (std::size_t i = 0; i < m_documents.size(); ++i) {
-            if (m_documents[i]->trace == trace && m_analyses[i]) {
-                m_details->setAnalysis(m_analyses[i]->result);
-            }
-        }
+        if (const auto known = m_documents.analysisOf(trace))
+            m_details->setAnalysis(known->result);
     }
     m_details->showSlice(ref);
 }

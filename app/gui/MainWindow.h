@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui/DocumentAnalysis.h"
+#include "app/gui/DocumentHistory.h"
 #include "app/gui/JobTracker.h"
 #include "app/gui/MessageBar.h"
 #include "app/gui/RecentFiles.h"
@@ -79,11 +80,9 @@ public:
     model::Status exportViewPng(const QString& path);
 
     // Documents: every opened file and every run, newest last.
-    int documentCount() const { return static_cast<int>(m_documents.size()); }
-    DocumentPtr document(int index) const {
-        return m_documents.at(static_cast<std::size_t>(index));
-    }
-    int currentDocumentIndex() const { return m_current; }
+    int documentCount() const { return m_documents.size(); }
+    DocumentPtr document(int index) const { return m_documents.at(index); }
+    int currentDocumentIndex() const { return m_documents.currentIndex(); }
     // File > Compare With: opens `path` and compares it (second) with the current trace (first),
     // each over its own analysis window. Nothing happens without a current trace.
     void compareWith(const QString& path);
@@ -223,8 +222,7 @@ private:
     QAction* m_fullNamesAction = nullptr;     // View > Full kernel names
     QAction* m_dependenciesAction = nullptr;  // View > Dependencies
 
-    std::vector<DocumentPtr> m_documents;
-    std::vector<std::shared_ptr<const DocumentAnalysis>> m_analyses;  // parallel to m_documents
+    DocumentHistory m_documents;
     analysis::AnalysisOptions m_analysisOptions;
     analysis::WindowRequest m_windowRequest;  // of the current document
     QThreadPool m_analysisPool;
@@ -232,7 +230,6 @@ private:
     JobTracker m_compareJobs{this};
     QThreadPool m_devicePool;  // the device probe: apart, so that it delays no analysis
     JobTracker m_deviceJobs{this};
-    int m_current = -1;
     int m_runNumber = 0;
     bool m_deviceAvailable = false;
     QString m_deviceText;
