@@ -1,0 +1,152 @@
+#pragma once
+
+// Inside TimelineView: its constants, state and geometry, shared by TimelineView.cpp (state and
+// input) and TimelineViewPaint.cpp (painting). Private to those two files.
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <unordered_set>
+#include <utility>
+#include "ui/details/Units.h"
+#include "ui/style/Palette.h"
+#include "ui/timeline/Arrows.h"
+#include "ui/timeline/CounterSummary.h"
+#include "ui/timeline/DenseSpan.h"
+#include "ui/timeline/DrawListBuilder.h"
+#include "ui/timeline/FlowNavigation.h"
+#include "ui/timeline/HitTester.h"
+#include "ui/timeline/LaneIndex.h"
+#include "ui/timeline/OverlayIndex.h"
+#include "ui/timeline/RulerTicks.h"
+#include "ui/timeline/SliceText.h"
+#include "ui/timeline/TimeFormat.h"
+#include "ui/timeline/TimelineLayout.h"
+#include "ui/timeline/TimelinePainter.h"
+
+namespace wl::ui::timeline_view {
+
+constexpr int kHeaderWidthPx = 240;
+constexpr int kRulerHeightPx = 30;
+constexpr int kLegendLineHeightPx = 20;
+constexpr int kLegendPadPx = 4;
+constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
+constexpr double kKeyPanFraction = 0.1;
+constexpr int kDragThresholdPx = 3;
+// revealSlice: a slice narrower than this is zoomed to kRevealWidthPx, so it can be seen and
+// clicked; a wider one keeps the user's zoom.
+constexpr double kMinRevealPx = 4.0;
+constexpr double kRevealWidthPx = 60.0;
+
+// The frame's inputs that the draw list depends on: the list is rebuilt only when one changes.
+struct CacheKey {
+    const model::Trace* trace = nullptr;
+    std::uint64_t layoutVersion = 0;
+    std::uint64_t overlayVersion = 0;
+    model::TimeNs startNs = 0;
+    model::TimeNs endNs = 0;
+    int widthPx = 0;
+    int scrollYPx = 0;
+    int heightPx = 0;
+    friend bool operator==(const CacheKey&, const CacheKey&) = default;
+};
+
+inline QFont legendFont(const QWidget* w) {
+    QFont small = w->font();
+    small.setPointSizeF(8.0);
+    return small;
+}
+
+// One legend entry placed: its left edge and its line.
+struct LegendItem {
+    const Palette::LegendEntry* entry;
+    int x;
+    int line;
+};
+
+// The legend in as many lines as the width needs, so that a narrow window (1024 px with the
+// docks) cuts no entry off.
+inline std::vector<LegendItem> legendItems(const QWidget* w) {
+    static const std::vector<Palette::LegendEntry> entries = Palette::legend();
+    const QFontMetrics fm(legendFont(w));
+    std::vector<LegendItem> out;
+    int x = 8;
+    int line = 0;
+    for (const Palette::LegendEntry& e : entries) {
+        const int itemW = 16 + fm.horizontalAdvance(e.label);
+        if (x > 8 && x + itemW > w->width() - 4) {
+            x = 8;
+            ++line;
+        }
+        out.push_back({&e, x, line});
+        x += itemW + 14;
+    }
+    return out;
+}
+
+inline int legendHeightPx(const QWidget* w) {
+    const std::vector<LegendItem> items = legendItems(w);
+    const int lines = items.empty() ? 1 : items.back().line + 1;
+    return lines * kLegendLineHeightPx + kLegendPadPx;
+}
+
+inline QRect timeAreaOf(const QWidget* w, const QScrollBar* bar) {
+    const int barW = bar->isHidden() ? 0 : bar->width();
+    return QRect(kHeaderWidthPx, kRulerHeightPx, std::max(1, w->width() - kHeaderWidthPx - barW),
+                 std::max(1, w->height() - kRulerHeightPx - legendHeightPx(w)));
+}
+
+}  // namespace wl::ui::timeline_view
+
+namespace wl::ui {
+
+struct TimelineView::State {
+    explicit State(const QFont& base) : labelFont(base), builder(labelFont), painter(labelFont) {}
+
+    model::TracePtr trace;
+    OverlayIndex overlays;
+    CounterSummary counters;
+    LaneIndex lanes;
+    TimelineLayout layout;
+    std::unordered_set<std::uint64_t> collapsed;
+    std::uint64_t layoutVersion = 0;
+    std::uint64_t overlayVersion = 0;
+
+    TimeViewport viewport;
+    QMetaObject::Connection scaleConnection;
+    model::SliceRef selected;
+    QScrollBar* vbar = nullptr;
+
+    QFont labelFont;
+    DrawListBuilder builder;
+    TimelinePainter painter;
+    std::optional<timeline_view::CacheKey> cacheKey;
+    DrawList cached;
+
+    QPoint mousePos{-1, -1};
+    bool pressed = false;
+    bool dragging = false;
+    QPoint pressPos;
+    model::TimeNs pressStartNs = 0;
+    model::TimeNs pressEndNs = 0;
+    int pressScroll = 0;
+
+    // Range selection: a drag that started on the ruler or with Shift.
+    bool selectingRange = false;
+    bool showDependencies = true;  // View > Dependencies
+    model::TimeNs rangeAnchorNs = 0;
+    std::optional<model::TimeRange> timeSelection;
+    std::vector<model::TimeRange> analysisWindow;
+    SearchMatchesPtr search;
+};
+
+}  // namespace wl::ui
