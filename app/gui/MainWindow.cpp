@@ -850,20 +850,10 @@ void MainWindow::showComparison(DocumentPtr baseline, DocumentPtr async,
                                results.second->result);
             m_compare->setNames(names.first, names.second);
             // Compare what the workloads time (copies and kernels, or the loop), not the setup
-            // around it, and show both runs on the GPU's work rather than their whole spans.
+            // around it. The view shows both from their windows' starts (CompareView).
             if (baseline->timedPartMs > 0.0 && async->timedPartMs > 0.0) {
                 m_compare->setWallTimes(baseline->timedPartMs, async->timedPartMs,
                                         tr("timed part"));
-            }
-            const auto baseFocus = results.first->focus;
-            const auto asyncFocus = results.second->focus;
-            if (baseFocus || asyncFocus) {
-                const model::TimeNs start =
-                    std::min(baseFocus ? baseFocus->first : 0, asyncFocus ? asyncFocus->first : 0);
-                const model::TimeNs end =
-                    std::max(baseFocus ? baseFocus->second : baseline->trace->spanNs(),
-                             asyncFocus ? asyncFocus->second : async->trace->spanNs());
-                m_compare->baselineView()->setVisibleRange(start, end);
             }
             m_tabs->setCurrentWidget(m_compare);
             showInfo(

@@ -265,6 +265,28 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
     return w;
 }
 
+std::vector<std::string> nvtxRangeNames(const model::Trace& trace) {
+    std::map<model::StringId, std::size_t> counts;
+    for (const model::Track& track : trace.tracks()) {
+        if (isNvtxTrack(track)) {
+            for (const model::Slice& s : track.slices)
+                ++counts[s.nameId];
+        }
+    }
+    std::vector<std::pair<std::size_t, std::string>> byCount;
+    for (const auto& [id, count] : counts)
+        byCount.emplace_back(count, std::string(trace.str(id)));
+    std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<std::string> names;
+    for (auto& [count, name] : byCount) {
+        if (!name.empty())
+            names.push_back(std::move(name));
+    }
+    return names;
+}
+
 std::int32_t nvtxInstanceNumber(const model::Trace& trace, model::SliceRef ref) {
     if (!ref.valid() || !isNvtxTrack(trace.track(ref.track))) {
         return 0;

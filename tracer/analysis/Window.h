@@ -70,6 +70,9 @@ std::vector<model::TimeRange> captureRanges(const model::Trace& trace);
 model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
                                             const WindowRequest& request = {});
 
+// The names of the trace's NVTX ranges, each once, the most frequent first (then by name).
+std::vector<std::string> nvtxRangeNames(const model::Trace& trace);
+
 // The 1-based instance number of an NVTX slice among the ranges of its name, in the order
 // WindowRequest::nvtx counts them (0 when the slice is not an NVTX range).
 std::int32_t nvtxInstanceNumber(const model::Trace& trace, model::SliceRef ref);

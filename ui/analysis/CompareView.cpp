@@ -5,10 +5,12 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -17,6 +19,7 @@
 #include <utility>
 
 #include "analysis/Format.h"
+#include "analysis/Window.h"
 #include "ui/analysis/AnalysisOverlays.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeScale.h"
@@ -74,7 +77,7 @@ QChartView* makeChartView(QWidget* parent, const QString& title) {
 }
 
 QString runLabel(const QString& name, const model::TracePtr& trace, const RunMetrics& m,
-                 model::TimeNs alignedAtNs) {
+                 const QString& alignedHow) {
     if (!trace) {
         return QObject::tr("%1: no run").arg(name);
     }
@@ -84,16 +87,7 @@ QString runLabel(const QString& name, const model::TracePtr& trace, const RunMet
             .arg(m.wallMs, 0, 'f', 2)
             .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
             .arg(QString::fromStdString(analysis::formatPercent(m.copyComputePct)));
-    if (alignedAtNs == 0)
-        return text;
-    return QObject::tr("%1 · aligned at its window's start, %2 into the trace")
-        .arg(text, formatDuration(alignedAtNs));
-}
-
-// From the start of the trace's analysis window to its end (the whole trace without a window).
-model::TimeNs windowExtentNs(const model::Trace& trace, const analysis::AnalysisResult& result) {
-    const analysis::AnalysisWindow& window = result.window();
-    return window.parts.empty() ? trace.spanNs() : window.endNs() - window.startNs();
+    return alignedHow.isEmpty() ? text : QStringLiteral("%1 · %2").arg(text, alignedHow);
 }
 
 // Empties a chart for new series: the old series and axes go.
@@ -127,6 +121,17 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     big.setBold(true);
     m_headline->setFont(big);
     layout->addWidget(m_headline);
+
+    auto* alignRow = new QHBoxLayout();
+    alignRow->addWidget(new QLabel(tr("Align the traces at"), this));
+    m_alignBox = new QComboBox(this);
+    m_alignBox->setObjectName(QStringLiteral("compareAlignment"));
+    m_alignBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    alignRow->addWidget(m_alignBox);
+    alignRow->addStretch(1);
+    layout->addLayout(alignRow);
+    connect(m_alignBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { alignAt(m_alignBox->itemData(index).toString()); });
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     auto* timelines = new QWidget(splitter);
@@ -201,29 +206,93 @@ void CompareView::setRuns(model::TracePtr baseline,
     m_baseMetrics = m_baseline ? runMetrics(*m_baseline, *m_baseResult) : RunMetrics{};
     m_asyncMetrics = m_async ? runMetrics(*m_async, *m_asyncResult) : RunMetrics{};
 
-    // Aligned at the analysis windows' starts: a program's setup before its window (imports,
-    // allocation, warm-up) would otherwise shift one run against the other.
-    m_baselineView->setTimeOffsetNs(m_baseline ? m_baseResult->window().startNs() : 0);
-    m_asyncView->setTimeOffsetNs(m_async ? m_asyncResult->window().startNs() : 0);
     m_baselineView->setTrace(m_baseline);
     m_asyncView->setTrace(m_async);
     m_baselineView->setOverlays(m_baseline ? makeOverlays(*m_baseline, *m_baseResult)
                                            : TimelineOverlays{});
     m_asyncView->setOverlays(m_async ? makeOverlays(*m_async, *m_asyncResult) : TimelineOverlays{});
-    // One scale for both, from the windows' starts: show the longer window whole so the shorter
-    // run's length reads against it.
-    const model::TimeNs longest =
-        std::max<model::TimeNs>({m_baseline ? windowExtentNs(*m_baseline, *m_baseResult) : 0,
-                                 m_async ? windowExtentNs(*m_async, *m_asyncResult) : 0, 1});
-    m_scale->setRange(0, longest);
-
-    m_baseLabel->setText(
-        runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_baselineView->timeOffsetNs()));
-    m_asyncLabel->setText(
-        runLabel(sideTitle(1), m_async, m_asyncMetrics, m_asyncView->timeOffsetNs()));
+    fillAlignmentBox();
+    applyAlignment();
     m_headline->setText(headline());
     updateCharts();
     updateKernelChart();
+}
+
+void CompareView::alignAt(const QString& rangeName) {
+    m_alignRange = rangeName;
+    const int index = rangeName.isEmpty() ? 0 : m_alignBox->findData(rangeName);
+    if (index >= 0 && index != m_alignBox->currentIndex()) {
+        const QSignalBlocker block(m_alignBox);
+        m_alignBox->setCurrentIndex(index);
+    }
+    applyAlignment();
+}
+
+void CompareView::fillAlignmentBox() {
+    const QSignalBlocker block(m_alignBox);
+    m_alignBox->clear();
+    m_alignBox->addItem(tr("the analysis windows' starts"), QString());
+    if (m_baseline && m_async) {
+        std::vector<std::string> second = analysis::nvtxRangeNames(*m_async);
+        std::sort(second.begin(), second.end());
+        int offered = 0;
+        for (const std::string& name : analysis::nvtxRangeNames(*m_baseline)) {
+            if (offered == kMaxAlignmentRanges)
+                break;
+            if (std::binary_search(second.begin(), second.end(), name)) {
+                const QString q = QString::fromStdString(name);
+                m_alignBox->addItem(tr("the first '%1'").arg(q), q);
+                ++offered;
+            }
+        }
+    }
+    const int index = m_alignRange.isEmpty() ? 0 : m_alignBox->findData(m_alignRange);
+    m_alignBox->setCurrentIndex(std::max(index, 0));
+}
+
+void CompareView::applyAlignment() {
+    const model::TracePtr traces[2] = {m_baseline, m_async};
+    const analysis::AnalysisResult* results[2] = {m_baseResult.get(), m_asyncResult.get()};
+    TimelineView* views[2] = {m_baselineView, m_asyncView};
+    model::TimeNs longest = 1;
+    for (int i = 0; i < 2; ++i) {
+        m_alignedHow[i].clear();
+        if (!traces[i]) {
+            views[i]->setTimeOffsetNs(0);
+            continue;
+        }
+        // By default at the analysis window's start: a program's setup before its window
+        // (imports, allocation, warm-up) would otherwise shift one run against the other.
+        model::TimeNs offset = results[i]->window().startNs();
+        QString how = tr("aligned at its window's start");
+        if (!m_alignRange.isEmpty()) {
+            analysis::WindowRequest request;
+            request.kind = analysis::WindowRequest::Kind::NvtxRange;
+            request.rangeName = m_alignRange.toStdString();
+            request.instance = 1;
+            if (auto first = analysis::resolveWindow(*traces[i], request); first.ok()) {
+                offset = first.value().startNs();
+                how = tr("aligned at its first '%1'").arg(m_alignRange);
+            } else {
+                how = tr("no '%1': aligned at its window's start").arg(m_alignRange);
+            }
+        }
+        if (offset != 0)
+            m_alignedHow[i] = tr("%1, %2 into the trace").arg(how, formatDuration(offset));
+        views[i]->setTimeOffsetNs(offset);
+        // Show the longer run from the alignment point to its window's end, so the shorter
+        // run's length reads against it.
+        const analysis::AnalysisWindow& window = results[i]->window();
+        const model::TimeNs end = window.parts.empty() ? traces[i]->spanNs() : window.endNs();
+        longest = std::max(longest, end - offset);
+    }
+    m_scale->setRange(0, longest);
+    updateRunLabels();
+}
+
+void CompareView::updateRunLabels() {
+    m_baseLabel->setText(runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_alignedHow[0]));
+    m_asyncLabel->setText(runLabel(sideTitle(1), m_async, m_asyncMetrics, m_alignedHow[1]));
 }
 
 QString CompareView::legendName(int run) const {
@@ -243,10 +312,7 @@ QString CompareView::sideTitle(int run) const {
 void CompareView::setNames(const QString& first, const QString& second) {
     m_firstName = first;
     m_secondName = second;
-    m_baseLabel->setText(
-        runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_baselineView->timeOffsetNs()));
-    m_asyncLabel->setText(
-        runLabel(sideTitle(1), m_async, m_asyncMetrics, m_asyncView->timeOffsetNs()));
+    updateRunLabels();
     updateCharts();
     updateKernelChart();
 }
@@ -259,10 +325,7 @@ void CompareView::setWallTimes(double baselineMs, double asyncMs, const QString&
     if (m_async && asyncMs > 0.0) {
         m_asyncMetrics.wallMs = asyncMs;
     }
-    m_baseLabel->setText(
-        runLabel(sideTitle(0), m_baseline, m_baseMetrics, m_baselineView->timeOffsetNs()));
-    m_asyncLabel->setText(
-        runLabel(sideTitle(1), m_async, m_asyncMetrics, m_asyncView->timeOffsetNs()));
+    updateRunLabels();
     m_headline->setText(headline());
     updateCharts();
 }

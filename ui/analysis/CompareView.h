@@ -10,6 +10,7 @@
 #include "model/Trace.h"
 #include "ui/analysis/RunMetrics.h"
 
+class QComboBox;
 class QLabel;
 class QChart;
 class QChartView;
@@ -47,6 +48,14 @@ public:
     // told: Compare With names the two files).
     void setNames(const QString& first, const QString& second);
 
+    // Where the two timelines are aligned: at each trace's analysis window's start (empty, the
+    // default), or at each one's first instance of the NVTX range `rangeName` (a trace without
+    // it stays at its window's start, and its label says so). The combo box above the timelines
+    // offers the ranges both traces have.
+    void alignAt(const QString& rangeName);
+    QString alignedAt() const { return m_alignRange; }
+    QComboBox* alignmentBox() const { return m_alignBox; }
+
     TimelineView* baselineView() const { return m_baselineView; }
     TimelineView* asyncView() const { return m_asyncView; }
     const RunMetrics& baselineMetrics() const { return m_baseMetrics; }
@@ -60,6 +69,7 @@ public:
     // Kernel time: the kernels (at most kKernelBars, by their longer total of the two runs) under
     // their short names, longest at the top, and the time each run spent in them in ms.
     static constexpr int kKernelBars = 6;
+    static constexpr int kMaxAlignmentRanges = 30;  // NVTX ranges offered to align at
     QChart* kernelChart() const;
     QStringList kernelChartNames() const;  // top to bottom
     double kernelBarValue(int kernel, int run) const;
@@ -70,6 +80,9 @@ signals:
 
 private:
     void updateCharts();
+    void applyAlignment();  // offsets, the shared range and the labels
+    void updateRunLabels();
+    void fillAlignmentBox();            // the ranges both traces have
     QString legendName(int run) const;  // in the charts' legends
     QString sideTitle(int run) const;   // above each timeline
     void updateKernelChart();
@@ -89,6 +102,9 @@ private:
     QLabel* m_headline = nullptr;
     QLabel* m_baseLabel = nullptr;
     QLabel* m_asyncLabel = nullptr;
+    QComboBox* m_alignBox = nullptr;
+    QString m_alignRange;                 // empty: the windows' starts
+    std::array<QString, 2> m_alignedHow;  // per side: what its offset is, for its label
     std::array<QChartView*, kMetricCount> m_charts{};
     QChartView* m_kernelChart = nullptr;
     QStringList m_kernelNames;                      // top to bottom, as shown

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <QBarCategoryAxis>
 #include <QChart>
+#include <QComboBox>
 #include <QLabel>
 #include <algorithm>
 
@@ -152,6 +153,46 @@ TEST(CompareView, AlignsTheTracesAtTheirWindowsStarts) {
         return l->text().contains(QStringLiteral("aligned at its window's start, 5.00 ms"));
     });
     EXPECT_TRUE(said);
+}
+
+TEST(CompareView, AlignsAtTheFirstInstanceOfAChosenNvtxRange) {
+    // Both run 'step' twice; the first 'step' begins at 2 ms in one and 7 ms in the other.
+    test::HandTrace a;
+    a.nvtx("setup", 0, 1'000'000);
+    a.nvtx("step", 2'000'000, 3'000'000);
+    a.nvtx("step", 4'000'000, 5'000'000);
+    a.kernel(1, 1'000'000, 6'000'000, 900'000);
+    test::HandTrace b;
+    b.nvtx("step", 7'000'000, 8'000'000);
+    b.nvtx("step", 9'000'000, 10'000'000);
+    b.kernel(1, 6'500'000, 11'000'000, 6'400'000);
+    CompareView view;
+    view.resize(1200, 800);
+    view.show();
+    view.setRuns(a.finish(), b.finish());
+    // Offered: the windows' starts, and the ranges both traces have ('setup' is only in one).
+    QComboBox* box = view.alignmentBox();
+    ASSERT_EQ(box->count(), 2);
+    EXPECT_EQ(box->itemData(1).toString(), QStringLiteral("step"));
+    EXPECT_EQ(view.baselineView()->timeOffsetNs(), 1'000'000);  // the first GPU op
+    EXPECT_EQ(view.asyncView()->timeOffsetNs(), 6'500'000);
+
+    box->setCurrentIndex(1);  // as a user picks it
+    EXPECT_EQ(view.alignedAt(), QStringLiteral("step"));
+    EXPECT_EQ(view.baselineView()->timeOffsetNs(), 2'000'000);
+    EXPECT_EQ(view.asyncView()->timeOffsetNs(), 7'000'000);
+    view.baselineView()->setVisibleRange(2'000'000, 3'000'000);
+    EXPECT_EQ(view.asyncView()->visibleStartNs(), 7'000'000);  // the two first steps line up
+    EXPECT_EQ(view.asyncView()->visibleEndNs(), 8'000'000);
+    const auto labels = view.findChildren<QLabel*>();
+    const bool said = std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
+        return l->text().contains(QStringLiteral("aligned at its first 'step', 7.00 ms"));
+    });
+    EXPECT_TRUE(said);
+
+    view.alignAt(QString());  // back to the windows' starts
+    EXPECT_EQ(box->currentIndex(), 0);
+    EXPECT_EQ(view.asyncView()->timeOffsetNs(), 6'500'000);
 }
 
 TEST(CompareView, OneSideMissing) {
