@@ -89,6 +89,8 @@ private:
                 }
                 break;
             case Step::Find:
+                if (m_options.selectRange)
+                    m_window.selectTime(*m_options.selectRange);
                 if (m_options.showEvents)
                     m_window.showEvents();
                 if (!m_options.findText.empty()) {

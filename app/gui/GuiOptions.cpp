@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -51,6 +52,8 @@ const char* guiUsage() {
   --compare-with FILE  put the trace FILE beside the --open one in Compare
   --find TEXT          search the trace for slices named like TEXT (the Find panel)
   --events             show the events table (every slice, sortable) at start
+  --select START:END   select and analyse that time (ms since the trace's start), as a drag on
+                       the ruler does: the statistics show each row's work in it
   --window-size WxH    the window's size in pixels (e.g. 1024x700; screenshots check layouts)
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
@@ -114,6 +117,28 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
                 return usageError("--window-size must be WIDTHxHEIGHT in pixels, got '" + v + "'");
             options.windowWidthPx = w;
             options.windowHeightPx = h;
+        } else if (arg == "--select") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            const auto colon = v.find(':');
+            double fromMs = -1.0;
+            double toMs = -1.0;
+            if (colon != std::string::npos) {
+                const std::string a = v.substr(0, colon);
+                const std::string b = v.substr(colon + 1);
+                auto [pa, ea] = std::from_chars(a.data(), a.data() + a.size(), fromMs);
+                auto [pb, eb] = std::from_chars(b.data(), b.data() + b.size(), toMs);
+                if (ea != std::errc() || pa != a.data() + a.size() || eb != std::errc() ||
+                    pb != b.data() + b.size())
+                    fromMs = toMs = -1.0;
+            }
+            if (!(fromMs >= 0.0 && toMs > fromMs && toMs < 1e9))
+                return usageError("--select must be START:END in ms with START < END, got '" + v +
+                                  "'");
+            options.selectRange =
+                model::TimeRange{static_cast<model::TimeNs>(std::llround(fromMs * 1e6)),
+                                 static_cast<model::TimeNs>(std::llround(toMs * 1e6))};
         } else if (arg == "--events") {
             options.showEvents = true;
         } else if (arg == "--run") {

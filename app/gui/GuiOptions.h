@@ -1,10 +1,12 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/RunSession.h"
 #include "model/Result.h"
+#include "model/Time.h"
 
 namespace wl::app {
 
@@ -21,7 +23,9 @@ struct GuiOptions {
     std::string screenshotPath;   // save the window there once loading/running is done, then exit
     std::string findText;         // Edit > Find at start: search the opened trace for it
     bool showEvents = false;      // bring the events table to the front at start
-    int windowWidthPx = 0;        // --window-size WxH: the window's size (0: the default)
+    // --select START:END (ms since the trace's start): select and analyse that time at start.
+    std::optional<model::TimeRange> selectRange;
+    int windowWidthPx = 0;  // --window-size WxH: the window's size (0: the default)
     int windowHeightPx = 0;
     bool help = false;
 };

@@ -248,11 +248,7 @@ void MainWindow::createWidgets() {
             &ui::EventsPanel::setVisibleRange);
     connect(m_timeline, &ui::TimelineView::timeRangeSelected, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
-                analysis::WindowRequest request;
-                request.kind = analysis::WindowRequest::Kind::Selection;
-                request.time = {startNs, endNs};
-                analyzeWindow(request);
-                m_statisticsDock->raise();  // the selection's summary: rows, kernels, copies
+                selectTime({startNs, endNs});
             });
     connect(m_timeline, &ui::TimelineView::timeSelectionCleared, this,
             [this] { analyzeWindow({}); });
@@ -758,6 +754,18 @@ void MainWindow::analyzeCurrent(bool focus) {
             onBusyChanged();
         });
     onBusyChanged();
+}
+
+void MainWindow::selectTime(model::TimeRange range) {
+    if (!currentDocument() || range.empty())
+        return;
+    m_timeline->setTimeSelection(range);
+    analysis::WindowRequest request;
+    request.kind = analysis::WindowRequest::Kind::Selection;
+    request.time = range;
+    analyzeWindow(request);
+    m_statistics->showRows();  // the selection's summary: what each row did in it
+    m_statisticsDock->raise();
 }
 
 void MainWindow::analyzeWindow(const analysis::WindowRequest& request) {

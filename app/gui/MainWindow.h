@@ -107,6 +107,9 @@ public:
     // Analyses the current document over another window (a time selection, an NVTX range, the
     // whole trace); the status bar, diagnostics and statistics follow it.
     void analyzeWindow(const analysis::WindowRequest& request);
+    // Selects a time range of the current trace as a drag on the ruler does: it is analysed and
+    // the statistics (its per-row summary) come forward. Nothing happens for an empty range.
+    void selectTime(model::TimeRange range);
     analysis::WindowRequest windowRequest() const { return m_windowRequest; }
 
     void setRunRequest(const RunRequest& request);

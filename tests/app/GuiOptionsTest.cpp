@@ -52,6 +52,19 @@ TEST(GuiOptions, WindowSizeIsWidthByHeight) {
     EXPECT_FALSE(parseGuiOptions({"--window-size", "10x10"}).ok());
 }
 
+TEST(GuiOptions, SelectTakesARangeInMilliseconds) {
+    auto options = parseGuiOptions({"--select", "12.5:30"});
+    ASSERT_TRUE(options.ok()) << options.error().message;
+    ASSERT_TRUE(options->selectRange.has_value());
+    EXPECT_EQ(options->selectRange->startNs, 12'500'000);
+    EXPECT_EQ(options->selectRange->endNs, 30'000'000);
+    EXPECT_FALSE(parseGuiOptions({"--select", "30:12"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--select", "12"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--select", "a:b"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--select", "-1:5"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--select"}).ok());
+}
+
 TEST(GuiOptions, CompareWithNeedsATraceToCompareWith) {
     auto options = parseGuiOptions({"--open", "a.json", "--compare-with", "b.json"});
     ASSERT_TRUE(options.ok()) << options.error().describe();

@@ -246,9 +246,10 @@ TEST_F(MainWindowTest, StaysUsableAt1024By700) {
     const auto fields = window.runPanel()->findChildren<QAbstractSpinBox*>();
     ASSERT_FALSE(fields.empty());
     for (const QAbstractSpinBox* field : fields) {
-        if (field->isVisible())
+        if (field->isVisible()) {
             EXPECT_GE(field->height(), field->minimumSizeHint().height())
                 << field->objectName().toStdString();
+        }
     }
     // The timeline keeps a usable time area.
     EXPECT_GE(window.timeline()->width(), 500);

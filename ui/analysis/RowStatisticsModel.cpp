@@ -32,10 +32,18 @@ void RowStatisticsModel::setSummary(model::TracePtr trace, const analysis::RowSu
     for (const analysis::RowStats& r : m_summary.rows) {
         const model::Track& track = m_trace->track(r.track);
         const model::Process& process = m_trace->processes()[track.process];
-        // Under its process, as the timeline groups it: "GPU 0 · Stream 7".
+        // Under its process, as the timeline groups it, a GPU by its ordinal ("GPU 0 · Stream
+        // 7"; "GPU 0 (pid 42)" where several processes' GPUs are merged): the device's full
+        // name would push the stream out of a narrow column.
+        QString owner = qs(std::string(m_trace->str(process.nameId)));
+        if (process.deviceId >= 0) {
+            owner =
+                process.ownerPid >= 0
+                    ? QStringLiteral("GPU %1 (pid %2)").arg(process.deviceId).arg(process.ownerPid)
+                    : QStringLiteral("GPU %1").arg(process.deviceId);
+        }
         m_titles.push_back(
-            QStringLiteral("%1 · %2").arg(qs(std::string(m_trace->str(process.nameId))),
-                                          TimelineLayout::trackTitle(*m_trace, track)));
+            QStringLiteral("%1 · %2").arg(owner, TimelineLayout::trackTitle(*m_trace, track)));
     }
     endResetModel();
 }

@@ -4,8 +4,10 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "analysis/Format.h"
 #include "ui/analysis/RowStatisticsModel.h"
@@ -40,33 +42,33 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     m_copyProxy->setSourceModel(m_copies);
     m_copyProxy->setSortRole(StatisticsModel::kSortRole);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    // Kernels and copies share a page, as nsys stats lists them; the rows of the window (the
+    // area-selection summary) have their own, which a time selection brings forward.
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("statisticsPages"));
+    m_pages->setDocumentMode(true);
+    auto* splitter = new QSplitter(Qt::Vertical, m_pages);
     m_kernelTable = makeTable(splitter, m_kernelProxy, QStringLiteral("kernelStatistics"));
     m_copyTable = makeTable(splitter, m_copyProxy, QStringLiteral("copyStatistics"));
+    splitter->addWidget(m_kernelTable);
+    splitter->addWidget(m_copyTable);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
     m_rows = new RowStatisticsModel(this);
     m_rowProxy = new QSortFilterProxyModel(this);
     m_rowProxy->setSourceModel(m_rows);
     m_rowProxy->setSortRole(RowStatisticsModel::kSortRole);
-    auto* rowBox = new QWidget(splitter);
-    m_rowTotals = new QLabel(rowBox);
+    m_rowTable = makeTable(m_pages, m_rowProxy, QStringLiteral("rowStatistics"));
+    m_rowTable->setTextElideMode(Qt::ElideMiddle);
+    m_rowTable->setWordWrap(false);
+    m_rowTable->sortByColumn(RowStatisticsModel::kBusy, Qt::DescendingOrder);
+    m_pages->addTab(splitter, tr("Kernels and copies"));
+    m_pages->addTab(m_rowTable, tr("Rows"));
+    // The window's totals above both pages: what the GPU and the host did in it.
+    m_rowTotals = new QLabel(this);
     m_rowTotals->setObjectName(QStringLiteral("rowTotals"));
     m_rowTotals->setWordWrap(true);
     m_rowTotals->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_rowTable = makeTable(rowBox, m_rowProxy, QStringLiteral("rowStatistics"));
-    m_rowTable->horizontalHeader()->setStretchLastSection(false);
-    m_rowTable->horizontalHeader()->setSectionResizeMode(RowStatisticsModel::kRow,
-                                                         QHeaderView::Stretch);
-    m_rowTable->setTextElideMode(Qt::ElideMiddle);
-    auto* rowLayout = new QVBoxLayout(rowBox);
-    rowLayout->setContentsMargins(0, 0, 0, 0);
-    rowLayout->addWidget(m_rowTotals);
-    rowLayout->addWidget(m_rowTable, 1);
-    splitter->addWidget(m_kernelTable);
-    splitter->addWidget(m_copyTable);
-    splitter->addWidget(rowBox);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 2);
     m_figures = new QLabel(this);
     m_figures->setObjectName(QStringLiteral("statisticsFigures"));
     m_figures->setWordWrap(true);
@@ -74,7 +76,8 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     m_figures->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+    layout->addWidget(m_rowTotals);
+    layout->addWidget(m_pages, 1);
     layout->addWidget(m_figures);
     // Longest kernels first, as nsys stats lists them.
     m_kernelTable->sortByColumn(StatisticsModel::kTotal, Qt::DescendingOrder);
@@ -138,15 +141,22 @@ void StatisticsView::setStatistics(const analysis::Statistics& statistics, model
     m_copies->setStatistics(statistics);
     m_rows->setSummary(std::move(trace), statistics.rows);
     m_rowTotals->setText(m_rows->totalsText());
-    for (int c = RowStatisticsModel::kOps; c < RowStatisticsModel::kColumns; ++c) {
+    // The names first and readable (a narrow dock scrolls sideways to the numbers).
+    for (int c = 0; c < RowStatisticsModel::kColumns; ++c) {
         m_rowTable->resizeColumnToContents(c);
     }
+    m_rowTable->setColumnWidth(RowStatisticsModel::kRow,
+                               std::min(m_rowTable->columnWidth(RowStatisticsModel::kRow), 260));
     const QString figures = figuresText(statistics);
     m_figures->setText(figures);
     m_figures->setVisible(!figures.isEmpty());
     for (int c = 0; c < StatisticsModel::kName; ++c) {
         m_kernelTable->resizeColumnToContents(c);
     }
+}
+
+void StatisticsView::showRows() {
+    m_pages->setCurrentWidget(m_rowTable);
 }
 
 void StatisticsView::setFullKernelNames(bool full) {

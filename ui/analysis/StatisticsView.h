@@ -8,6 +8,7 @@
 
 class QLabel;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 
 namespace wl::ui {
@@ -16,9 +17,10 @@ class RowStatisticsModel;
 class StatisticsModel;
 
 // Three sortable tables over the analysis window (a time selection, an NVTX range, the default
-// window): kernels by name, copies by kind (StatisticsModel), and the rows with work in it with
-// their totals above them (RowStatisticsModel: the area-selection summary), each through a
-// QSortFilterProxyModel (click a header to sort). Kernel names are elided in the middle (where
+// window), under the window's GPU and host totals: kernels by name and copies by kind
+// (StatisticsModel) on one page, the rows with work in the window (RowStatisticsModel: the
+// area-selection summary) on another, each through a QSortFilterProxyModel (click a header to
+// sort). Kernel names are elided in the middle (where
 // C++ names differ least) with the full name as tooltip; a click on a kernel row asks for its
 // launches (kernelActivated). Owns its models; GUI thread only.
 class StatisticsView : public QWidget {
@@ -43,6 +45,8 @@ public:
     RowStatisticsModel* rowModel() const { return m_rows; }
     QTableView* rowTable() const { return m_rowTable; }
     QLabel* rowTotalsLabel() const { return m_rowTotals; }
+    // Brings the rows page forward (a time selection was made: its per-row summary).
+    void showRows();
 
 signals:
     // A kernel row was clicked: the name (KernelStats::nameId) whose launches to show.
@@ -60,6 +64,7 @@ private:
     QSortFilterProxyModel* m_rowProxy = nullptr;
     QTableView* m_rowTable = nullptr;
     QLabel* m_rowTotals = nullptr;
+    QTabWidget* m_pages = nullptr;
 };
 
 }  // namespace wl::ui
