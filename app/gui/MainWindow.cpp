@@ -248,7 +248,7 @@ void MainWindow::createWidgets() {
             &ui::EventsPanel::setVisibleRange);
     connect(m_timeline, &ui::TimelineView::timeRangeSelected, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
-                selectTime({startNs, endNs});
+                selectTime({startNs, endNs}, m_timeline->selectedTracks());
             });
     connect(m_timeline, &ui::TimelineView::timeSelectionCleared, this,
             [this] { analyzeWindow({}); });
@@ -756,13 +756,15 @@ void MainWindow::analyzeCurrent(bool focus) {
     onBusyChanged();
 }
 
-void MainWindow::selectTime(model::TimeRange range) {
+void MainWindow::selectTime(model::TimeRange range, std::vector<model::TrackIndex> tracks) {
     if (!currentDocument() || range.empty())
         return;
-    m_timeline->setTimeSelection(range);
+    if (m_timeline->timeSelection() != range)
+        m_timeline->setTimeSelection(range);  // (not a drag, which selected rows with it)
     analysis::WindowRequest request;
     request.kind = analysis::WindowRequest::Kind::Selection;
     request.time = range;
+    request.tracks = std::move(tracks);
     analyzeWindow(request);
     m_statistics->showRows();  // the selection's summary: what each row did in it
     m_statisticsDock->raise();

@@ -107,9 +107,10 @@ public:
     // Analyses the current document over another window (a time selection, an NVTX range, the
     // whole trace); the status bar, diagnostics and statistics follow it.
     void analyzeWindow(const analysis::WindowRequest& request);
-    // Selects a time range of the current trace as a drag on the ruler does: it is analysed and
-    // the statistics (its per-row summary) come forward. Nothing happens for an empty range.
-    void selectTime(model::TimeRange range);
+    // Selects a time range of the current trace as a drag on the ruler does (of some rows, as a
+    // shift-drag over them does, when `tracks` names them): it is analysed and the statistics
+    // (its per-row summary) come forward. Nothing happens for an empty range.
+    void selectTime(model::TimeRange range, std::vector<model::TrackIndex> tracks = {});
     analysis::WindowRequest windowRequest() const { return m_windowRequest; }
 
     void setRunRequest(const RunRequest& request);

@@ -98,6 +98,25 @@ TEST(RowSummary, RowsWithNothingInTheWindowAreLeftOut) {
     EXPECT_EQ(s.hostTotal.ops, 0u);
 }
 
+TEST(RowSummary, ASelectionOfSomeRowsSumsOnlyThem) {
+    const auto trace = twoStreams();
+    WindowRequest request;
+    request.kind = WindowRequest::Kind::Selection;
+    request.time = {80, 420};
+    request.tracks = {streamTrack(*trace, 2), streamTrack(*trace, 2)};  // repeated: once
+    const auto window = resolveWindow(*trace, request);
+    ASSERT_TRUE(window.ok());
+    EXPECT_EQ(window.value().tracks.size(), 1u);
+    EXPECT_EQ(describeWindow(window.value()), "selection 80 ns to 420 ns (340 ns), 1 row");
+    const RowSummary s = rowSummary(*trace, GpuOps(*trace, &window.value()), window.value());
+    ASSERT_EQ(s.rows.size(), 1u);  // stream 2 only: neither stream 1 nor the host thread
+    EXPECT_EQ(s.rows[0].track, streamTrack(*trace, 2));
+    EXPECT_EQ(s.gpuTotal.busyNs, 190);
+    EXPECT_EQ(s.gpuTotal.ops, 2u);
+    EXPECT_EQ(s.gpuTotal.copyBytes, 0u);
+    EXPECT_EQ(s.hostTotal.ops, 0u);
+}
+
 TEST(RowSummary, AnOpCutByTwoPartsCountsOnce) {
     // Every instance of an NVTX range: two parts, [0, 60) and [200, 260), both inside the copy.
     test::HandTrace t;

@@ -39,6 +39,8 @@
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/timeline/TimeMapper.h"
+#include "ui/timeline/TimelineLayout.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -626,6 +628,62 @@ TEST_F(MainWindowTest, ATimeSelectionSummarisesEachRowAndTheTotals) {
     EXPECT_TRUE(stats->rowTotalsLabel()->text().startsWith(
         QStringLiteral("GPU: busy 400 ns (80.0% of 500 ns), 4 ops")))
         << stats->rowTotalsLabel()->text().toStdString();
+}
+
+TEST_F(MainWindowTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
+    test::HandTrace t;
+    t.kernel(1, 0, 100, -1);
+    t.copy(1, 100, 300, model::CopyKind::HostToDevice, 2'000, 90, 95);
+    t.kernel(2, 50, 250, -1);
+    t.kernel(2, 400, 500, 380);
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(t.finish(), "hand-built");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ui::TimelineView* timeline = window.timeline();
+    timeline->setVisibleRange(0, 500);
+    // Stream 2's row, from its middle, over [100, 450) of its time.
+    const model::Trace& trace = *window.currentDocument()->trace;
+    int rowY = -1;
+    model::TrackIndex stream2 = 0;
+    for (const ui::TimelineRow& row : timeline->layout().rows()) {
+        if (row.kind == ui::RowKind::Track &&
+            trace.track(row.track).kind == model::TrackKind::GpuStream &&
+            trace.track(row.track).streamId == 2) {
+            rowY = 30 + row.yPx + row.heightPx / 2;  // below the 30 px ruler
+            stream2 = row.track;
+        }
+    }
+    ASSERT_GE(rowY, 0);
+    const int left = timeline->headerWidthPx();
+    const auto xAt = [&](model::TimeNs ns) {
+        const ui::TimeMapper map(timeline->visibleStartNs(), timeline->visibleEndNs(),
+                                 timeline->layout().rows().empty() ? 1 : timeline->width() - left);
+        return left + int(map.xForNs(ns));
+    };
+    QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(100), rowY));
+    QMouseEvent move(QEvent::MouseMove, QPointF(xAt(450), rowY + 2),
+                     timeline->mapToGlobal(QPointF(xAt(450), rowY + 2)), Qt::NoButton,
+                     Qt::LeftButton, Qt::ShiftModifier);
+    QApplication::sendEvent(timeline, &move);
+    QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(450), rowY + 2));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    EXPECT_EQ(timeline->selectedTracks(), std::vector<model::TrackIndex>{stream2});
+    const auto analysis = window.currentAnalysis();
+    ASSERT_TRUE(analysis);
+    EXPECT_EQ(analysis->result->window().tracks, std::vector<model::TrackIndex>{stream2});
+    // The summary holds stream 2 alone: not stream 1 (busy until 300) nor the host's calls.
+    QAbstractItemModel* rows = window.statistics()->rowTable()->model();
+    ASSERT_EQ(rows->rowCount(), 1);
+    EXPECT_EQ(rows->index(0, ui::RowStatisticsModel::kRow).data().toString(),
+              QStringLiteral("GPU 0 · Stream 2"));
+    EXPECT_FALSE(window.statistics()->rowTotalsLabel()->text().contains(QStringLiteral("Host")));
+    EXPECT_TRUE(analysis->summary.contains(QStringLiteral("1 row")))
+        << analysis->summary.toStdString();
 }
 
 TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {

@@ -54,7 +54,14 @@ RowSummary rowSummary(const model::Trace& trace, const GpuOps& ops, const Analys
     std::map<model::TrackIndex, RowStats> gpuRows;
     std::map<model::TrackIndex, std::vector<Interval>> gpuBusy;
     std::vector<Interval> allGpu;
+    // A selection of some rows: only they are summed (window.tracks is sorted).
+    const auto selected = [&window](model::TrackIndex t) {
+        return window.tracks.empty() ||
+               std::binary_search(window.tracks.begin(), window.tracks.end(), t);
+    };
     for (const GpuOp& op : ops.all()) {
+        if (!selected(op.ref.track))
+            continue;
         RowStats& row = gpuRows[op.ref.track];
         row.track = op.ref.track;
         const Interval piece{op.startNs, op.endNs};
@@ -83,7 +90,7 @@ RowSummary rowSummary(const model::Trace& trace, const GpuOps& ops, const Analys
     std::vector<Interval> allHost;
     const auto tracks = trace.tracks();
     for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
-        if (tracks[t].kind != model::TrackKind::HostApi)
+        if (tracks[t].kind != model::TrackKind::HostApi || !selected(t))
             continue;
         RowStats row;
         row.track = t;

@@ -24,7 +24,8 @@ struct RowStats {
     double copyGbPerSecond() const;  // bytes / copy time inside the window (1e9 bytes/s)
 };
 
-// Every row with an op in the window, and the totals. GPU rows first (by track), then host API
+// Every row with an op in the window (of window.tracks, when the selection names some rows), and
+// the totals over them. GPU rows first (by track), then host API
 // rows; rows with nothing in the window are left out.
 struct RowSummary {
     model::TimeNs windowNs = 0;  // the window's duration (summed over its parts)

@@ -259,6 +259,14 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
                              formatDuration(trace.spanNs()) + " long)");
             }
             w.parts = {r};
+            if (request.kind == Kind::Selection) {
+                for (const model::TrackIndex t : request.tracks) {
+                    if (t < trace.tracks().size())
+                        w.tracks.push_back(t);
+                }
+                std::sort(w.tracks.begin(), w.tracks.end());
+                w.tracks.erase(std::unique(w.tracks.begin(), w.tracks.end()), w.tracks.end());
+            }
             return w;
         }
     }
@@ -331,7 +339,10 @@ std::string describeWindow(const AnalysisWindow& window) {
         case WindowSource::Selection:
             return std::string(window.source == WindowSource::Selection ? "selection " : "") +
                    formatDuration(window.startNs()) + " to " + formatDuration(window.endNs()) +
-                   " (" + formatDuration(window.durationNs()) + ")";
+                   " (" + formatDuration(window.durationNs()) + ")" +
+                   (window.tracks.empty() ? ""
+                                          : ", " + std::to_string(window.tracks.size()) +
+                                                (window.tracks.size() == 1 ? " row" : " rows"));
     }
     return "whole trace";
 }

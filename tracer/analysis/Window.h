@@ -30,6 +30,10 @@ struct AnalysisWindow {
     std::string name;                     // the NVTX range name (Nvtx), empty otherwise
     std::int32_t instance = 0;            // the 1-based NVTX instance; 0 = every instance
     std::vector<model::TimeRange> parts;  // sorted, disjoint; empty when there is no GPU work
+    // A selection of some rows (a shift-drag over them): the rows the per-row summary is
+    // restricted to, sorted. Empty: every row. Only the row summary reads it; every other figure
+    // describes the whole time of the window.
+    std::vector<model::TrackIndex> tracks;
 
     model::TimeNs startNs() const { return parts.empty() ? 0 : parts.front().startNs; }
     model::TimeNs endNs() const { return parts.empty() ? 0 : parts.back().endNs; }
@@ -51,6 +55,7 @@ struct WindowRequest {
     std::string rangeName;
     std::int32_t instance = 0;
     model::TimeRange time;
+    std::vector<model::TrackIndex> tracks;  // Selection: its rows (empty: all); see AnalysisWindow
 
     // "NAME" (every instance) or "NAME#K" (the K-th, 1-based, in start order). A name that itself
     // ends in "#digits" can be given as "NAME#digits#K".

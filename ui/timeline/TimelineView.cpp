@@ -474,6 +474,9 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     s.selectingRange = s.trace && p.x() >= kHeaderWidthPx &&
                        (p.y() < kRulerHeightPx || (event->modifiers() & Qt::ShiftModifier));
     s.rangeAnchorNs = nsAtX(p.x());
+    s.selectingRows = s.selectingRange && p.y() >= kRulerHeightPx;
+    s.rowsAnchorYPx = p.y() - kRulerHeightPx + s.vbar->value();
+    s.selectedTracks.clear();
     s.pressPos = p;
     s.pressStartNs = visibleStartNs();
     s.pressEndNs = visibleEndNs();
@@ -502,6 +505,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         const model::TimeNs t = nsAtX(p.x());
         s.timeSelection =
             model::TimeRange{std::min(s.rangeAnchorNs, t), std::max(s.rangeAnchorNs, t)};
+        if (s.selectingRows)
+            selectRowsBetween(s.rowsAnchorYPx, p.y() - kRulerHeightPx + s.vbar->value());
         setCursor(Qt::IBeamCursor);
         update();
         return;
@@ -531,6 +536,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
                 emit timeRangeSelected(s.timeSelection->startNs, s.timeSelection->endNs);
             } else {
                 s.timeSelection.reset();
+                s.selectedTracks.clear();
             }
             update();
         }
@@ -540,6 +546,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         // A click on the ruler clears the time selection.
         if (s.timeSelection) {
             s.timeSelection.reset();
+            s.selectedTracks.clear();
             update();
             emit timeSelectionCleared();
         }
@@ -572,8 +579,45 @@ std::optional<model::TimeRange> TimelineView::timeSelection() const {
     return m_state->timeSelection;
 }
 
+const std::vector<model::TrackIndex>& TimelineView::selectedTracks() const {
+    return m_state->selectedTracks;
+}
+
+void TimelineView::selectRowsBetween(int y0, int y1) {
+    State& s = *m_state;
+    const auto& rows = s.layout.rows();
+    const int first = std::max(0, s.layout.rowAt(std::min(y0, y1)));
+    int last = s.layout.rowAt(std::max(y0, y1));
+    if (last < 0)
+        last = static_cast<int>(rows.size()) - 1;
+    s.selectedTracks.clear();
+    if (first > last || rows.empty()) {
+        s.selectedRowsYPx = {0, 0};
+        return;
+    }
+    for (int r = first; r <= last; ++r) {
+        const TimelineRow& row = rows[std::size_t(r)];
+        if (row.kind == RowKind::Track) {
+            s.selectedTracks.push_back(row.track);
+        } else if (row.kind == RowKind::Process && row.collapsed) {
+            // A folded process stands for all of its rows.
+            const auto tracks = s.trace->tracks();
+            for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
+                if (tracks[t].process == row.process)
+                    s.selectedTracks.push_back(t);
+            }
+        }
+    }
+    std::sort(s.selectedTracks.begin(), s.selectedTracks.end());
+    s.selectedTracks.erase(std::unique(s.selectedTracks.begin(), s.selectedTracks.end()),
+                           s.selectedTracks.end());
+    s.selectedRowsYPx = {rows[std::size_t(first)].yPx,
+                         rows[std::size_t(last)].yPx + rows[std::size_t(last)].heightPx};
+}
+
 void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
     m_state->timeSelection = range;
+    m_state->selectedTracks.clear();  // every row
     update();
 }
 

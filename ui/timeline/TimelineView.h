@@ -29,8 +29,9 @@ namespace wl::ui {
 // Keys and mouse as in Perfetto: W/S zoom at the cursor, A/D pan, Ctrl+wheel zoom, wheel scrolls
 // rows, drag pans, F fits the selection, 0 fits all, click selects, hover shows a tooltip; L, [
 // and ] go from the selected slice along its launch arrow and its waits (followRelation). A drag
-// on the ruler (or a shift-drag anywhere) selects a time range (timeRangeSelected); a click on the
-// ruler clears it. A right-click on a slice asks for its context menu (sliceContextMenuRequested).
+// on the ruler (or a shift-drag anywhere) selects a time range (timeRangeSelected); a shift-drag
+// over rows selects those rows with it (selectedTracks); a click on the ruler clears it. A
+// right-click on a slice asks for its context menu (sliceContextMenuRequested).
 //
 // Two views on one time scale (Compare): give both the same TimeScale,
 //     auto scale = std::make_shared<TimeScale>();
@@ -92,6 +93,9 @@ public:
 
     // The time range selected by dragging on the ruler (nullopt when none).
     std::optional<model::TimeRange> timeSelection() const;
+    // The rows a shift-drag over them selected with the time (sorted tracks; a folded process
+    // stands for all of its rows). Empty: every row (a drag on the ruler, setTimeSelection()).
+    const std::vector<model::TrackIndex>& selectedTracks() const;
     void setTimeSelection(std::optional<model::TimeRange> range);
     // The parts of the trace the analysis describes, shaded on the ruler and outlined over the
     // rows (empty: the whole trace, nothing drawn).
@@ -135,6 +139,7 @@ protected:
 
 private:
     bool isValidRef(model::SliceRef ref) const;
+    void selectRowsBetween(int y0Px, int y1Px);  // content y; fills selectedTracks
     void rebuildLayout();
     void updateScrollBar();
     TimeMapper mapper() const;

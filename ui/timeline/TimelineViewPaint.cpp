@@ -269,7 +269,16 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
         const int x1 = xOf(s.timeSelection->endNs);
         QColor band = QColor::fromRgb(Palette::kAnalysisWindow);
         band.setAlpha(40);
-        p.fillRect(QRect(x0, area.top(), std::max(1, x1 - x0), area.height()), band);
+        QRect shaded(x0, area.top(), std::max(1, x1 - x0), area.height());
+        if (!s.selectedTracks.empty()) {
+            // Only the rows selected with the time, more strongly.
+            const int top = area.top() + s.selectedRowsYPx.first - s.vbar->value();
+            const int bottom = area.top() + s.selectedRowsYPx.second - s.vbar->value();
+            shaded =
+                QRect(x0, top, std::max(1, x1 - x0), std::max(1, bottom - top)).intersected(area);
+            band.setAlpha(70);
+        }
+        p.fillRect(shaded, band);
         p.setPen(QColor::fromRgb(Palette::kAnalysisWindow));
         p.drawLine(x0, 0, x0, area.bottom());
         p.drawLine(x1, 0, x1, area.bottom());

@@ -145,6 +145,13 @@ struct TimelineView::State {
     bool showDependencies = true;  // View > Dependencies
     model::TimeNs rangeAnchorNs = 0;
     std::optional<model::TimeRange> timeSelection;
+    // A shift-drag over rows selects those rows too: the content y where it began, the band of
+    // rows it covers (content y, top and bottom) and their tracks (sorted). Empty: every row
+    // (a drag on the ruler).
+    bool selectingRows = false;
+    int rowsAnchorYPx = 0;
+    std::pair<int, int> selectedRowsYPx{0, 0};
+    std::vector<model::TrackIndex> selectedTracks;
     std::vector<model::TimeRange> analysisWindow;
     SearchMatchesPtr search;
 };

@@ -183,8 +183,9 @@ TEST(ReduceTrace, TwoDevicesBaselineOneAfterAnotherAsyncAtOnce) {
     int direct = 0;
     ASSERT_EQ(cudaDeviceCanAccessPeer(&direct, 0, 1), cudaSuccess);
     std::printf("  %d peer copies (peer access %d)\n", peer, direct);
-    if (direct != 0)  // without it the driver stages the copies through the host
+    if (direct != 0) {  // without it the driver stages the copies through the host
         EXPECT_EQ(peer, 2) << "GPU 1's sum to GPU 0, and the total back";
+    }
     const TraceFacts f = factsOf(*async);
     EXPECT_TRUE(f.hasNvtx("GPU 1: H2D Memory Stream 0"));
     EXPECT_TRUE(f.hasNvtx("GPU 0: Gather Sums (peer copies)"));
