@@ -13,7 +13,16 @@ TEST(ImportedTrace, KinetoTraceAnalysesConsistently) {
     auto loaded = io::loadTrace(test::dataPath("pytorch_small.json.gz"));
     ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
     const model::Trace& trace = *loaded.value();
-    const AnalysisResult r = analyzeTrace(trace);
+    // By default the two profiled steps ("step0", "step1": iterations), to the end of their GPU
+    // work; here the whole trace, whose statistics must account for every kernel and copy.
+    const AnalysisResult steps = analyzeTrace(trace);
+    EXPECT_EQ(steps.window().source, WindowSource::Iterations);
+    EXPECT_EQ(steps.window().name, "step#");
+    EXPECT_EQ(steps.window().instance, 2);
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::WholeTrace;
+    const AnalysisResult r =
+        analyzeTrace(trace, AnalysisOptions{}, resolveWindow(trace, whole).value());
 
     // Device limits come from the trace's deviceProperties.
     ASSERT_EQ(r.limits.size(), 1u);

@@ -25,10 +25,13 @@ model::TracePtr threeGapTrace(bool syncRecord = true) {
     return t.finish();
 }
 
-UtilizationResult run(const model::Trace& trace, model::TimeNs thresholdNs) {
+UtilizationResult run(const model::Trace& trace, model::TimeNs thresholdNs,
+                      WindowRequest::Kind kind = WindowRequest::Kind::Default) {
     AnalysisOptions o;
     o.gapThresholdNs = thresholdNs;
-    const AnalysisWindow window = resolveWindow(trace, {}).value();
+    WindowRequest request;
+    request.kind = kind;
+    const AnalysisWindow window = resolveWindow(trace, request).value();
     const GpuOps ops(trace, &window);
     return computeUtilization(trace, ops, window, o);
 }
@@ -207,7 +210,8 @@ TEST(Utilization, IdleIsChargedToTheInnermostHostRange) {
     t.kernel(1, 300, 400, 295, "b");
     t.kernel(1, 700, 750, 695, "c");
     const auto trace = t.finish();
-    const UtilizationResult u = run(*trace, 10);
+    // Over the GPU's work (the default would be the two steps, from 0 to 800).
+    const UtilizationResult u = run(*trace, 10, WindowRequest::Kind::WholeTrace);
     // Idle [200,300): 10 ns in "Step 1" then 90 in "I/O 1"; idle [400,700): 100 in "Step 1",
     // 120 in "Step 2", 80 in "I/O 2".
     ASSERT_EQ(u.idleByHostRange.size(), 2u);

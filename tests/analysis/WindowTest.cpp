@@ -7,6 +7,53 @@
 namespace wl::analysis {
 namespace {
 
+TEST(Window, ATrainingLoopsIterationsAreTheDefaultWindow) {
+    // Set-up, warm-up steps numbered below 0, then "step 0".."step 2", and a kernel launched in
+    // the last step that runs after its host range ends.
+    test::HandTrace t;
+    t.nvtx("init", 0, 1'000);
+    t.nvtx("step -1", 1'000, 2'000);
+    t.nvtx("step 0", 3'000, 4'000);
+    t.nvtx("step 1", 4'000, 5'000);
+    t.nvtx("step 2", 5'000, 6'000);
+    t.nvtx("Memcpy 3", 5'100, 5'200);  // a number, but not a loop word
+    t.kernel(1, 500, 900, 400, "setup");
+    t.kernel(1, 5'900, 7'500, 5'500, "last");
+    const auto trace = t.finish();
+    const auto w = resolveWindow(*trace);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().source, WindowSource::Iterations);
+    EXPECT_EQ(w.value().name, "step #");
+    EXPECT_EQ(w.value().instance, 3);
+    ASSERT_EQ(w.value().parts.size(), 1u);
+    EXPECT_EQ(w.value().parts[0].startNs, 3'000);  // not the warm-up, not the set-up
+    EXPECT_EQ(w.value().parts[0].endNs, 7'500);    // the last step's GPU work
+    EXPECT_EQ(describeWindow(w.value()), "3 iterations 'step #' (4.5 \u00b5s)");
+    EXPECT_STREQ(toString(w.value().source), "iterations");
+    // Other spellings; one instance is not a loop.
+    for (const char* name : {"ProfilerStep#7", "Iteration_7", "iter 7", "batch7", "epoch: 7"}) {
+        test::HandTrace u;
+        std::string second(name);
+        second.back() = '8';
+        u.nvtx(name, 0, 10);
+        u.nvtx(second, 10, 20);
+        u.kernel(1, 0, 5, -1);
+        EXPECT_EQ(resolveWindow(*u.finish()).value().source, WindowSource::Iterations) << name;
+    }
+    test::HandTrace once;
+    once.nvtx("step 0", 0, 10);
+    once.kernel(1, 0, 5, -1);
+    EXPECT_EQ(resolveWindow(*once.finish()).value().source, WindowSource::Trace);
+    // A capture range wins over iterations.
+    test::HandTrace captured;
+    captured.nvtx("step 0", 0, 10);
+    captured.nvtx("step 1", 10, 20);
+    captured.api("cudaProfilerStart", 12, 13);
+    captured.kernel(1, 14, 16, -1);
+    captured.api("cudaProfilerStop", 18, 19);
+    EXPECT_EQ(resolveWindow(*captured.finish()).value().source, WindowSource::Capture);
+}
+
 TEST(WindowRequest, ParsesRangeNamesAndInstances) {
     auto all = WindowRequest::nvtx("Loop");
     ASSERT_TRUE(all.ok());

@@ -1,6 +1,7 @@
 #include "analysis/Window.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -21,6 +22,8 @@ const char* toString(WindowSource source) {
             return "capture";
         case WindowSource::Nvtx:
             return "nvtx";
+        case WindowSource::Iterations:
+            return "iterations";
         case WindowSource::Time:
             return "time";
         case WindowSource::Selection:
@@ -237,6 +240,9 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
                     "the trace has no capture range (no cudaProfilerStart/Stop, no "
                     "--capture-range)");
             }
+            if (auto iterations = iterationWindow(trace)) {
+                return *iterations;
+            }
             [[fallthrough]];
         }
         case Kind::WholeTrace: {
@@ -270,6 +276,95 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
             return w;
         }
     }
+    return w;
+}
+
+std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
+    // "step 3", "Step #3", "ProfilerStep#551", "iteration_7", "iter 7", "batch 2", "epoch 1":
+    // a loop word, a separator or none, a non-negative number, nothing after it.
+    const auto isIteration = [](std::string_view name) {
+        std::size_t end = name.size();
+        while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
+            --end;
+        if (end == name.size() || end == 0)
+            return false;
+        std::size_t wordEnd = end;
+        while (wordEnd > 0 && (name[wordEnd - 1] == ' ' || name[wordEnd - 1] == '#' ||
+                               name[wordEnd - 1] == '_' || name[wordEnd - 1] == ':'))
+            --wordEnd;
+        std::string word(name.substr(0, wordEnd));
+        for (char& c : word)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        static constexpr std::string_view kWords[] = {"step", "profilerstep", "iteration",
+                                                      "iter", "batch",        "epoch"};
+        return std::any_of(std::begin(kWords), std::end(kWords),
+                           [&word](std::string_view w) { return word == w; });
+    };
+    // "step 12", "step12", "ProfilerStep#551" -> "step #", "step#", "ProfilerStep#": the trailing
+    // number folded (foldDigits leaves the digits of "step12", part of a word, alone).
+    const auto familyOf = [](std::string_view name) {
+        std::size_t end = name.size();
+        while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
+            --end;
+        const std::string prefix(name.substr(0, end));
+        return !prefix.empty() && prefix.back() == '#' ? prefix : prefix + "#";
+    };
+    struct Family {
+        std::size_t count = 0;
+        model::TimeNs firstNs = 0;
+        model::TimeNs lastNs = 0;
+    };
+    std::map<std::string, Family> families;  // by folded name
+    std::map<model::StringId, bool> known;   // each name tested once
+    // The host's ranges count the iterations; their GPU side (projections: the work launched
+    // inside them, which runs later; a profiler's GPU annotations) extends the window to the end
+    // of the last iteration's GPU work.
+    const auto processes = trace.processes();
+    for (const bool gpuSide : {false, true}) {
+        for (const model::Track& track : trace.tracks()) {
+            const bool onGpu = processes[track.process].deviceId >= 0;
+            const bool wanted = gpuSide ? track.kind == model::TrackKind::NvtxProjection ||
+                                              (isNvtxTrack(track) && onGpu)
+                                        : isNvtxTrack(track) && !onGpu;
+            if (!wanted)
+                continue;
+            for (const model::Slice& s : track.slices) {
+                auto [it, inserted] = known.try_emplace(s.nameId, false);
+                if (inserted)
+                    it->second = isIteration(trace.str(s.nameId));
+                if (!it->second)
+                    continue;
+                if (gpuSide) {
+                    const auto family = families.find(familyOf(trace.str(s.nameId)));
+                    if (family != families.end())
+                        family->second.lastNs = std::max(family->second.lastNs, s.endNs());
+                    continue;
+                }
+                Family& f = families[familyOf(trace.str(s.nameId))];
+                if (f.count++ == 0) {
+                    f.firstNs = s.startNs;
+                    f.lastNs = s.endNs();
+                }
+                f.firstNs = std::min(f.firstNs, s.startNs);
+                f.lastNs = std::max(f.lastNs, s.endNs());
+            }
+        }
+    }
+    const Family* best = nullptr;
+    const std::string* bestName = nullptr;
+    for (const auto& [name, f] : families) {
+        if (f.count >= 2 && f.lastNs > f.firstNs && (best == nullptr || f.count > best->count)) {
+            best = &f;
+            bestName = &name;
+        }
+    }
+    if (best == nullptr)
+        return std::nullopt;
+    AnalysisWindow w;
+    w.source = WindowSource::Iterations;
+    w.name = *bestName;
+    w.instance = static_cast<std::int32_t>(best->count);
+    w.parts = {{best->firstNs, best->lastNs}};
     return w;
 }
 
@@ -335,6 +430,9 @@ std::string describeWindow(const AnalysisWindow& window) {
             }
             return "every '" + window.name + "' (" + std::to_string(window.parts.size()) +
                    " spans, " + formatDuration(window.durationNs()) + ")";
+        case WindowSource::Iterations:
+            return std::to_string(window.instance) + " iterations '" + window.name + "' (" +
+                   formatDuration(window.durationNs()) + ")";
         case WindowSource::Time:
         case WindowSource::Selection:
             return std::string(window.source == WindowSource::Selection ? "selection " : "") +

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,13 +14,19 @@ namespace wl::analysis {
 
 // Where an analysis window came from.
 enum class WindowSource : std::uint8_t {
-    Trace,      // first to last GPU op of the whole trace
-    Capture,    // the trace's capture range(s): cudaProfilerStart/Stop, record's capture options
-    Nvtx,       // one instance, or every instance, of an NVTX range name
+    Trace,    // first to last GPU op of the whole trace
+    Capture,  // the trace's capture range(s): cudaProfilerStart/Stop, record's capture options
+    Nvtx,     // one instance, or every instance, of an NVTX range name
+    // A training loop's iterations, found by their NVTX ranges ("step 3", "ProfilerStep#551",
+    // "iteration 7"): from the first one's start to the last one's end. The default window of a
+    // trace without a capture range that has them, so a job's start-up (library loading,
+    // communicator set-up, data loading) is not measured with its steps.
+    Iterations,
     Time,       // an explicit time range (command line)
     Selection,  // a time range selected in the window
 };
-const char* toString(WindowSource source);  // "trace", "capture", "nvtx", "time", "selection"
+// "trace", "capture", "nvtx", "iterations", "time", "selection"
+const char* toString(WindowSource source);
 
 // The part of a trace that an analysis describes: one or more disjoint time ranges (every
 // instance of an NVTX range, every capture range), sorted. Every figure of an AnalysisResult is
@@ -27,8 +34,8 @@ const char* toString(WindowSource source);  // "trace", "capture", "nvtx", "time
 // never measured by accident. Plain value; times in ns since the trace origin.
 struct AnalysisWindow {
     WindowSource source = WindowSource::Trace;
-    std::string name;                     // the NVTX range name (Nvtx), empty otherwise
-    std::int32_t instance = 0;            // the 1-based NVTX instance; 0 = every instance
+    std::string name;           // the NVTX range name (Nvtx; Iterations: numbers folded, "step #")
+    std::int32_t instance = 0;  // the 1-based NVTX instance (0 = every one); Iterations: how many
     std::vector<model::TimeRange> parts;  // sorted, disjoint; empty when there is no GPU work
     // A selection of some rows (a shift-drag over them): the rows the per-row summary is
     // restricted to, sorted. Empty: every row. Only the row summary reads it; every other figure
@@ -44,7 +51,7 @@ struct AnalysisWindow {
 // What the user asked for; resolveWindow() turns it into parts of a given trace.
 struct WindowRequest {
     enum class Kind : std::uint8_t {
-        Default,     // the capture range when the trace has one, else the whole trace
+        Default,     // the capture range, else the iterations, else the whole trace
         WholeTrace,  // first to last GPU op
         Capture,     // the capture range(s); an error when there are none
         NvtxRange,   // rangeName, instance (0 = every instance)
@@ -68,6 +75,12 @@ struct WindowRequest {
 // the spans between cudaProfilerStart and cudaProfilerStop calls (how the notebook and our own
 // workloads mark their timed part). Sorted, disjoint; empty when there are none.
 std::vector<model::TimeRange> captureRanges(const model::Trace& trace);
+
+// The iterations of a training loop, when the trace marks them with NVTX ranges named like
+// "step 3", "Step #3", "ProfilerStep#551", "iteration 7", "iter_7", "batch 2" or "epoch 1" (a
+// non-negative number: warm-up steps numbered below 0 are left out), at least 2 of one such name:
+// the name with the most instances wins. Nullopt when there are none.
+std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace);
 
 // Resolves a request against a trace. Errors (with the names or counts that exist) for an NVTX
 // name that is not in the trace, an instance past the last, an empty time range, or a capture
