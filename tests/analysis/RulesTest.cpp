@@ -622,6 +622,41 @@ TEST(AllocInLoop, CallsThatCostNextToNothingAreNotFlagged) {
     EXPECT_FALSE(r.fired(RuleId::AllocInLoop));
 }
 
+TEST(CollectiveWait, ARankWaitingInsideItsAllReducesIsNamed) {
+    // Three steps: 20 us of compute, then an all-reduce that costs 10 us when nobody is late but
+    // took 10, 60 and 110 us here (the rank waited for another), over a 300 us window.
+    constexpr const char* kAllReduce =
+        "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    test::HandTrace t;
+    t.kernel(7, 0, 20, -1, "forward");
+    t.kernel(9, 20, 30, -1, kAllReduce);
+    t.kernel(7, 30, 50, -1, "forward");
+    t.kernel(9, 50, 110, -1, kAllReduce);
+    t.kernel(7, 110, 130, -1, "forward");
+    t.kernel(9, 130, 240, -1, kAllReduce);
+    t.kernel(7, 240, 300, -1, "forward");
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::CollectiveWait);
+    EXPECT_EQ(d.count, 3u);
+    EXPECT_EQ(d.costNs, 150);  // 180 ns of collectives, 3 x 10 ns of it their own cost
+    EXPECT_EQ(d.deviceId, 0);
+    EXPECT_EQ(d.message,
+              "GPU 0 spent 180 ns (60.0% of the window) in 3 NCCL collectives; the shortest "
+              "took 10 ns, so about 150 ns of it was this rank waiting for the other ranks to "
+              "join (the longest 110 ns, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL')");
+    ASSERT_FALSE(d.evidence.empty());
+    EXPECT_EQ(trace->slice(d.evidence.front()).startNs, 130);  // the longest first
+
+    // Collectives that are a small share of the window: nothing to say.
+    test::HandTrace quiet;
+    quiet.kernel(7, 0, 1'000, -1, "forward");
+    quiet.kernel(9, 1'000, 1'010, -1, kAllReduce);
+    quiet.kernel(9, 1'010, 1'030, -1, kAllReduce);
+    quiet.kernel(7, 1'030, 2'000, -1, "forward");
+    EXPECT_TRUE(analyzeTrace(*quiet.finish()).findings(RuleId::CollectiveWait).empty());
+}
+
 TEST(DevicesWait, AGpuWaitingForAnotherGpusResultIsNamed) {
     const auto trace = wl::test::makeCrossDeviceWaitTrace();
     // The wait crosses devices: GPU 1's producer to GPU 0's consumer.

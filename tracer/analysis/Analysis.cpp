@@ -58,6 +58,7 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
     checkMissedCopyOverlap(ctx, found);
     checkAllocInLoop(ctx, found);
     checkDevicesWait(ctx, found);
+    checkCollectiveWait(ctx, found);
     std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {
         if (a.severity != b.severity) {
             return a.severity > b.severity;

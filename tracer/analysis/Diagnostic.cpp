@@ -30,6 +30,8 @@ const char* toString(RuleId rule) {
             return "alloc-in-loop";
         case RuleId::DevicesWait:
             return "devices-wait";
+        case RuleId::CollectiveWait:
+            return "collective-wait";
     }
     return "unknown";
 }

@@ -27,8 +27,9 @@ enum class RuleId : std::uint8_t {
     LibraryKernels,
     AllocInLoop,
     DevicesWait,
+    CollectiveWait,
 };
-inline constexpr int kRuleCount = 13;
+inline constexpr int kRuleCount = 14;
 const char* toString(RuleId rule);
 std::optional<RuleId> ruleFromString(std::string_view id);
 

@@ -50,6 +50,8 @@ struct AnalysisOptions {
     // devices-wait: one GPU's idle time spent waiting (through a CUDA event) for an op on another
     // GPU reaches this share of the window.
     double devicesWaitMinSharePct = 5.0;
+    // collective-wait: a GPU's NCCL collective kernels take this share of the window.
+    double collectiveWaitMinSharePct = 10.0;
     model::TimeNs minIdleAfterSyncNs = 10 * model::kNsPerUs;
 
     // sync-api-in-loop also needs this share of the device's idle time to follow blocking calls.

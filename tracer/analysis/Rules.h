@@ -35,6 +35,7 @@ void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out);
 void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out);
+void checkCollectiveWait(const RuleContext& ctx, std::vector<Diagnostic>& out);
 
 // Helpers shared by the rules.
 namespace rules {
