@@ -320,6 +320,10 @@ TEST(Utilization, NumbersThatStandAsWordsFold) {
     EXPECT_EQ(foldDigits("conv2d"), "conv2d");
     EXPECT_EQ(foldDigits("42"), "#");
     EXPECT_EQ(foldDigits(""), "");
+    // A number after '#' folds into it: the PyTorch profiler's steps are one name.
+    EXPECT_EQ(foldDigits("ProfilerStep#551"), "ProfilerStep#");
+    EXPECT_EQ(foldDigits("Step #3 of 10"), "Step # of #");
+    EXPECT_EQ(foldDigits("# 3"), "# #");
 }
 
 TEST(Utilization, IdleWhileQueuedWorkWaitsIsNotChargedToHostRanges) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -456,4 +457,93 @@ TEST(TraceMerge, AReusedPidSharesOneGroupAndIsReported) {
         }
     }
     EXPECT_EQ(launches, 8u);
+}
+
+// Two ranks of a job on two hosts: the same pid, the same ordinal, each on its own clock.
+std::vector<MergeInput> twoRanks(TimeNs offset1Ns) {
+    ProcessTraceSpec rank0{4242, kClock, 3, "0", "GPU-aaaa", "node1"};
+    ProcessTraceSpec rank1{4242, 5'000'000'000, 2, "1", "GPU-bbbb", "node2"};
+    std::vector<MergeInput> inputs;
+    inputs.push_back({makeProcessTrace(rank0), "rank 0 · node1 · pid 4242", 0, 0});
+    inputs.push_back({makeProcessTrace(rank1), "rank 1 · node2 · pid 4242", offset1Ns, 1});
+    return inputs;
+}
+
+TEST(TraceMerge, ARankInputIsMovedByItsClockOffset) {
+    // Rank 1's clock reads 5 s where rank 0's reads kClock - 2000: rank 1 started 2 us earlier.
+    const TimeNs offset = kClock - 2'000 - 5'000'000'000;
+    const auto inputs = twoRanks(offset);
+    const auto merged = mergeOrFail(inputs);
+    ASSERT_TRUE(merged);
+    EXPECT_EQ(merged->originNs(), kClock - 2'000);
+    const auto kernels = kernelsByName(*merged);
+    // Both traces have a kernel_4242_1 at their origin + 1200: the later one (rank 0) is kept by
+    // name, so check rank 0's third launch (rank 1 has two) and rank 1's through its track.
+    EXPECT_EQ(kernels.at(processKernelName(4242, 3)).first, 2'000 + 3'200);
+    std::set<TimeNs> firstKernelStarts;
+    for (const Track& t : merged->tracks()) {
+        if (t.kind == TrackKind::GpuStream && t.streamId == 7)
+            firstKernelStarts.insert(t.slices.front().startNs);
+    }
+    EXPECT_EQ(firstKernelStarts, (std::set<TimeNs>{1'200, 2'000 + 1'200}));
+}
+
+TEST(TraceMerge, RanksKeepTheirOwnProcessGroupsAndNames) {
+    const auto merged = mergeOrFail(twoRanks(0));
+    ASSERT_TRUE(merged);
+    std::vector<std::pair<std::int32_t, std::string>> hosts, gpus;
+    for (const Process& p : merged->processes()) {
+        EXPECT_GE(p.rank, 0);
+        (p.deviceId < 0 ? hosts : gpus).emplace_back(p.rank, std::string(merged->str(p.nameId)));
+    }
+    // The same pid and ordinal on two hosts: two host and two GPU groups, in rank order.
+    EXPECT_EQ(hosts, (std::vector<std::pair<std::int32_t, std::string>>{
+                         {0, "rank 0 · python3 (pid 4242)"}, {1, "rank 1 · python3 (pid 4242)"}}));
+    EXPECT_EQ(gpus, (std::vector<std::pair<std::int32_t, std::string>>{
+                        {0, "rank 0 · node1 · pid 4242 · GPU 0 (NVIDIA H200)"},
+                        {1, "rank 1 · node2 · pid 4242 · GPU 0 (NVIDIA H200)"}}));
+    // Every track of a rank lives in that rank's groups: 3 + 2 kernels on the streams 7.
+    std::map<std::int32_t, std::size_t> launched;
+    for (const Track& t : merged->tracks()) {
+        if (t.kind == TrackKind::GpuStream && t.streamId == 7)
+            launched[merged->processes()[t.process].rank] += t.slices.size();
+    }
+    EXPECT_EQ(launched, (std::map<std::int32_t, std::size_t>{{0, 3}, {1, 2}}));
+    // Launch arrows never cross ranks (each rank's correlation ids 1.. were shifted apart).
+    for (const Flow& f : merged->flows()) {
+        EXPECT_EQ(merged->processes()[merged->track(f.from.track).process].rank,
+                  merged->processes()[merged->track(f.to.track).process].rank);
+    }
+    // No "share one process group" warning: ranks never share one.
+    for (const std::string& w : merged->diagnostics().warnings)
+        EXPECT_EQ(w.find("share one process group"), std::string::npos) << w;
+    // Per-rank facts under "rank R.", agreed ones as they are, and the merge's own.
+    EXPECT_EQ(merged->metadataValue("rank 0.host"), "node1");
+    EXPECT_EQ(merged->metadataValue("rank 1.host"), "node2");
+    EXPECT_EQ(merged->metadataValue("rank 1.label"), "rank 1 · node2 · pid 4242");
+    EXPECT_EQ(merged->metadataValue("pid"), "4242");
+}
+
+TEST(TraceMerge, MergeFactsAreSetLast) {
+    const auto merged =
+        mergeTraces(twoRanks(0), {{"rank alignment", "aligned by test"}, {"host", "replaced"}});
+    ASSERT_TRUE(merged.ok()) << merged.error().describe();
+    EXPECT_EQ(merged.value()->metadataValue("rank alignment"), "aligned by test");
+    EXPECT_EQ(merged.value()->metadataValue("host"), "replaced");
+}
+
+TEST(TraceMerge, TwoInputsOfOneRankAreAnError) {
+    auto inputs = twoRanks(0);
+    inputs[1].rank = 0;
+    const auto merged = mergeTraces(inputs);
+    ASSERT_FALSE(merged.ok());
+    EXPECT_EQ(merged.error().message,
+              "rank 0 is both rank 0 · node1 · pid 4242 and rank 1 · node2 · pid 4242");
+}
+
+TEST(TraceMerge, AClockOffsetOutOfRangeIsAnError) {
+    auto inputs = twoRanks(std::numeric_limits<TimeNs>::max());
+    const auto merged = mergeTraces(inputs);
+    ASSERT_FALSE(merged.ok());
+    EXPECT_NE(merged.error().message.find("clock offset"), std::string::npos);
 }

@@ -13,8 +13,11 @@ struct ProcessTraceSpec {
     std::int64_t pid = 4242;
     model::TimeNs originNs = 0;  // absolute clock value of the trace's first event (the NVTX range)
     int launches = 3;            // cudaLaunchKernel calls with correlation ids 1..launches
-    std::string rank = "0";
+    std::string rank = "0";      // empty: the trace names no rank
     std::string deviceUuid = "GPU-0c6e9a51";
+    std::string host = "node1";
+    // record's "wall ns,trace clock ns" pair read as tracing started; empty: none.
+    std::string clockSyncStart;
 };
 
 // Kernel names say whose launch they are: "kernel_<pid>_<k>" for correlation id k.
@@ -82,9 +85,12 @@ inline model::TracePtr makeProcessTrace(const ProcessTraceSpec& spec) {
     b.addDevice(d);
 
     b.setMetadata("producer", "warpline record");
-    b.setMetadata("host", "node1");
+    b.setMetadata("host", spec.host);
     b.setMetadata("pid", std::to_string(spec.pid));
-    b.setMetadata("rank", spec.rank);
+    if (!spec.rank.empty())
+        b.setMetadata("rank", spec.rank);
+    if (!spec.clockSyncStart.empty())
+        b.setMetadata("clock_sync_start", spec.clockSyncStart);
     b.diagnostics().droppedRecords = 2;
     b.diagnostics().truncatedStrings = 1;
     b.diagnostics().warn("2 CUPTI records were dropped");

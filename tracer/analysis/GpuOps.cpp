@@ -1,14 +1,28 @@
 #include "analysis/GpuOps.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 namespace wl::analysis {
 
 GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window) {
+    gather(trace, window, -1);
+}
+
+GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window, std::int32_t rank) {
+    gather(trace, window, rank < 0 ? std::numeric_limits<std::int32_t>::min() : rank);
+}
+
+void GpuOps::gather(const model::Trace& trace, const AnalysisWindow* window, std::int32_t rank) {
+    const auto processes = trace.processes();
+    const auto wanted = [&](const model::Track& track) {
+        return track.kind == model::TrackKind::GpuStream &&
+               (rank == -1 || processes[track.process].rank == rank);
+    };
     std::size_t count = 0;
     for (const model::Track& track : trace.tracks()) {
-        if (track.kind == model::TrackKind::GpuStream) {
+        if (wanted(track)) {
             count += track.slices.size();
         }
     }
@@ -16,7 +30,7 @@ GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window) {
     const auto tracks = trace.tracks();
     for (std::uint32_t t = 0; t < tracks.size(); ++t) {
         const model::Track& track = tracks[t];
-        if (track.kind != model::TrackKind::GpuStream) {
+        if (!wanted(track)) {
             continue;
         }
         for (std::uint32_t i = 0; i < track.slices.size(); ++i) {

@@ -34,6 +34,9 @@ class GpuOps {
 public:
     // Without a window: every op of the trace.
     explicit GpuOps(const model::Trace& trace, const AnalysisWindow* window = nullptr);
+    // Only the ops of one rank of a merged job (its GPU processes: Process::rank), so the
+    // per-device figures of the rank come from the same computation as a single trace's.
+    GpuOps(const model::Trace& trace, const AnalysisWindow* window, std::int32_t rank);
 
     // The ops inside the window, clipped to it.
     const std::vector<GpuOp>& all() const { return m_ops; }
@@ -47,6 +50,9 @@ public:
     IntervalSet copiesOf(std::int32_t deviceId, model::CopyKind kind) const;
 
 private:
+    // rank < 0: every op.
+    void gather(const model::Trace& trace, const AnalysisWindow* window, std::int32_t rank);
+
     std::vector<GpuOp> m_ops;
     // Every op of the trace, unclipped and unsorted, when the window leaves some out (empty
     // when it holds every op whole: m_ops is then all of them).

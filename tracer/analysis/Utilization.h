@@ -10,6 +10,7 @@
 #include "analysis/GpuOps.h"
 #include "analysis/Options.h"
 #include "analysis/Window.h"
+#include "model/NameFolding.h"
 #include "model/Trace.h"
 
 namespace wl::analysis {
@@ -115,9 +116,8 @@ struct UtilizationResult {
     model::TimeNs idleNs() const { return spanNs - busyNs; }
 };
 
-// "I/O 45" -> "I/O #": a number that stands as a word becomes one '#'; digits inside a word stay
-// ("H2D Memory Stream 3" -> "H2D Memory Stream #").
-std::string foldDigits(std::string_view name);
+// "I/O 45" -> "I/O #", "ProfilerStep#551" -> "ProfilerStep#" (model/NameFolding.h).
+using model::foldDigits;
 
 // Busy time, idle gaps and the attribution of every idle ns, per device and stream, inside the
 // window the ops were built for (ops.all()).

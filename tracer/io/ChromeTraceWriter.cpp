@@ -258,8 +258,12 @@ private:
 
     // Kineto's block saying which rank of which job this is, from the metadata `record` took
     // from the launcher's variables (rank, world_size, local_rank) and the process (host, pid);
-    // rank 0 of 1 when there is none. Numbers stay numbers, as Kineto writes them.
+    // rank 0 of 1 when there is none. Numbers stay numbers, as Kineto writes them. A job's ranks
+    // merged into one trace are no one rank: no rank then (each process's is in our block).
     void writeDistributedInfo(std::string& b) {
+        const auto processes = m_trace.processes();
+        const bool mergedRanks = std::any_of(processes.begin(), processes.end(),
+                                             [](const model::Process& p) { return p.rank >= 0; });
         JsonWriter w(b);
         w.beginObject();
         const auto put = [&](const char* key, std::string_view fallback, bool numeric) {
@@ -279,8 +283,8 @@ private:
             }
         };
         put("backend", "", false);
-        put("rank", "0", true);
-        put("world_size", "1", true);
+        put("rank", mergedRanks ? "" : "0", true);
+        put("world_size", mergedRanks ? "" : "1", true);
         put("local_rank", "", true);
         put("host", "", false);
         put("pid", "", true);
@@ -347,6 +351,9 @@ private:
             // Only merged traces have owners: other exports stay as they were, byte for byte.
             if (p.ownerPid >= 0)
                 w.field("owner", p.ownerPid);
+            // Only a job's merged ranks have ranks (Process::rank), kept for the same reason.
+            if (p.rank >= 0)
+                w.field("rank", p.rank);
             w.endObject();
         }
         w.endArray();

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -55,13 +56,15 @@ constexpr std::int32_t kUnsetSortIndex = std::numeric_limits<std::int32_t>::min(
 
 TraceBuilder::TraceBuilder() : m_trace(std::shared_ptr<Trace>(new Trace())) {}
 
-ProcessIndex TraceBuilder::hostProcess(std::int64_t pid, std::string_view name) {
-    auto [it, inserted] = m_hostProcessIndex.try_emplace(pid, 0);
+ProcessIndex TraceBuilder::hostProcess(std::int64_t pid, std::string_view name, std::int32_t rank) {
+    rank = rank < 0 ? -1 : rank;
+    auto [it, inserted] = m_hostProcessIndex.try_emplace({rank, pid}, 0);
     if (inserted) {
         it->second = static_cast<ProcessIndex>(m_trace->m_processes.size());
         Process p;
         p.pid = pid;
         p.deviceId = -1;
+        p.rank = rank;
         const std::string unnamed =
             isSyntheticId(pid) ? "(unnamed process)" : "Process " + std::to_string(pid);
         p.nameId = intern(name.empty() ? unnamed : std::string(name));
@@ -73,15 +76,17 @@ ProcessIndex TraceBuilder::hostProcess(std::int64_t pid, std::string_view name) 
 }
 
 ProcessIndex TraceBuilder::gpuProcess(std::int32_t deviceId, std::string_view name,
-                                      std::int64_t ownerPid) {
+                                      std::int64_t ownerPid, std::int32_t rank) {
     ownerPid = ownerPid < 0 ? -1 : ownerPid;
-    auto [it, inserted] = m_gpuProcessIndex.try_emplace({deviceId, ownerPid}, 0);
+    rank = rank < 0 ? -1 : rank;
+    auto [it, inserted] = m_gpuProcessIndex.try_emplace({rank, deviceId, ownerPid}, 0);
     if (inserted) {
         it->second = static_cast<ProcessIndex>(m_trace->m_processes.size());
         Process p;
         p.pid = deviceId;
         p.deviceId = deviceId;
         p.ownerPid = ownerPid;
+        p.rank = rank;
         std::string fallback = "GPU " + std::to_string(deviceId);
         if (ownerPid >= 0)
             fallback += " (pid " + std::to_string(ownerPid) + ")";
@@ -622,8 +627,9 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     m_finalized = true;
     Trace& t = *m_trace;
 
-    // Order processes (hosts by pid, then GPUs by ordinal and owner) and tracks (by process and
-    // sort index), remapping indices, so the same events give the same trace in any input order.
+    // Order processes (hosts by rank and pid, then GPUs by rank, ordinal and owner; the rank is -1
+    // in a trace of no job) and tracks (by process and sort index), remapping indices, so the
+    // same events give the same trace in any input order.
     std::vector<ProcessIndex> procOrder(t.m_processes.size());
     std::iota(procOrder.begin(), procOrder.end(), 0u);
     std::stable_sort(procOrder.begin(), procOrder.end(), [&](ProcessIndex a, ProcessIndex b) {
@@ -634,8 +640,9 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
         if (ga != gb)
             return !ga;
         if (!ga)
-            return pa.pid < pb.pid;
-        return std::pair(pa.deviceId, pa.ownerPid) < std::pair(pb.deviceId, pb.ownerPid);
+            return std::pair(pa.rank, pa.pid) < std::pair(pb.rank, pb.pid);
+        return std::tuple(pa.rank, pa.deviceId, pa.ownerPid) <
+               std::tuple(pb.rank, pb.deviceId, pb.ownerPid);
     });
     std::vector<ProcessIndex> procNew(t.m_processes.size());
     std::vector<Process> processes;

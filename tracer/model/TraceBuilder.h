@@ -27,13 +27,15 @@ public:
 
     StringId intern(std::string_view text) { return m_trace->m_strings.intern(text); }
 
-    // Processes and tracks are created on first use and found again by their key.
-    ProcessIndex hostProcess(std::int64_t pid, std::string_view name = {});
-    // GPU processes are keyed by (ordinal, owner): `ownerPid` >= 0 keeps the GPU work of one
+    // Processes and tracks are created on first use and found again by their key. Host
+    // processes are keyed by (rank, pid): two ranks of a job on two hosts may have the same pid
+    // and still stay two processes; `rank` -1, the default, is a trace of no job (Process::rank).
+    ProcessIndex hostProcess(std::int64_t pid, std::string_view name = {}, std::int32_t rank = -1);
+    // GPU processes are keyed by (rank, ordinal, owner): `ownerPid` >= 0 keeps the GPU work of one
     // traced process apart from another's on the same ordinal (a merged trace); -1, the default,
     // is the one GPU process per ordinal of a single-process trace.
     ProcessIndex gpuProcess(std::int32_t deviceId, std::string_view name = {},
-                            std::int64_t ownerPid = -1);
+                            std::int64_t ownerPid = -1, std::int32_t rank = -1);
     void setProcessName(ProcessIndex process, std::string_view name);
 
     TrackIndex hostApiTrack(ProcessIndex process, std::int64_t threadId);
@@ -147,8 +149,9 @@ private:
 
     std::shared_ptr<Trace> m_trace;
     std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;
-    std::map<std::int64_t, ProcessIndex> m_hostProcessIndex;
-    std::map<std::pair<std::int32_t, std::int64_t>, ProcessIndex> m_gpuProcessIndex;
+    std::map<std::pair<std::int32_t, std::int64_t>, ProcessIndex> m_hostProcessIndex;  // rank, pid
+    // rank, ordinal, owner
+    std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, ProcessIndex> m_gpuProcessIndex;
     std::map<std::tuple<ProcessIndex, StringId, StringId>, std::uint32_t> m_counterIndex;
     std::vector<PendingFlow> m_pendingFlows;
     TimeNs m_baseTimeNs = 0;

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -95,21 +96,26 @@ void TraceBuilder::resolveDependencies() {
     // are unique across a process's devices, so the stream is found by its owner and id. A
     // duplicate (ids reused by different contexts) makes the lookup give up rather than guess.
     constexpr TrackIndex kAmbiguous = std::numeric_limits<TrackIndex>::max();
-    std::map<std::pair<std::int64_t, std::int64_t>, TrackIndex> ownerStreamTracks;
+    // (Keyed by rank too: two ranks of a job may run processes with the same pid on two hosts.)
+    std::map<std::tuple<std::int32_t, std::int64_t, std::int64_t>, TrackIndex> ownerStreamTracks;
+    const auto ownerStream = [&](ProcessIndex process, std::int64_t stream) {
+        const Process& p = t.m_processes[process];
+        return std::tuple(p.rank, p.ownerPid, stream);
+    };
     for (std::uint32_t ti = 0; ti < t.m_tracks.size(); ++ti) {
         const Track& track = t.m_tracks[ti];
         if (track.kind != TrackKind::GpuStream)
             continue;
         streamTracks.emplace(std::pair(track.process, track.streamId), ti);
-        auto [it, fresh] = ownerStreamTracks.try_emplace(
-            std::pair(t.m_processes[track.process].ownerPid, track.streamId), ti);
+        auto [it, fresh] =
+            ownerStreamTracks.try_emplace(ownerStream(track.process, track.streamId), ti);
         if (!fresh)
             it->second = kAmbiguous;
     }
     auto streamTrack = [&](ProcessIndex process, std::int64_t stream) -> std::optional<TrackIndex> {
         if (auto found = streamTracks.find({process, stream}); found != streamTracks.end())
             return found->second;
-        auto other = ownerStreamTracks.find({t.m_processes[process].ownerPid, stream});
+        auto other = ownerStreamTracks.find(ownerStream(process, stream));
         if (other == ownerStreamTracks.end() || other->second == kAmbiguous)
             return std::nullopt;
         return other->second;

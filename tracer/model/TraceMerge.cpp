@@ -33,7 +33,8 @@ std::optional<std::int64_t> parsePid(const std::string& text) {
 struct InputPlan {
     const Trace* trace = nullptr;
     std::string label;
-    std::string metadataPrefix;            // "process K."
+    std::string metadataPrefix;            // "process K." or "rank R."
+    std::int32_t rank = -1;                // of a distributed job's trace; -1: none
     TimeNs shiftNs = 0;                    // input time + shift = time in the merged builder
     std::uint64_t correlationOffset = 0;   // added to every non-zero correlation and flow id
     std::optional<std::int64_t> ownerPid;  // the traced process's pid, when the trace says
@@ -206,12 +207,19 @@ private:
 
     void copyProcesses() {
         for (const Process& p : m_in.processes()) {
+            // A process that already has a rank (a merged job merged again) keeps it and its name.
+            const std::int32_t rank = p.rank >= 0 ? p.rank : m_plan.rank;
+            const bool named = p.rank >= 0 || m_plan.rank < 0;
             if (p.deviceId < 0) {
-                m_processes.push_back(m_b.hostProcess(p.pid, m_in.str(p.nameId)));
+                std::string hostName(m_in.str(p.nameId));
+                if (!named)
+                    hostName = "rank " + std::to_string(m_plan.rank) + " · " + hostName;
+                m_processes.push_back(m_b.hostProcess(p.pid, hostName, rank));
                 continue;
             }
             if (p.ownerPid >= 0) {  // already named after its owner (a merged trace merged again)
-                m_processes.push_back(m_b.gpuProcess(p.deviceId, m_in.str(p.nameId), p.ownerPid));
+                m_processes.push_back(
+                    m_b.gpuProcess(p.deviceId, m_in.str(p.nameId), p.ownerPid, rank));
                 continue;
             }
             std::string gpuName(m_in.str(p.nameId));
@@ -224,7 +232,7 @@ private:
             }
             // Whose work it is first: a narrow row header keeps the start of a name.
             gpuName = m_plan.label + " · " + gpuName;
-            m_processes.push_back(m_b.gpuProcess(p.deviceId, gpuName, m_ownerPid));
+            m_processes.push_back(m_b.gpuProcess(p.deviceId, gpuName, m_ownerPid, rank));
         }
     }
 
@@ -364,8 +372,10 @@ void addDiagnostics(Diagnostics& out, const Trace& in, const std::string& label)
 }
 
 // Facts every input agrees on stay as they are ("producer", "host", ...); the others, such as
-// each process's "pid", "rank" or "command", are kept per input as "process K.<key>".
-void mergeMetadata(TraceBuilder& b, const std::vector<InputPlan>& plans) {
+// each process's "pid", "rank" or "command", are kept per input as "process K.<key>" (or
+// "rank R.<key>"). Then the facts about the merge itself.
+void mergeMetadata(TraceBuilder& b, const std::vector<InputPlan>& plans,
+                   const std::map<std::string, std::string>& mergeFacts) {
     std::set<std::string> keys;
     for (const InputPlan& plan : plans) {
         for (const auto& [key, value] : plan.trace->metadata())
@@ -400,16 +410,20 @@ void mergeMetadata(TraceBuilder& b, const std::vector<InputPlan>& plans) {
         }
     }
     b.setMetadata("merged processes", labels);
+    for (const auto& [key, value] : mergeFacts)
+        b.setMetadata(key, value);
 }
 
 }  // namespace
 
-Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs) {
+Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
+                             const std::map<std::string, std::string>& metadata) {
     if (inputs.empty())
         return Error{"no traces to merge"};
     const std::size_t digits = std::to_string(inputs.size()).size();
     std::vector<InputPlan> plans;
     plans.reserve(inputs.size());
+    std::map<std::int32_t, std::string> rankHolders;  // rank -> label of the input that is it
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         if (!inputs[i].trace) {
             return Error{"trace " + std::to_string(i + 1) +
@@ -423,17 +437,33 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs) {
         number.insert(0, digits - number.size(), '0');  // "process 02." sorts before "process 10."
         plan.metadataPrefix = "process " + number + ".";
         plan.ownerPid = tracedPid(*plan.trace);
+        if (inputs[i].rank >= 0) {
+            plan.rank = inputs[i].rank;
+            plan.metadataPrefix = "rank " + std::to_string(plan.rank) + ".";
+            auto [held, fresh] = rankHolders.try_emplace(plan.rank, plan.label);
+            if (!fresh) {
+                return Error{"rank " + std::to_string(plan.rank) + " is both " + held->second +
+                             " and " + plan.label};
+            }
+        }
         plans.push_back(std::move(plan));
     }
 
-    // One time axis: every input's times are moved by its origin's distance from the earliest
-    // origin, which becomes the builder's base (the builder then rebases to the earliest event).
-    TimeNs baseNs = std::numeric_limits<TimeNs>::max();
-    for (const InputPlan& plan : plans)
-        baseNs = std::min(baseNs, plan.trace->originNs());
+    // One time axis: every input's times are moved by its origin's distance (on the common clock:
+    // origin + clock offset) from the earliest origin, which becomes the builder's base (the
+    // builder then rebases to the earliest event).
+    std::vector<TimeNs> origins(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (__builtin_add_overflow(plans[i].trace->originNs(), inputs[i].clockOffsetNs,
+                                   &origins[i])) {
+            return Error{"the clock offset of " + plans[i].label + " is out of range"};
+        }
+    }
+    const TimeNs baseNs = *std::min_element(origins.begin(), origins.end());
     std::uint64_t nextCorrelation = 0;
-    for (InputPlan& plan : plans) {
-        if (__builtin_sub_overflow(plan.trace->originNs(), baseNs, &plan.shiftNs))
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        InputPlan& plan = plans[i];
+        if (__builtin_sub_overflow(origins[i], baseNs, &plan.shiftNs))
             return Error{"the origins of the traces to merge are too far apart"};
         plan.correlationOffset = nextCorrelation;
         const std::uint64_t most = maxCorrelationId(*plan.trace);
@@ -453,7 +483,8 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs) {
     b.setBaseTimeNs(baseNs);
     Diagnostics& diagnostics = b.diagnostics();
     std::vector<std::pair<DeviceProperties, std::string>> devices;
-    std::map<std::int64_t, std::string> pidHolders;  // pid -> label of the input that holds it
+    // (rank, pid) -> label of the input that holds it: ranks never share a process group.
+    std::map<std::pair<std::int32_t, std::int64_t>, std::string> pidHolders;
     std::uint64_t misplacedFlows = 0;
     for (const InputPlan& plan : plans) {
         const std::int64_t owner = plan.ownerPid ? *plan.ownerPid : nextOwner++;
@@ -465,7 +496,7 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs) {
                 pids.insert(p.pid);
         }
         for (std::int64_t pid : pids) {
-            auto [it, inserted] = pidHolders.try_emplace(pid, plan.label);
+            auto [it, inserted] = pidHolders.try_emplace({plan.rank, pid}, plan.label);
             if (!inserted) {
                 diagnostics.warn(plan.label + ": pid " + std::to_string(pid) + " is also in " +
                                  it->second + "; their rows share one process group");
@@ -485,7 +516,7 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs) {
     }
     for (const auto& [d, label] : devices)
         b.addDevice(d);
-    mergeMetadata(b, plans);
+    mergeMetadata(b, plans, metadata);
     TracePtr merged = b.finalize();
     if (!merged)
         return Error{"merging the traces failed"};

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,13 @@ struct MergeInput {
     // Names the input's GPU rows and prefixes its metadata and warnings, e.g.
     // "python3 (pid 4242)". Empty: the name of the trace's first host process.
     std::string label;
+    // Added to the input's times (its origin + each event's time) to put them on the merged time
+    // axis: 0 when all inputs share one clock (the processes of one recorded run); for traces of
+    // several hosts, what takes this input's clock to the common one (io::loadRankJob).
+    TimeNs clockOffsetNs = 0;
+    // The rank of a distributed job that the input is (Process::rank of each of its processes,
+    // whose host and GPU processes then never share a group with another rank's); -1: none.
+    std::int32_t rank = -1;
 };
 
 // Merges the traces of one recorded run (the program and the processes it started, all on one
@@ -31,7 +39,18 @@ struct MergeInput {
 //   "process K.<key>", with "process K.label") and diagnostics (counts summed, warnings prefixed
 //   with the label) are kept.
 //
-// An empty list or a null trace is an error. Pure function of its inputs; thread-safe.
-Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs);
+// - Inputs with a rank (the traces of one distributed job, each on its own clock) are moved by
+//   their clockOffsetNs too, and each one's processes carry its rank: its host and GPU processes
+//   stay its own even when another rank's have the same pid or ordinal. Host processes are named
+//   "rank R · <name>", GPU processes "<label> · GPU N (<device>)", and per-input metadata is kept
+//   as "rank R.<key>" (instead of "process K.<key>").
+//
+// `metadata`: facts about the merge itself (how the inputs were aligned, which files they came
+// from), set on the merged trace after the inputs' own (replacing a key of the same name).
+//
+// An empty list, a null trace or two inputs with one rank is an error. Pure function of its
+// inputs; thread-safe.
+Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
+                             const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace wl::model

@@ -56,6 +56,10 @@ struct Process {
     // GPU work it shows (ordinals are per process, so two processes' "GPU 0" stay two rows);
     // -1 in a trace of one process.
     std::int64_t ownerPid = -1;
+    // The rank of the distributed job (torchrun, mpirun, Slurm) whose process this is, in a trace
+    // that merges one trace per rank (io::loadRankJob); -1 in any other trace. Hosts and GPUs of
+    // one rank share it, so "rank 3's rows" is every process with rank 3.
+    std::int32_t rank = -1;
 };
 
 // A row of slices. Slices are sorted by (depth, startNs): each lane is a contiguous run

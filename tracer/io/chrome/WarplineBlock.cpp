@@ -61,6 +61,7 @@ void Importer::parseWarplineBlock(od::value& v) {
             forEachObject(value, "warpline.processes", [&](od::object& o) {
                 const char* at = nullptr;
                 std::int64_t pid = 0, processId = 0, device = -1, owner = -1;
+                std::int32_t rank = -1;
                 std::string name;
                 for (auto f : o) {
                     const std::string_view k = keyText(f);
@@ -76,6 +77,8 @@ void Importer::parseWarplineBlock(od::value& v) {
                         name = std::string(getString(fv, k));
                     else if (k == "owner")
                         owner = getInt<std::int64_t>(fv, k);
+                    else if (k == "rank")
+                        rank = getInt<std::int32_t>(fv, k);
                     else
                         skipValue(fv, 3);
                 }
@@ -83,8 +86,8 @@ void Importer::parseWarplineBlock(od::value& v) {
                 // different traced processes stay apart (the pids tell them apart in the file).
                 const ProcessIndex p =
                     device >= 0
-                        ? m_builder.gpuProcess(static_cast<std::int32_t>(device), name, owner)
-                        : m_builder.hostProcess(processId, name);
+                        ? m_builder.gpuProcess(static_cast<std::int32_t>(device), name, owner, rank)
+                        : m_builder.hostProcess(processId, name, rank);
                 // One process per pid: a second would leave the tracks' owner ambiguous.
                 if (!m_pidProcesses.emplace(pid, p).second)
                     fail("warpline.processes lists pid " + std::to_string(pid) + " twice", at);
