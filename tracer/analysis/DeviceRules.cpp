@@ -48,7 +48,7 @@ void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         const model::Slice& op = ctx.trace.slice(w.longestFor);
         const std::string opName = op.kind == model::SliceKind::Kernel
                                        ? shortKernelName(ctx.trace.str(op.nameId))
-                                       : opName;
+                                       : std::string(ctx.trace.str(op.nameId));
         const std::string gpu = "GPU " + std::to_string(pair.first);
         const std::string other = "GPU " + std::to_string(pair.second);
         w.d.rule = RuleId::DevicesWait;
