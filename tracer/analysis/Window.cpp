@@ -310,7 +310,8 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
         return !prefix.empty() && prefix.back() == '#' ? prefix : prefix + "#";
     };
     struct Family {
-        std::size_t count = 0;
+        std::size_t count = 0;  // on the thread with the most (a job's ranks each run the loop)
+        std::map<const model::Track*, std::size_t> perThread;
         model::TimeNs firstNs = 0;
         model::TimeNs lastNs = 0;
     };
@@ -341,10 +342,12 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
                     continue;
                 }
                 Family& f = families[familyOf(trace.str(s.nameId))];
-                if (f.count++ == 0) {
+                const std::size_t onThread = ++f.perThread[&track];
+                if (f.count == 0) {
                     f.firstNs = s.startNs;
                     f.lastNs = s.endNs();
                 }
+                f.count = std::max(f.count, onThread);
                 f.firstNs = std::min(f.firstNs, s.startNs);
                 f.lastNs = std::max(f.lastNs, s.endNs());
             }
