@@ -113,6 +113,12 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     } else {
         out->focus = gpuFocusRange(trace);
     }
+    if (analysis::jobRanks(trace).size() >= 2) {
+        analysis::RankOptions rankOptions;
+        rankOptions.analysis = options;
+        out->ranks = std::make_shared<const analysis::RankStats>(
+            analysis::computeRankStats(trace, result->window(), rankOptions));
+    }
     out->result = std::move(result);
     return out;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "analysis/Analysis.h"
+#include "analysis/Ranks.h"
 #include "model/Trace.h"
 #include "ui/timeline/Overlays.h"
 
@@ -19,6 +20,9 @@ struct DocumentAnalysis {
     std::shared_ptr<const analysis::AnalysisResult> result;
     ui::TimelineOverlays overlays;
     QString summary;  // one line for the status bar
+    // A job of several ranks opened together: the cross-rank analysis over the same window
+    // (null for a trace of one process or one rank).
+    std::shared_ptr<const analysis::RankStats> ranks;
     // Where the GPU did most of its work (see gpuFocusRange); empty when the whole trace is.
     std::optional<std::pair<model::TimeNs, model::TimeNs>> focus;
 };

@@ -71,7 +71,12 @@ private:
     void perform(Step step) {
         switch (step) {
             case Step::Open:
-                if (!m_options.openPath.empty()) {
+                if (!m_options.moreOpenPaths.empty()) {
+                    QStringList paths{QString::fromStdString(m_options.openPath)};
+                    for (const std::string& p : m_options.moreOpenPaths)
+                        paths << QString::fromStdString(p);
+                    m_window.openRankJob(paths);
+                } else if (!m_options.openPath.empty()) {
                     m_window.openFile(QString::fromStdString(m_options.openPath));
                 } else if (!m_window.deviceAvailable()) {
                     m_window.openBundledSample();

@@ -35,6 +35,7 @@ const char* guiUsage() {
                 [--compare [A B]]
                 [--window-size WxH] [--screenshot FILE.png]
   --open FILE          open a trace (Chrome trace JSON, plain or .gz)
+  --open A B ...|DIR   open a job's per-rank traces together (files, or a folder of them)
   --workload NAME      reduce | power
   --mode MODE          baseline | async
   --streams N          1..64
@@ -94,6 +95,11 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             options.openPath = value();
             if (auto e = needValue(options.openPath))
                 return *e;
+            // More files after it: a job's per-rank traces, opened together.
+            while (!hasInlineValue && i + 1 < args.size() && !args[i + 1].empty() &&
+                   args[i + 1][0] != '-') {
+                options.moreOpenPaths.push_back(args[++i]);
+            }
         } else if (arg == "--screenshot") {
             options.screenshotPath = value();
             if (auto e = needValue(options.screenshotPath))

@@ -14,7 +14,9 @@ namespace wl::app {
 // Parsed before Qt starts so bad usage fails fast (exit 2) even without a display. Qt's own
 // options (-platform, -style, ...) are passed through untouched.
 struct GuiOptions {
-    std::string openPath;         // empty: no file to open
+    std::string openPath;  // empty: no file to open; a folder: its per-rank traces
+    // `--open A B C`: the files after the first, opened with it as one job's per-rank traces.
+    std::vector<std::string> moreOpenPaths;
     RunRequest request;           // run panel parameters given on the command line
     bool requestGiven = false;    // at least one run option was given (overrides saved settings)
     bool run = false;             // press Run at start

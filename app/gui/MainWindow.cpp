@@ -34,6 +34,7 @@
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/ranks/RankPanel.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -89,6 +90,7 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_loader, &TraceLoader::loadingChanged, this, [this] { onBusyChanged(); });
     connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &TraceLoader::jobLoaded, this, &MainWindow::onJobLoaded);
     m_exporter = new TraceExporter(this);
     connect(m_exporter, &TraceExporter::savingChanged, this, [this](bool saving) {
         m_exportJsonAction->setEnabled(!saving);
@@ -183,6 +185,21 @@ void MainWindow::createWidgets() {
     addDockWidget(Qt::BottomDockWidgetArea, m_findDock);
     tabifyDockWidget(m_statisticsDock, m_findDock);
     m_findDock->hide();
+
+    // Ranks: a job's per-rank traces opened together; a tab beside Statistics while one is open.
+    m_ranks = new ui::RankPanel(this);
+    m_ranksDock = new QDockWidget(tr("Ranks"), this);
+    m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
+    m_ranksDock->setWidget(m_ranks);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
+    tabifyDockWidget(m_statisticsDock, m_ranksDock);
+    m_ranksDock->hide();
+    connect(m_ranks, &ui::RankPanel::rankTimeActivated, this,
+            [this](model::ProcessIndex process, model::TimeNs startNs, model::TimeNs endNs) {
+                m_tabs->setCurrentWidget(m_timeline);
+                m_timeline->revealProcess(process);
+                m_timeline->setVisibleRange(startNs, endNs);
+            });
 
     resizeDocks({m_runDock, m_detailsDock}, {340, 340}, Qt::Horizontal);
     resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
@@ -288,6 +305,8 @@ void MainWindow::createWidgets() {
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Trace..."), this, &MainWindow::openInteractive);
+    // A distributed job: one trace per rank, opened as one (aligned, a process group per rank).
+    file->addAction(tr("Open &Rank Traces..."), this, &MainWindow::openRankTracesInteractive);
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     // Another trace beside the current one: Compare's timelines, charts and speedup.
@@ -493,6 +512,10 @@ void MainWindow::showDevice(const model::Result<std::string>& device) {
 }
 
 void MainWindow::openFile(const QString& path) {
+    if (QFileInfo(path).isDir()) {
+        openRankJob({path});  // a folder of per-rank traces
+        return;
+    }
     m_loadingOrigin = TraceDocument::Origin::File;
     m_progressLabel->setText(tr("Opening %1...").arg(QFileInfo(path).fileName()));
     m_loader->load(path);
@@ -519,6 +542,39 @@ void MainWindow::openBundledSample() {
 void MainWindow::openTrace(model::TracePtr trace, const QString& title,
                            TraceDocument::Origin origin) {
     addDocument(TraceDocument::fromFile(std::move(trace), title, origin));
+}
+
+void MainWindow::openRankJob(const QStringList& paths) {
+    if (paths.isEmpty())
+        return;
+    m_loadingOrigin = TraceDocument::Origin::File;
+    m_progressLabel->setText(tr("Opening %n rank trace(s)...", nullptr, int(paths.size())));
+    m_loader->loadJob(paths);
+}
+
+void MainWindow::onJobLoaded(const QStringList& paths, const model::Result<io::RankJob>& result) {
+    if (!result.ok()) {
+        showError(tr("Could not open the rank traces: %1")
+                      .arg(QString::fromStdString(result.error().describe())));
+        emit openFinished(false);
+        return;
+    }
+    const io::RankJob& job = result.value();
+    const QString first =
+        job.ranks.empty() ? QFileInfo(paths.front()).fileName()
+                          : QFileInfo(QString::fromStdString(job.ranks.front().path)).fileName();
+    const QString title = tr("%1 ranks: %2%3")
+                              .arg(job.ranks.size())
+                              .arg(first, job.ranks.size() > 1 ? tr(" and more") : QString());
+    addDocument(TraceDocument::fromFile(job.trace, title, TraceDocument::Origin::File));
+    QString text = tr("Opened %1 ranks, %2.")
+                       .arg(job.ranks.size())
+                       .arg(QString::fromStdString(job.alignmentText));
+    for (const std::string& w : job.warnings)
+        text += QLatin1Char(' ') + QString::fromStdString(w);
+    m_message->showMessage(
+        job.warnings.empty() ? MessageBar::Level::Info : MessageBar::Level::Warning, text);
+    emit openFinished(true);
 }
 
 void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
@@ -934,6 +990,15 @@ void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& an
     m_diagnostics->setGapThresholdUs(static_cast<double>(m_analysisOptions.gapThresholdNs) /
                                      static_cast<double>(model::kNsPerUs));
     m_statistics->setStatistics(analysis->result->statistics, currentDocument()->trace);
+    // A job of several ranks: the Ranks tab shows them side by side (brought forward the first
+    // time a job is shown); otherwise it goes away.
+    m_ranks->setStats(currentDocument()->trace, analysis->ranks);
+    if (analysis->ranks && m_ranksDock->isHidden()) {
+        m_ranksDock->show();
+        m_ranksDock->raise();
+    } else if (!analysis->ranks) {
+        m_ranksDock->hide();
+    }
     m_analysisStatus->setText(analysis->summary);
     m_analysisStatus->setToolTip(analysis->summary);
 }
@@ -980,6 +1045,17 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.front().isLocalFile())
         return;
+    // Several files or a folder: a job's per-rank traces.
+    if (urls.size() > 1 || QFileInfo(urls.front().toLocalFile()).isDir()) {
+        QStringList paths;
+        for (const QUrl& url : urls) {
+            if (url.isLocalFile())
+                paths << url.toLocalFile();
+        }
+        openRankJob(paths);
+        event->acceptProposedAction();
+        return;
+    }
     openFile(urls.front().toLocalFile());
     event->acceptProposedAction();
 }

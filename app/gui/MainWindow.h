@@ -31,6 +31,7 @@ class DetailsPanel;
 class DiagnosticsPanel;
 class EventsPanel;
 class FindPanel;
+class RankPanel;
 class StatisticsView;
 class TimelineView;
 }  // namespace wl::ui
@@ -67,6 +68,9 @@ public:
     // Opens a trace file in the background; the result becomes the current document, or an error
     // in the message bar (the current document stays).
     void openFile(const QString& path);
+    // Opens a distributed job's per-rank traces (files, or folders of them) together as one trace,
+    // in the background: aligned on one clock, a process group per rank, and the Ranks tab.
+    void openRankJob(const QStringList& paths);
     // Opens the first bundled sample trace (a synthetic one when none is bundled).
     void openBundledSample();
     // Shows an already built trace as a new document (no file involved).
@@ -159,6 +163,7 @@ private:
     void showDevice(const model::Result<std::string>& device);
     void addDocument(DocumentPtr document);
     void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
+    void onJobLoaded(const QStringList& paths, const model::Result<io::RankJob>& result);
     void onExported(const QString& path, const model::Status& status);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
@@ -185,6 +190,7 @@ private:
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
     void openInteractive();
+    void openRankTracesInteractive();
     void compareWithInteractive();
 
     QSettings m_settings;
@@ -197,6 +203,8 @@ private:
     ui::DetailsPanel* m_details = nullptr;
     ui::DiagnosticsPanel* m_diagnostics = nullptr;
     ui::StatisticsView* m_statistics = nullptr;
+    ui::RankPanel* m_ranks = nullptr;
+    QDockWidget* m_ranksDock = nullptr;
     ui::CompareView* m_compare = nullptr;  // created by the first comparison
     QTabWidget* m_tabs = nullptr;
     QDockWidget* m_diagnosticsDock = nullptr;

@@ -65,6 +65,17 @@ void MainWindow::compareWithInteractive() {
     compareWith(path);
 }
 
+void MainWindow::openRankTracesInteractive() {
+    const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open Rank Traces (one per rank)"), dir,
+                                      tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    m_settings.setValue("paths/open", QFileInfo(paths.front()).absolutePath());
+    openRankJob(paths);
+}
+
 void MainWindow::openInteractive() {
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
     const QString path = QFileDialog::getOpenFileName(

@@ -44,4 +44,25 @@ void TraceLoader::load(const QString& path) {
         emit loadingChanged(true);
 }
 
+void TraceLoader::loadJob(const QStringList& paths) {
+    const bool wasLoading = isLoading();
+    std::vector<std::string> names;
+    for (const QString& p : paths)
+        names.push_back(p.toStdString());
+    m_jobs.start(
+        m_pool,
+        [names]() -> model::Result<io::RankJob> {
+            auto files = io::rankJobFiles(names);
+            if (!files.ok())
+                return files.error();
+            return io::loadRankJob(files.value());  // one reader per file, all cores
+        },
+        [this, paths](model::Result<io::RankJob> result) {
+            emit loadingChanged(false);
+            emit jobLoaded(paths, result);
+        });
+    if (!wasLoading)
+        emit loadingChanged(true);
+}
+
 }  // namespace wl::app

@@ -2,10 +2,12 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThreadPool>
 #include <functional>
 
 #include "app/gui/JobTracker.h"
+#include "io/RankJob.h"
 #include "model/Result.h"
 #include "model/Trace.h"
 
@@ -27,11 +29,15 @@ public:
 
     void setLoadFunction(TraceLoadFn load) { m_load = std::move(load); }
     void load(const QString& path);
+    // Opens the per-rank traces of a distributed job (files, or folders of them) as one trace
+    // (io::loadRankJob: read in parallel, aligned, one process group per rank).
+    void loadJob(const QStringList& paths);
     bool isLoading() const { return m_jobs.isRunning(); }
 
 signals:
     void loadingChanged(bool loading);
     void loaded(const QString& path, const wl::model::Result<wl::model::TracePtr>& result);
+    void jobLoaded(const QStringList& paths, const wl::model::Result<wl::io::RankJob>& result);
 
 private:
     TraceLoadFn m_load;

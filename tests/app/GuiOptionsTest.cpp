@@ -52,6 +52,17 @@ TEST(GuiOptions, WindowSizeIsWidthByHeight) {
     EXPECT_FALSE(parseGuiOptions({"--window-size", "10x10"}).ok());
 }
 
+TEST(GuiOptions, OpenTakesSeveralRankTraces) {
+    auto options = parseGuiOptions({"--open", "rank0.json", "rank1.json", "--screenshot", "s.png"});
+    ASSERT_TRUE(options.ok()) << options.error().message;
+    EXPECT_EQ(options->openPath, "rank0.json");
+    EXPECT_EQ(options->moreOpenPaths, std::vector<std::string>{"rank1.json"});
+    EXPECT_EQ(options->screenshotPath, "s.png");
+    auto one = parseGuiOptions({"--open", "a.json"});
+    ASSERT_TRUE(one.ok());
+    EXPECT_TRUE(one->moreOpenPaths.empty());
+}
+
 TEST(GuiOptions, SelectTakesARangeInMilliseconds) {
     auto options = parseGuiOptions({"--select", "12.5:30"});
     ASSERT_TRUE(options.ok()) << options.error().message;

@@ -24,6 +24,7 @@
 
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/MainWindow.h"
@@ -39,6 +40,8 @@
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/ranks/RankHeatMap.h"
+#include "ui/ranks/RankPanel.h"
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimelineLayout.h"
 #include "ui/timeline/TimelineView.h"
@@ -684,6 +687,43 @@ TEST_F(MainWindowTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
     EXPECT_FALSE(window.statistics()->rowTotalsLabel()->text().contains(QStringLiteral("Host")));
     EXPECT_TRUE(analysis->summary.contains(QStringLiteral("1 row")))
         << analysis->summary.toStdString();
+}
+
+TEST_F(MainWindowTest, RankTracesOpenTogetherWithTheRanksTab) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    window.openRankJob({QString::fromStdString(test::dataPath("ranks/sampled_rank-0.json.gz")),
+                        QString::fromStdString(test::dataPath("ranks/sampled_rank-1.json.gz"))});
+    ASSERT_TRUE(opened.wait(30000));
+    ASSERT_TRUE(opened.front().front().toBool());
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(30000));
+    }
+    ASSERT_EQ(window.documentCount(), 1);
+    EXPECT_TRUE(window.currentDocument()->title.startsWith(QStringLiteral("2 ranks")));
+    const auto analysis = window.currentAnalysis();
+    ASSERT_TRUE(analysis);
+    ASSERT_TRUE(analysis->ranks);
+    ASSERT_EQ(analysis->ranks->ranks.size(), 2u);
+    auto* panel = window.findChild<ui::RankPanel*>();
+    ASSERT_NE(panel, nullptr);
+    EXPECT_TRUE(panel->isVisible());
+    EXPECT_EQ(panel->table()->rowCount(), 2);
+    EXPECT_EQ(panel->heatMap()->data().rows(), 2);
+    EXPECT_TRUE(panel->summaryLabel()->text().contains(QStringLiteral("wall clock")))
+        << panel->summaryLabel()->text().toStdString();
+    // A cell of the overview: the timeline goes to that rank at that time.
+    const model::ProcessIndex rank1 = analysis->ranks->ranks[1].processes.front();
+    emit panel->rankTimeActivated(rank1, 1'000'000, 3'000'000);
+    EXPECT_EQ(window.timeline()->visibleStartNs(), 1'000'000);
+    EXPECT_EQ(window.timeline()->visibleEndNs(), 3'000'000);
+    // One trace again: the tab goes away.
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    EXPECT_FALSE(panel->isVisible());
 }
 
 TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {

@@ -256,6 +256,21 @@ void TimelineView::selectSlice(model::SliceRef ref) {
     emit sliceSelected(ref);
 }
 
+void TimelineView::revealProcess(model::ProcessIndex process) {
+    State& s = *m_state;
+    if (!s.trace || process >= s.trace->processes().size())
+        return;
+    if (s.collapsed.erase(TimelineLayout::processKey(process)) > 0)
+        rebuildLayout();
+    for (const TimelineRow& row : s.layout.rows()) {
+        if (row.kind == RowKind::Process && row.process == process) {
+            s.vbar->setValue(row.yPx);
+            break;
+        }
+    }
+    update();
+}
+
 model::SliceRef TimelineView::selectedSlice() const {
     return m_state->selected;
 }

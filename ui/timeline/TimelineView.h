@@ -75,6 +75,8 @@ public:
     // slice can be seen at it.
     void revealSlice(model::SliceRef ref);
     model::SliceRef selectedSlice() const;
+    // Opens a process group (a rank of a job, a GPU) if folded and scrolls its title to the top.
+    void revealProcess(model::ProcessIndex process);
     // Follows a relation of the selected slice and reveals where it leads (FlowNavigation): the
     // other end of its launch arrow (key L), what it waited for through a CUDA event ([), what
     // waited for it (]). False, and nothing changes, when it has no such relation.

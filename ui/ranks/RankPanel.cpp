@@ -1,0 +1,147 @@
+#include "ui/ranks/RankPanel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "ui/details/Units.h"
+#include "ui/ranks/RankHeatMap.h"
+
+namespace wl::ui {
+
+namespace {
+
+enum Column { cRank, cHost, cBusyPct, cIdle, cKernels, cComms, kColumns };
+
+// A number cell that sorts by its value.
+QTableWidgetItem* numberItem(const QString& text, double value) {
+    auto* item = new QTableWidgetItem(text);
+    item->setData(Qt::UserRole, value);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+RankHeatMapData heatMapOf(const analysis::RankStats& stats) {
+    RankHeatMapData d;
+    const analysis::RankOverview& o = stats.overview;
+    if (o.buckets.empty())
+        return d;
+    d.startNs = o.buckets.front().startNs;
+    d.bucketNs = std::max<model::TimeNs>(1, o.buckets.front().durationNs());
+    for (std::size_t r = 0; r < stats.ranks.size() && r < o.busyFraction.size(); ++r) {
+        d.rowNames.push_back(QString::fromStdString(stats.ranks[r].label));
+        std::vector<float> row;
+        row.reserve(o.busyFraction[r].size());
+        for (const double v : o.busyFraction[r])
+            row.push_back(static_cast<float>(v));
+        d.values.push_back(std::move(row));
+    }
+    return d;
+}
+
+}  // namespace
+
+RankPanel::RankPanel(QWidget* parent) : QWidget(parent) {
+    m_summary = new QLabel(tr("Open several ranks' traces together (File > Open Rank Traces) to "
+                              "compare them."),
+                           this);
+    m_summary->setObjectName(QStringLiteral("rankSummary"));
+    m_summary->setWordWrap(true);
+    m_heatMap = new RankHeatMap(this);
+    m_heatMap->setObjectName(QStringLiteral("rankHeatMap"));
+    m_table = new QTableWidget(0, kColumns, this);
+    m_table->setObjectName(QStringLiteral("rankTable"));
+    m_table->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("Host"), tr("GPU busy"), tr("Idle"), tr("Kernels"), tr("NCCL")});
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_stragglers = new QLabel(this);
+    m_stragglers->setObjectName(QStringLiteral("rankStragglers"));
+    m_stragglers->setWordWrap(true);
+    m_stragglers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_heatMap);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_stragglers);
+
+    connect(m_heatMap, &RankHeatMap::cellActivated, this,
+            [this](int row, model::TimeNs startNs, model::TimeNs endNs) {
+                if (!m_stats || row < 0 || row >= static_cast<int>(m_stats->ranks.size()))
+                    return;
+                const auto& processes = m_stats->ranks[std::size_t(row)].processes;
+                if (!processes.empty())
+                    emit rankTimeActivated(processes.front(), startNs, endNs);
+            });
+}
+
+QString RankPanel::stragglersText(const analysis::RankStats& stats) {
+    QStringList lines;
+    for (const analysis::RangeStragglers& s : stats.stragglers) {
+        if (s.iterations.empty() || s.mostOftenSlowest >= stats.ranks.size())
+            continue;
+        const analysis::JobRank& slowest = stats.ranks[s.mostOftenSlowest];
+        lines << tr("'%1': rank %2 slowest in %3 of %4 iterations; spread %5 on average, at most "
+                    "%6; the slowest %7x the median")
+                     .arg(QString::fromStdString(s.name))
+                     .arg(slowest.rank)
+                     .arg(s.slowestCount[s.mostOftenSlowest])
+                     .arg(s.iterations.size())
+                     .arg(units::duration(s.meanSpreadNs), units::duration(s.maxSpreadNs))
+                     .arg(s.meanMaxOverMedian, 0, 'f', 2);
+        if (lines.size() == 3)
+            break;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::RankStats> stats) {
+    m_trace = std::move(trace);
+    m_stats = m_trace ? std::move(stats) : nullptr;
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(0);
+    if (!m_stats || m_stats->ranks.empty()) {
+        m_heatMap->setData({});
+        m_stragglers->clear();
+        return;
+    }
+    const analysis::RankStats& s = *m_stats;
+    m_summary->setText(tr("%1 ranks, %2, over %3. Click the overview to see a rank at that time.")
+                           .arg(s.ranks.size())
+                           .arg(QString::fromStdString(analysis::rankAlignment(*m_trace)))
+                           .arg(QString::fromStdString(analysis::describeWindow(s.window))));
+    m_heatMap->setData(heatMapOf(s));
+    m_table->setRowCount(static_cast<int>(s.ranks.size()));
+    for (std::size_t r = 0; r < s.ranks.size(); ++r) {
+        const int row = static_cast<int>(r);
+        const analysis::JobRank& rank = s.ranks[r];
+        auto* name = new QTableWidgetItem(QString::fromStdString(rank.label));
+        name->setData(Qt::UserRole, rank.rank);
+        m_table->setItem(row, cRank, name);
+        m_table->setItem(row, cHost, new QTableWidgetItem(QString::fromStdString(rank.host)));
+        if (r < s.utilization.size()) {
+            const analysis::RankUtilization& u = s.utilization[r];
+            m_table->setItem(row, cBusyPct, numberItem(units::percent(u.busyPct()), u.busyPct()));
+            m_table->setItem(row, cIdle,
+                             numberItem(units::duration(u.idleNs()), double(u.idleNs())));
+            m_table->setItem(row, cKernels,
+                             numberItem(units::duration(u.kernelNs), double(u.kernelNs)));
+            m_table->setItem(row, cComms,
+                             numberItem(units::duration(u.commsNs), double(u.commsNs)));
+        }
+    }
+    m_table->resizeColumnsToContents();
+    m_stragglers->setText(stragglersText(s));
+}
+
+}  // namespace wl::ui

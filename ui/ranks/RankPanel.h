@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "analysis/Ranks.h"
+#include "model/Trace.h"
+
+class QLabel;
+class QTableWidget;
+
+namespace wl::ui {
+
+class RankHeatMap;
+
+// The ranks of a distributed job opened together (several per-rank traces merged, one process
+// group per rank): how they were aligned, the rank × time overview (RankHeatMap), a table of
+// each rank's GPU busy share, idle, kernel and NCCL time, and the stragglers of the ranges every
+// rank repeats (which rank is slowest in each step, and by how much). Clicking a cell of the
+// overview asks to see that rank at that time (rankTimeActivated). Holds the statistics it shows;
+// GUI thread only.
+class RankPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RankPanel(QWidget* parent = nullptr);
+
+    // Shows `stats` of `trace` (a merged job); null clears the panel.
+    void setStats(model::TracePtr trace, std::shared_ptr<const analysis::RankStats> stats);
+    const std::shared_ptr<const analysis::RankStats>& stats() const { return m_stats; }
+
+    RankHeatMap* heatMap() const { return m_heatMap; }
+    QTableWidget* table() const { return m_table; }
+    QLabel* summaryLabel() const { return m_summary; }
+    QLabel* stragglersLabel() const { return m_stragglers; }
+    // "'ProfilerStep#': rank 1 slowest in 25 of 30 iterations; spread 8.10 ms on average, at
+    // most 9.30 ms; the slowest 1.31x the median" per range, longest first ("" without ranges).
+    static QString stragglersText(const analysis::RankStats& stats);
+
+signals:
+    // A rank (its first process) at a time of the overview, to reveal on the timeline.
+    void rankTimeActivated(wl::model::ProcessIndex process, wl::model::TimeNs startNs,
+                           wl::model::TimeNs endNs);
+
+private:
+    model::TracePtr m_trace;
+    std::shared_ptr<const analysis::RankStats> m_stats;
+    QLabel* m_summary = nullptr;
+    RankHeatMap* m_heatMap = nullptr;
+    QTableWidget* m_table = nullptr;
+    QLabel* m_stragglers = nullptr;
+};
+
+}  // namespace wl::ui
