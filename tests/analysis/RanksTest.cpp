@@ -384,5 +384,28 @@ TEST(Ranks, TheTwoRanksOfARealJob) {
     EXPECT_EQ(trace.metadataValue("world_size"), "128");
 }
 
+TEST(Ranks, TheRankTheOthersWaitForAtCollectivesIsTheOneWithTheLeastNcclTime) {
+    RankStats stats;
+    stats.window.parts = {{0, 1'000'000}};
+    stats.ranks.resize(3);
+    stats.utilization.resize(3);
+    stats.utilization[0].commsNs = 300'000;
+    stats.utilization[1].commsNs = 2'000;  // arrives last: hardly waits
+    stats.utilization[2].commsNs = 250'000;
+    const auto late = lateRankAtCollectives(stats);
+    ASSERT_TRUE(late.has_value());
+    EXPECT_EQ(late->index, 1u);
+    EXPECT_EQ(late->maxCommsNs, 300'000);
+    EXPECT_EQ(late->waitedNs, 298'000 + 248'000);
+    // Ranks that spend about as long in their collectives: nobody is late.
+    stats.utilization[1].commsNs = 200'000;
+    EXPECT_FALSE(lateRankAtCollectives(stats).has_value());
+    // A clear ratio but a difference too small to matter in the window.
+    stats.utilization = std::vector<RankUtilization>(2);
+    stats.utilization[0].commsNs = 4'000;
+    stats.utilization[1].commsNs = 100;
+    EXPECT_FALSE(lateRankAtCollectives(stats).has_value());
+}
+
 }  // namespace
 }  // namespace wl::analysis

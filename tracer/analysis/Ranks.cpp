@@ -287,4 +287,29 @@ RankOverview computeRankOverview(const model::Trace& trace, const AnalysisWindow
     return overviewOf(opsByRank(trace, window, jobRanks(trace)), window, buckets);
 }
 
+std::optional<LateRank> lateRankAtCollectives(const RankStats& stats, double minShareOfWindowPct) {
+    const auto& u = stats.utilization;
+    if (u.size() < 2)
+        return std::nullopt;
+    std::size_t least = 0;
+    std::size_t most = 0;
+    for (std::size_t i = 1; i < u.size(); ++i) {
+        if (u[i].commsNs < u[least].commsNs)
+            least = i;
+        if (u[i].commsNs > u[most].commsNs)
+            most = i;
+    }
+    const model::TimeNs windowNs = stats.window.durationNs();
+    const model::TimeNs gap = u[most].commsNs - u[least].commsNs;
+    if (u[most].commsNs < 4 * u[least].commsNs || windowNs <= 0 ||
+        100.0 * static_cast<double>(gap) / static_cast<double>(windowNs) < minShareOfWindowPct)
+        return std::nullopt;
+    LateRank late;
+    late.index = least;
+    late.maxCommsNs = u[most].commsNs;
+    for (const RankUtilization& r : u)
+        late.waitedNs += r.commsNs - u[least].commsNs;
+    return late;
+}
+
 }  // namespace wl::analysis

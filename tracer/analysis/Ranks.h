@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,5 +116,18 @@ RankStats computeRankStats(const model::Trace& trace, const AnalysisWindow& wind
 // selection): `buckets` equal parts of the window, the figures computeRankStats gives.
 RankOverview computeRankOverview(const model::Trace& trace, const AnalysisWindow& window,
                                  std::int32_t buckets);
+
+// The rank the others wait for at their collectives. A collective's kernel runs until the last
+// rank has joined, so the rank that arrives last spends the least time in them and the others'
+// NCCL time is mostly waiting for it; their busy share counts that waiting as work. Nullopt
+// unless the ranks' NCCL times differ clearly: the most is at least 4 times the least and
+// exceeds it by `minShareOfWindowPct` of the window.
+struct LateRank {
+    std::size_t index = 0;         // into RankStats::ranks
+    model::TimeNs waitedNs = 0;    // the others' NCCL time above the late rank's, summed
+    model::TimeNs maxCommsNs = 0;  // the most NCCL time of any rank
+};
+std::optional<LateRank> lateRankAtCollectives(const RankStats& stats,
+                                              double minShareOfWindowPct = 5.0);
 
 }  // namespace wl::analysis

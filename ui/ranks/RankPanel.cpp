@@ -141,7 +141,21 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
         }
     }
     m_table->resizeColumnsToContents();
-    m_stragglers->setText(stragglersText(s));
+    QString text = stragglersText(s);
+    if (const auto late = analysis::lateRankAtCollectives(s)) {
+        // Busy shares count the time a rank waits inside its collectives as work: say who the
+        // others wait for.
+        const analysis::JobRank& rank = s.ranks[late->index];
+        const QString lateText =
+            tr("Rank %1 arrives last at the collectives: its NCCL kernels took %2, the others' up "
+               "to %3, so they waited for it about %4 in all (their busy share counts that "
+               "waiting)")
+                .arg(rank.rank)
+                .arg(units::duration(s.utilization[late->index].commsNs),
+                     units::duration(late->maxCommsNs), units::duration(late->waitedNs));
+        text = text.isEmpty() ? lateText : lateText + QLatin1Char('\n') + text;
+    }
+    m_stragglers->setText(text);
 }
 
 }  // namespace wl::ui
