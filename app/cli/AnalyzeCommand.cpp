@@ -1,4 +1,5 @@
-// `warpline analyze FILE [--json] [--gap-threshold-us X]`: import summary, then analysis.
+// `warpline analyze FILE|DIR... [--json] [--gap-threshold-us X]`: import summary, then analysis;
+// several traces (or a folder of them) are the ranks of one job: merged, then compared.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -10,10 +11,15 @@
 #include <string>
 #include <vector>
 
+#include <filesystem>
+
 #include "analysis/Options.h"
+#include "analysis/Ranks.h"
 #include "app/cli/AnalysisReport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/RankReport.h"
 #include "io/JsonWriter.h"
+#include "io/RankJob.h"
 #include "io/TraceFile.h"
 
 namespace wl::app {
@@ -165,13 +171,37 @@ void ImportSummary::printText(std::ostream& out) const {
 }
 
 constexpr const char* kAnalyzeUsage =
-    "usage: warpline analyze FILE [--json] [--range NAME[#K]] [--window START_MS:END_MS]\n"
+    "usage: warpline analyze FILE|DIR... [--json] [--range NAME[#K]] [--window START_MS:END_MS]\n"
     "                        [--whole-trace] [--gap-threshold-us X]\n"
+    "                        [--align auto|clock|range|start] [--align-range NAME]\n"
+    "                        [--rank-buckets N]\n"
     "  The analysis describes one window of the trace: by default its capture range\n"
     "  (cudaProfilerStart/Stop, record --capture-range) when it has one, else the whole trace\n"
     "  (first to last GPU op). --range: the K-th NVTX range named exactly NAME (1-based, in\n"
     "  start order), or every one of them without #K. --window: a time range in ms of trace\n"
-    "  time, as the ruler shows it. --whole-trace: ignore the capture range.";
+    "  time, as the ruler shows it. --whole-trace: ignore the capture range.\n"
+    "  Several traces, or a folder of them (*.json, *.json.gz), are the ranks of one job: merged\n"
+    "  on one time axis (host wall clock when every trace has it, else each rank's first\n"
+    "  --align-range NAME when set, else the traces' starts; --align forces one) and compared\n"
+    "  rank by rank; --rank-buckets: columns of the rank x time overview (default 50).";
+
+// The value of an option given as "--name VALUE" or "--name=VALUE"; false when it is missing.
+bool optionValue(const std::vector<std::string>& args, std::size_t& i, const std::string& name,
+                 std::string& value) {
+    const std::string& a = args[i];
+    if (a == name) {
+        if (i + 1 >= args.size())
+            return false;
+        value = args[++i];
+        return true;
+    }
+    value = a.substr(name.size() + 1);
+    return true;
+}
+
+bool isOption(const std::string& arg, const std::string& name) {
+    return arg == name || arg.rfind(name + "=", 0) == 0;
+}
 
 bool parsePositive(const std::string& text, double& value) {
     const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -179,11 +209,63 @@ bool parsePositive(const std::string& text, double& value) {
            value >= 0.0;
 }
 
+// The job part of the command: the traces merged as ranks, the usual report of the merged trace,
+// then the ranks compared.
+int analyzeJob(const std::vector<std::string>& files, bool json,
+               const analysis::WindowRequest& windowRequest,
+               const analysis::AnalysisOptions& options, const io::RankJobOptions& jobOptions,
+               std::int32_t buckets) {
+    const auto job = io::loadRankJob(files, jobOptions);
+    if (!job.ok()) {
+        printError(job.error().describe());
+        return kExitBadInput;
+    }
+    const model::Trace& trace = *job.value().trace;
+    const auto window = analysis::resolveWindow(trace, windowRequest);
+    if (!window.ok()) {
+        printError("the job's merged trace: " + window.error().describe());
+        return kExitBadInput;
+    }
+    const analysis::AnalysisResult result = analysis::analyzeTrace(trace, options, window.value());
+    const ImportSummary summary = ImportSummary::of(trace);
+    analysis::RankOptions rankOptions;
+    rankOptions.analysis = options;
+    rankOptions.overviewBuckets = buckets;
+    const analysis::RankStats ranks =
+        analysis::computeRankStats(trace, window.value(), rankOptions);
+    if (json) {
+        std::string out;
+        io::JsonWriter w(out, true);
+        w.beginObject();
+        w.key("files").beginArray();
+        for (const io::RankSource& r : job.value().ranks)
+            w.value(r.path);
+        w.endArray();
+        summary.appendJson(w);
+        appendAnalysisJson(w, trace, result);
+        appendRankJson(w, trace, job.value(), ranks);
+        w.endObject();
+        out.push_back('\n');
+        std::cout << out;
+    } else {
+        std::cout << "job of " << job.value().ranks.size() << " ranks:\n";
+        for (const io::RankSource& r : job.value().ranks)
+            std::cout << "  rank " << r.rank << ": " << r.path << "\n";
+        summary.printText(std::cout);
+        printAnalysisText(std::cout, trace, result);
+        printRankText(std::cout, trace, job.value(), ranks);
+    }
+    std::cout.flush();
+    return std::cout.good() ? kExitOk : kExitFailure;
+}
+
 }  // namespace
 
 int analyzeCommand(const std::vector<std::string>& args) {
-    std::string file;
+    std::vector<std::string> files;
     bool json = false;
+    io::RankJobOptions jobOptions;
+    std::int32_t buckets = 50;
     analysis::WindowRequest windowRequest;
     int windowOptions = 0;
     double gapThresholdUs =
@@ -229,6 +311,34 @@ int analyzeCommand(const std::vector<std::string>& args) {
             }
             windowRequest = request.value();
             ++windowOptions;
+        } else if (isOption(a, "--align") || isOption(a, "--align-range") ||
+                   isOption(a, "--rank-buckets")) {
+            const std::string option = a.substr(0, a.find('='));
+            std::string value;
+            if (!optionValue(args, i, option, value)) {
+                printError(option + " needs a value\n" + kAnalyzeUsage);
+                return kExitBadInput;
+            }
+            if (option == "--align-range") {
+                jobOptions.alignRange = value;
+            } else if (option == "--rank-buckets") {
+                double n = 0;
+                if (!parsePositive(value, n) || n < 1 || n > 100000 || n != std::floor(n)) {
+                    printError("--rank-buckets: '" + value + "' is not a whole number 1-100000");
+                    return kExitBadInput;
+                }
+                buckets = static_cast<std::int32_t>(n);
+            } else if (value == "auto" || value == "clock" || value == "range" ||
+                       value == "start") {
+                using Align = io::RankJobOptions::Align;
+                jobOptions.align = value == "auto"    ? Align::Auto
+                                   : value == "clock" ? Align::WallClock
+                                   : value == "range" ? Align::Range
+                                                      : Align::Start;
+            } else {
+                printError("--align: '" + value + "' is not one of auto, clock, range, start");
+                return kExitBadInput;
+            }
         } else if (a == "--whole-trace") {
             windowRequest = {};
             windowRequest.kind = analysis::WindowRequest::Kind::WholeTrace;
@@ -239,15 +349,11 @@ int analyzeCommand(const std::vector<std::string>& args) {
         } else if (!a.empty() && a[0] == '-' && a != "-") {
             printError("analyze: unknown option '" + a + "'\n" + kAnalyzeUsage);
             return kExitBadInput;
-        } else if (file.empty()) {
-            file = a;
         } else {
-            printError("analyze: one trace file at a time ('" + a + "' is extra)\n" +
-                       kAnalyzeUsage);
-            return kExitBadInput;
+            files.push_back(a);
         }
     }
-    if (file.empty()) {
+    if (files.empty()) {
         printError(std::string("analyze: no trace file given\n") + kAnalyzeUsage);
         return kExitBadInput;
     }
@@ -256,7 +362,27 @@ int analyzeCommand(const std::vector<std::string>& args) {
                    std::string(kAnalyzeUsage));
         return kExitBadInput;
     }
+    if (jobOptions.align == io::RankJobOptions::Align::Range && jobOptions.alignRange.empty()) {
+        printError("analyze: --align range needs --align-range NAME\n" +
+                   std::string(kAnalyzeUsage));
+        return kExitBadInput;
+    }
+    analysis::AnalysisOptions options;
+    options.gapThresholdNs = static_cast<model::TimeNs>(std::llround(gapThresholdUs * 1e3));
 
+    std::error_code ec;
+    if (files.size() > 1 || std::filesystem::is_directory(files.front(), ec)) {
+        const auto expanded = io::rankJobFiles(files);
+        if (!expanded.ok()) {
+            printError(expanded.error().describe());
+            return kExitBadInput;
+        }
+        if (expanded.value().size() > 1) {
+            return analyzeJob(expanded.value(), json, windowRequest, options, jobOptions, buckets);
+        }
+        files = expanded.value();  // a folder of one trace: that trace
+    }
+    const std::string& file = files.front();
     const auto loaded = io::loadTrace(file);
     if (!loaded.ok()) {
         printError(loaded.error().describe());
@@ -268,8 +394,6 @@ int analyzeCommand(const std::vector<std::string>& args) {
         printError(file + ": " + window.error().describe());
         return kExitBadInput;
     }
-    analysis::AnalysisOptions options;
-    options.gapThresholdNs = static_cast<model::TimeNs>(std::llround(gapThresholdUs * 1e3));
     const analysis::AnalysisResult result = analysis::analyzeTrace(trace, options, window.value());
     const ImportSummary summary = ImportSummary::of(trace);
     if (json) {

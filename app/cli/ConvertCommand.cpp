@@ -1,24 +1,50 @@
 // `warpline convert IN -o OUT`: read any trace we read, write our Chrome trace JSON (".gz" for
-// gzip, "-" for standard output).
+// gzip, "-" for standard output). Several inputs, or a folder, are a job's ranks: their merged
+// trace is written (io::loadRankJob).
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "app/cli/Commands.h"
 #include "io/ChromeTraceWriter.h"
+#include "io/RankJob.h"
 #include "io/TraceFile.h"
 
 namespace wl::app {
 
 namespace {
 
-constexpr const char* kConvertUsage = "usage: warpline convert IN -o OUT.json[.gz]";
+constexpr const char* kConvertUsage =
+    "usage: warpline convert IN -o OUT.json[.gz]\n"
+    "       warpline convert IN IN... | DIR -o OUT.json[.gz]   (a job's ranks, merged)";
+
+// The trace to write: the one input, or the job that several inputs (or a folder) make.
+model::Result<model::TracePtr> loadInput(const std::vector<std::string>& in) {
+    std::error_code ec;
+    if (in.size() == 1 && !std::filesystem::is_directory(in.front(), ec))
+        return io::loadTrace(in.front());
+    const auto files = io::rankJobFiles(in);
+    if (!files.ok())
+        return files.error();
+    if (files.value().size() == 1)
+        return io::loadTrace(files.value().front());
+    auto job = io::loadRankJob(files.value());
+    if (!job.ok())
+        return job.error();
+    std::cerr << "warpline: " << job.value().ranks.size() << " ranks, " << job.value().alignmentText
+              << "\n";
+    for (const std::string& w : job.value().warnings)
+        std::cerr << "warpline: warning: " << w << "\n";
+    return job.value().trace;
+}
 
 }  // namespace
 
 int convertCommand(const std::vector<std::string>& args) {
-    std::string in;
+    std::vector<std::string> in;
     std::string out;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -36,12 +62,8 @@ int convertCommand(const std::vector<std::string>& args) {
         } else if (!a.empty() && a[0] == '-') {
             printError("convert: unknown option '" + a + "'\n" + kConvertUsage);
             return kExitBadInput;
-        } else if (in.empty()) {
-            in = a;
         } else {
-            printError("convert: one input file at a time ('" + a + "' is extra)\n" +
-                       kConvertUsage);
-            return kExitBadInput;
+            in.push_back(a);
         }
     }
     if (in.empty() || out.empty()) {
@@ -50,7 +72,7 @@ int convertCommand(const std::vector<std::string>& args) {
         return kExitBadInput;
     }
 
-    const auto loaded = io::loadTrace(in);
+    const auto loaded = loadInput(in);
     if (!loaded.ok()) {
         printError(loaded.error().describe());
         return kExitBadInput;

@@ -342,7 +342,7 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
         input.trace = std::move(trace.value());
         inputs.push_back(std::move(input));
     }
-    auto merged = model::mergeTraces(inputs);
+    auto merged = model::mergeTraces(std::move(inputs));  // each input goes once merged
     if (!merged.ok()) {
         printError("merged trace not written: " + merged.error().message);
         return;

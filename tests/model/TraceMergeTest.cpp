@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -546,4 +547,18 @@ TEST(TraceMerge, AClockOffsetOutOfRangeIsAnError) {
     const auto merged = mergeTraces(inputs);
     ASSERT_FALSE(merged.ok());
     EXPECT_NE(merged.error().message.find("clock offset"), std::string::npos);
+}
+
+TEST(TraceMerge, InputsMovedInAreReleasedAndOthersKept) {
+    auto inputs = twoRanks(0);
+    const std::weak_ptr<const Trace> first = inputs[0].trace;
+    const auto kept = mergeTraces(inputs);  // a copy of the list: the caller still holds them
+    ASSERT_TRUE(kept.ok());
+    EXPECT_FALSE(first.expired());
+    const auto moved = mergeTraces(std::move(inputs));
+    ASSERT_TRUE(moved.ok());
+    EXPECT_TRUE(first.expired());  // gone once copied, not kept beside the merged trace
+    // The same merged trace either way.
+    EXPECT_EQ(moved.value()->counts().slices, kept.value()->counts().slices);
+    EXPECT_EQ(moved.value()->metadata(), kept.value()->metadata());
 }

@@ -239,7 +239,7 @@ model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::stri
     return files;
 }
 
-model::Result<RankJob> mergeRankJob(const std::vector<model::TracePtr>& traces,
+model::Result<RankJob> mergeRankJob(std::vector<model::TracePtr> traces,
                                     const std::vector<std::string>& paths,
                                     const RankJobOptions& options) {
     if (traces.empty())
@@ -405,7 +405,7 @@ model::Result<RankJob> mergeRankJob(const std::vector<model::TracePtr>& traces,
         RankSource& r = job.ranks[i];
         r.clockOffsetNs = offsets[i];
         model::MergeInput in;
-        in.trace = traces[i];
+        in.trace = std::move(traces[i]);
         in.label = r.label;
         in.clockOffsetNs = offsets[i];
         in.rank = r.rank;
@@ -416,7 +416,7 @@ model::Result<RankJob> mergeRankJob(const std::vector<model::TracePtr>& traces,
     }
     if (options.progress)
         options.progress(0.9, "merging " + std::to_string(traces.size()) + " ranks");
-    auto merged = model::mergeTraces(inputs, metadata);
+    auto merged = model::mergeTraces(std::move(inputs), metadata);
     if (!merged.ok())
         return merged.error();
     job.trace = std::move(merged.value());
@@ -483,7 +483,7 @@ model::Result<RankJob> loadRankJob(const std::vector<std::string>& files,
     for (auto& result : loaded)
         traces.push_back(std::move(result->value()));
     loaded.clear();
-    return mergeRankJob(traces, files, options);
+    return mergeRankJob(std::move(traces), files, options);
 }
 
 }  // namespace wl::io

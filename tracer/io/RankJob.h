@@ -88,8 +88,9 @@ model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::stri
 model::Result<RankJob> loadRankJob(const std::vector<std::string>& files,
                                    const RankJobOptions& options = {});
 
-// The merge of loadRankJob, for traces already loaded: `paths` name them (one per trace).
-model::Result<RankJob> mergeRankJob(const std::vector<model::TracePtr>& traces,
+// The merge of loadRankJob, for traces already loaded: `paths` name them (one per trace). Traces
+// moved in are released as they are merged (mergeTraces).
+model::Result<RankJob> mergeRankJob(std::vector<model::TracePtr> traces,
                                     const std::vector<std::string>& paths,
                                     const RankJobOptions& options = {});
 

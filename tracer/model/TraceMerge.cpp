@@ -416,7 +416,7 @@ void mergeMetadata(TraceBuilder& b, const std::vector<InputPlan>& plans,
 
 }  // namespace
 
-Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
+Result<TracePtr> mergeTraces(std::vector<MergeInput> inputs,
                              const std::map<std::string, std::string>& metadata) {
     if (inputs.empty())
         return Error{"no traces to merge"};
@@ -486,7 +486,9 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
     // (rank, pid) -> label of the input that holds it: ranks never share a process group.
     std::map<std::pair<std::int32_t, std::int64_t>, std::string> pidHolders;
     std::uint64_t misplacedFlows = 0;
-    for (const InputPlan& plan : plans) {
+    mergeMetadata(b, plans, metadata);  // before the inputs go
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        InputPlan& plan = plans[i];
         const std::int64_t owner = plan.ownerPid ? *plan.ownerPid : nextOwner++;
         // Traces of live processes of one run never share a pid; a pid reused within the run
         // does, and then both processes' rows share one process group: say so.
@@ -508,6 +510,9 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
         addDiagnostics(diagnostics, *plan.trace, plan.label);
         for (const DeviceProperties& d : plan.trace->devices())
             mergeDevice(devices, d, plan.label, diagnostics);
+        // Copied: a trace only this merge holds goes now, not after the merged one is made.
+        plan.trace = nullptr;
+        inputs[i].trace.reset();
     }
     if (misplacedFlows > 0) {
         diagnostics.warn(std::to_string(misplacedFlows) +
@@ -516,7 +521,6 @@ Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
     }
     for (const auto& [d, label] : devices)
         b.addDevice(d);
-    mergeMetadata(b, plans, metadata);
     TracePtr merged = b.finalize();
     if (!merged)
         return Error{"merging the traces failed"};

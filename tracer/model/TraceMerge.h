@@ -48,9 +48,12 @@ struct MergeInput {
 // `metadata`: facts about the merge itself (how the inputs were aligned, which files they came
 // from), set on the merged trace after the inputs' own (replacing a key of the same name).
 //
+// Each input's trace is released once it has been copied: inputs moved in (the only holders of
+// their traces) do not stay in memory beside the merged trace as it grows.
+//
 // An empty list, a null trace or two inputs with one rank is an error. Pure function of its
 // inputs; thread-safe.
-Result<TracePtr> mergeTraces(const std::vector<MergeInput>& inputs,
+Result<TracePtr> mergeTraces(std::vector<MergeInput> inputs,
                              const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace wl::model

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <ostream>
+
+#include "analysis/Ranks.h"
+#include "io/JsonWriter.h"
+#include "io/RankJob.h"
+#include "model/Trace.h"
+
+namespace wl::app {
+
+// The rank part of `warpline analyze` on a job's traces, after the usual analysis of the merged
+// trace: how the ranks were aligned, a table of the ranks (busy, idle, kernel and NCCL time), the
+// stragglers of the ranges every rank repeats, and the rank × time overview. The JSON form writes
+// the "ranks" key into the one object the command prints (README.md lists its keys).
+void appendRankJson(io::JsonWriter& out, const model::Trace& trace, const io::RankJob& job,
+                    const analysis::RankStats& stats);
+void printRankText(std::ostream& out, const model::Trace& trace, const io::RankJob& job,
+                   const analysis::RankStats& stats);
+
+}  // namespace wl::app
