@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -243,7 +244,7 @@ int analyzeJob(const std::vector<std::string>& files, bool json,
         w.endArray();
         summary.appendJson(w);
         appendAnalysisJson(w, trace, result);
-        appendRankJson(w, trace, job.value(), ranks);
+        appendRankJson(w, trace, ranks, &job.value());
         w.endObject();
         out.push_back('\n');
         std::cout << out;
@@ -253,7 +254,7 @@ int analyzeJob(const std::vector<std::string>& files, bool json,
             std::cout << "  rank " << r.rank << ": " << r.path << "\n";
         summary.printText(std::cout);
         printAnalysisText(std::cout, trace, result);
-        printRankText(std::cout, trace, job.value(), ranks);
+        printRankText(std::cout, trace, ranks, &job.value());
     }
     std::cout.flush();
     return std::cout.good() ? kExitOk : kExitFailure;
@@ -396,6 +397,14 @@ int analyzeCommand(const std::vector<std::string>& args) {
     }
     const analysis::AnalysisResult result = analysis::analyzeTrace(trace, options, window.value());
     const ImportSummary summary = ImportSummary::of(trace);
+    // A job's merged trace opened again: its ranks are compared as when it was merged.
+    std::optional<analysis::RankStats> ranks;
+    if (!analysis::jobRanks(trace).empty()) {
+        analysis::RankOptions rankOptions;
+        rankOptions.analysis = options;
+        rankOptions.overviewBuckets = buckets;
+        ranks = analysis::computeRankStats(trace, window.value(), rankOptions);
+    }
     if (json) {
         std::string out;
         io::JsonWriter w(out, true);
@@ -403,6 +412,8 @@ int analyzeCommand(const std::vector<std::string>& args) {
         w.field("file", file);
         summary.appendJson(w);
         appendAnalysisJson(w, trace, result);
+        if (ranks)
+            appendRankJson(w, trace, *ranks);
         w.endObject();
         out.push_back('\n');
         std::cout << out;
@@ -410,6 +421,8 @@ int analyzeCommand(const std::vector<std::string>& args) {
         std::cout << file << "\n";
         summary.printText(std::cout);
         printAnalysisText(std::cout, trace, result);
+        if (ranks)
+            printRankText(std::cout, trace, *ranks);
     }
     std::cout.flush();
     return std::cout.good() ? kExitOk : kExitFailure;

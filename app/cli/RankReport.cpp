@@ -1,6 +1,7 @@
 #include "app/cli/RankReport.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -15,12 +16,18 @@ double finite(double v) {
     return std::isfinite(v) ? v : 0.0;
 }
 
-const io::RankSource* sourceOf(const io::RankJob& job, std::int32_t rank) {
-    for (const io::RankSource& r : job.ranks) {
+const io::RankSource* sourceOf(const io::RankJob* job, std::int32_t rank) {
+    if (job == nullptr)
+        return nullptr;
+    for (const io::RankSource& r : job->ranks) {
         if (r.rank == rank)
             return &r;
     }
     return nullptr;
+}
+
+std::string rankFact(const model::Trace& trace, std::int32_t rank, const std::string& key) {
+    return trace.metadataValue("rank " + std::to_string(rank) + "." + key);
 }
 
 std::string ratio(double value) {
@@ -38,15 +45,17 @@ char shade(double fraction) {
 
 }  // namespace
 
-void appendRankJson(io::JsonWriter& out, const model::Trace& trace, const io::RankJob& job,
-                    const analysis::RankStats& stats) {
+void appendRankJson(io::JsonWriter& out, const model::Trace& trace,
+                    const analysis::RankStats& stats, const io::RankJob* job) {
     out.key("ranks").beginObject();
     out.field("count", static_cast<std::uint64_t>(stats.ranks.size()));
-    out.field("alignment", io::toString(job.alignment));
+    out.field("alignment", trace.metadataValue("rank alignment mode"));
     out.field("alignment_text", analysis::rankAlignment(trace));
     out.key("warnings").beginArray();
-    for (const std::string& w : job.warnings)
-        out.value(w);
+    if (job != nullptr) {
+        for (const std::string& w : job->warnings)
+            out.value(w);
+    }
     out.endArray();
 
     out.key("ranks").beginArray();
@@ -58,10 +67,21 @@ void appendRankJson(io::JsonWriter& out, const model::Trace& trace, const io::Ra
         out.field("rank", r.rank);
         out.field("label", r.label);
         out.field("host", r.host);
-        out.field("file", trace.metadataValue("rank " + std::to_string(r.rank) + ".file"));
-        out.field("rank_from_trace", source != nullptr && source->rankFromTrace);
-        out.field("clock_offset_ns",
-                  static_cast<std::int64_t>(source != nullptr ? source->clockOffsetNs : 0));
+        out.field("file", rankFact(trace, r.rank, "file"));
+        out.key("rank_from_trace");  // known only as the traces are merged
+        if (source != nullptr)
+            out.value(source->rankFromTrace);
+        else
+            out.null();
+        out.key("clock_offset_ns");  // null in a trace that lost it (or was edited)
+        const std::string offset = rankFact(trace, r.rank, "clock offset ns");
+        std::int64_t offsetNs = 0;
+        const auto [end, ec] =
+            std::from_chars(offset.data(), offset.data() + offset.size(), offsetNs);
+        if (offset.empty() || ec != std::errc{} || end != offset.data() + offset.size())
+            out.null();
+        else
+            out.value(offsetNs);
         out.key("devices").beginArray();
         for (std::int32_t d : r.deviceIds)
             out.value(d);
@@ -140,13 +160,15 @@ void appendRankJson(io::JsonWriter& out, const model::Trace& trace, const io::Ra
     out.endObject();
 }
 
-void printRankText(std::ostream& out, const model::Trace& trace, const io::RankJob& job,
-                   const analysis::RankStats& stats) {
+void printRankText(std::ostream& out, const model::Trace& trace, const analysis::RankStats& stats,
+                   const io::RankJob* job) {
     using analysis::formatDuration;
     using analysis::formatPercent;
     out << "\nRanks: " << stats.ranks.size() << ", " << analysis::rankAlignment(trace) << "\n";
-    for (const std::string& w : job.warnings)
-        out << "  warning: " << w << "\n";
+    if (job != nullptr) {
+        for (const std::string& w : job->warnings)
+            out << "  warning: " << w << "\n";
+    }
     char line[512];
     std::snprintf(line, sizeof line, "  %-5s %-16s %-6s %7s %11s %20s %20s\n", "rank", "host",
                   "GPUs", "busy", "idle", "kernels (time)", "NCCL (time)");

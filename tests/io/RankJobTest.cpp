@@ -180,6 +180,22 @@ TEST_F(RankJobTest, TracesWithoutARankAreNumberedInFileOrder) {
     EXPECT_EQ(none.ranks[1].path, c);
 }
 
+TEST_F(RankJobTest, RanksAndClocksThatDoNotParseAreNotUsed) {
+    const auto a = save("a.json", rankTrace({kClock, 500, "-1", "1,2,3"}));
+    const auto b = save("b.json", rankTrace({kClock, 500, "99999999999", ",", "zero"}));
+    const auto c = save("c.json", rankTrace({kClock, 500, "two", "9223372036854775807,-9"}));
+    const RankJob job = loadOrFail({a, b, c});
+    ASSERT_EQ(job.ranks.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(job.ranks[i].rank, static_cast<std::int32_t>(i));
+        EXPECT_FALSE(job.ranks[i].rankFromTrace);
+    }
+    EXPECT_EQ(job.alignment, RankAlignment::Start);
+    EXPECT_EQ(job.alignmentText,
+              "aligned at each trace's start: rank 0 (a.json) and 2 more have no clock anchor (its "
+              "clock_sync_start '1,2,3' is not a clock pair)");
+}
+
 TEST_F(RankJobTest, TwoFilesOfOneRankAreAnErrorNamingBoth) {
     const auto a = save("a.json", rankTrace({kClock, 500, "3"}));
     const auto b = save("b.json", rankTrace({kClock, 500, "3"}));

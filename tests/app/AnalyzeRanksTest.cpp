@@ -1,0 +1,93 @@
+// `warpline analyze` on a job's ranks: two PyTorch profiler traces of a real job.
+#include <gtest/gtest.h>
+
+#include <simdjson.h>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/Commands.h"
+#include "support/TestData.h"
+
+namespace wl::app {
+namespace {
+
+std::pair<int, std::string> analyze(const std::vector<std::string>& args) {
+    std::ostringstream out;
+    std::streambuf* old = std::cout.rdbuf(out.rdbuf());
+    const int rc = analyzeCommand(args);
+    std::cout.rdbuf(old);
+    return {rc, out.str()};
+}
+
+const std::string kRank0 = test::dataPath("ranks/sampled_rank-0.json.gz");
+const std::string kRank1 = test::dataPath("ranks/sampled_rank-1.json.gz");
+
+TEST(AnalyzeRanks, TwoTracesAreComparedRankByRank) {
+    const auto [rc, text] = analyze({kRank1, kRank0});
+    ASSERT_EQ(rc, kExitOk);
+    EXPECT_EQ(
+        text.rfind("job of 2 ranks:\n  rank 0: " + kRank0 + "\n  rank 1: " + kRank1 + "\n", 0), 0u)
+        << text.substr(0, 400);
+    EXPECT_NE(text.find("\nWindow: whole trace"), std::string::npos);  // the usual report
+    EXPECT_NE(text.find("\nRanks: 2, aligned by host wall clock\n"), std::string::npos) << text;
+    // Rank 0: 1154 kernels, 10 of them NCCL; busy as the trace alone says (44.8%).
+    EXPECT_NE(text.find("  0     -                0        44.8%   675.19 ms     1154 (606.52 ms)  "
+                        "     10 (396.20 ms)\n"),
+              std::string::npos)
+        << text.substr(text.find("\nRanks:"));
+    EXPECT_NE(text.find("'ProfilerStep#': 2 iterations; slowest most often: rank 1 (2 of 2)"),
+              std::string::npos);
+}
+
+TEST(AnalyzeRanks, TheJsonHasARanksObject) {
+    const auto [rc, json] = analyze({kRank0, kRank1, "--json", "--rank-buckets", "8"});
+    ASSERT_EQ(rc, kExitOk);
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_EQ(parser.parse(json).get(doc), simdjson::SUCCESS) << json.substr(0, 400);
+    EXPECT_EQ(doc["files"].get_array().size(), 2u);
+    EXPECT_TRUE(doc["file"].error() == simdjson::NO_SUCH_FIELD);
+    const auto ranks = doc["ranks"];
+    EXPECT_EQ(std::string_view(ranks["alignment"].get_string().value()), "wall_clock");
+    EXPECT_EQ(ranks["count"].get_uint64().value(), 2u);
+    const auto rank1 = ranks["ranks"].at(1);
+    EXPECT_EQ(rank1["rank"].get_int64().value(), 1);
+    EXPECT_EQ(rank1["kernels"].get_uint64().value(), 1104u);
+    EXPECT_EQ(rank1["comms_kernels"].get_uint64().value(), 10u);
+    EXPECT_EQ(std::string_view(rank1["file"].get_string().value()), kRank1);
+    EXPECT_TRUE(rank1["rank_from_trace"].get_bool().value());
+    EXPECT_EQ(ranks["overview"]["buckets"].get_uint64().value(), 8u);
+    EXPECT_EQ(ranks["overview"]["busy_fraction"].at(0).get_array().size(), 8u);
+    const auto step = ranks["stragglers"].at(0);
+    EXPECT_EQ(std::string_view(step["name"].get_string().value()), "ProfilerStep#");
+    EXPECT_EQ(step["per_iteration"].get_array().size(), 2u);
+}
+
+TEST(AnalyzeRanks, OneFileKeepsTheSingleTraceReport) {
+    const auto [rc, text] = analyze({kRank0});
+    ASSERT_EQ(rc, kExitOk);
+    EXPECT_EQ(text.rfind(kRank0 + "\nspan: ", 0), 0u) << text.substr(0, 200);
+    EXPECT_EQ(text.find("Ranks:"), std::string::npos);
+    EXPECT_EQ(text.find("rank 0"), std::string::npos);
+}
+
+TEST(AnalyzeRanks, AFolderWithABadTraceIsRefusedNamingIt) {
+    const std::string dir = test::makeTempDir("warpline-analyze-ranks");
+    std::filesystem::copy_file(kRank0, dir + "/rank-0.json.gz");
+    std::ofstream(dir + "/rank-1.json") << "{\"traceEvents\": [";
+    // (printError writes to the C stream stderr.)
+    ::testing::internal::CaptureStderr();
+    const auto [rc, text] = analyze({dir});
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, kExitBadInput);
+    EXPECT_TRUE(text.empty());
+    EXPECT_EQ(err.rfind("warpline: error: " + dir + "/rank-1.json: ", 0), 0u) << err;
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace wl::app
