@@ -196,6 +196,19 @@ TEST_F(RankJobTest, RanksAndClocksThatDoNotParseAreNotUsed) {
               "clock_sync_start '1,2,3' is not a clock pair)");
 }
 
+TEST_F(RankJobTest, AMergedJobIsNoRankOfAnother) {
+    const auto a = save("a.json", rankTrace({kClock, 500, "0"}));
+    const auto b = save("b.json", rankTrace({kClock, 500, "1"}));
+    const RankJob job = loadOrFail({a, b});
+    ASSERT_TRUE(job.trace);
+    const auto merged = save("job.json", job.trace);
+    const auto c = save("c.json", rankTrace({kClock, 500, "2"}));
+    const auto again = loadRankJob({merged, c});
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.error().describe(),
+              merged + ": is a job's merged trace already: open it on its own");
+}
+
 TEST_F(RankJobTest, TwoFilesOfOneRankAreAnErrorNamingBoth) {
     const auto a = save("a.json", rankTrace({kClock, 500, "3"}));
     const auto b = save("b.json", rankTrace({kClock, 500, "3"}));

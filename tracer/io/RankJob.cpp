@@ -249,6 +249,13 @@ model::Result<RankJob> mergeRankJob(std::vector<model::TracePtr> traces,
     for (std::size_t i = 0; i < traces.size(); ++i) {
         if (!traces[i])
             return model::Error{"the trace is missing", paths[i], -1};
+        // Its ranks would meet the other traces' numbers: a job's trace is opened on its own.
+        const auto processes = traces[i]->processes();
+        if (std::any_of(processes.begin(), processes.end(),
+                        [](const model::Process& p) { return p.rank >= 0; })) {
+            return model::Error{"is a job's merged trace already: open it on its own", paths[i],
+                                -1};
+        }
     }
     RankJob job;
     std::vector<TraceFacts> facts;

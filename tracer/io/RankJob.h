@@ -83,8 +83,8 @@ model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::stri
 // Loads the traces (in parallel, one reader per file) and merges them into one trace with a
 // process group per rank. A rank is what the trace says (warpline record's "rank", the PyTorch
 // profiler's distributedInfo.rank), else the lowest number no other file takes, in file order; two
-// files of one rank are an Error naming both. Any file that fails to load is an Error that names
-// it: nothing is merged without it.
+// files of one rank are an Error naming both, and so is a job's merged trace among them. Any file
+// that fails to load is an Error that names it: nothing is merged without it.
 model::Result<RankJob> loadRankJob(const std::vector<std::string>& files,
                                    const RankJobOptions& options = {});
 
