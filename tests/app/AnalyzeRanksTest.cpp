@@ -27,7 +27,9 @@ const std::string kRank0 = test::dataPath("ranks/sampled_rank-0.json.gz");
 const std::string kRank1 = test::dataPath("ranks/sampled_rank-1.json.gz");
 
 TEST(AnalyzeRanks, TwoTracesAreComparedRankByRank) {
-    const auto [rc, text] = analyze({kRank1, kRank0});
+    // Whole traces: each rank's GPU from its own first op to its last, as the trace alone (the
+    // default window is the job's ProfilerStep iterations, checked below).
+    const auto [rc, text] = analyze({kRank1, kRank0, "--whole-trace"});
     ASSERT_EQ(rc, kExitOk);
     EXPECT_EQ(
         text.rfind("job of 2 ranks:\n  rank 0: " + kRank0 + "\n  rank 1: " + kRank1 + "\n", 0), 0u)
@@ -41,6 +43,10 @@ TEST(AnalyzeRanks, TwoTracesAreComparedRankByRank) {
         << text.substr(text.find("\nRanks:"));
     EXPECT_NE(text.find("'ProfilerStep#': 2 iterations; slowest most often: rank 1 (2 of 2)"),
               std::string::npos);
+    const auto [rcSteps, steps] = analyze({kRank1, kRank0});
+    ASSERT_EQ(rcSteps, kExitOk);
+    EXPECT_NE(steps.find("\nWindow: 2 iterations 'ProfilerStep#'"), std::string::npos)
+        << steps.substr(0, 600);
 }
 
 TEST(AnalyzeRanks, TheJsonHasARanksObject) {

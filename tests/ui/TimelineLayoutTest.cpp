@@ -97,6 +97,28 @@ TEST(TimelineLayout, GpuFirstThenHostsThenFoldedBookkeepingProcesses) {
     }
 }
 
+TEST(TimelineLayout, AJobsRanksAreShownOneAfterAnother) {
+    // Two ranks on GPUs 0 and 1 of two hosts, given GPUs first: each rank's GPU then its host.
+    model::TraceBuilder b;
+    const auto gpu1 = b.gpuProcess(1, "rank 1 GPU 1", 20, 1);
+    const auto gpu0 = b.gpuProcess(0, "rank 0 GPU 0", 10, 0);
+    const auto host1 = b.hostProcess(20, "rank 1 host", 1);
+    const auto host0 = b.hostProcess(10, "rank 0 host", 0);
+    b.addKernel(b.gpuStreamTrack(gpu1, 7), 0, 10, "k", 0, {});
+    b.addKernel(b.gpuStreamTrack(gpu0, 7), 0, 10, "k", 0, {});
+    b.addApi(b.hostApiTrack(host1, 1), 0, 5, "cudaLaunchKernel", 0, {});
+    b.addApi(b.hostApiTrack(host0, 1), 0, 5, "cudaLaunchKernel", 0, {});
+    const auto trace = b.finalize();
+    std::vector<std::int32_t> ranks;
+    std::vector<bool> onGpu;
+    for (model::ProcessIndex p : TimelineLayout::processOrder(*trace)) {
+        ranks.push_back(trace->processes()[p].rank);
+        onGpu.push_back(trace->processes()[p].deviceId >= 0);
+    }
+    EXPECT_EQ(ranks, (std::vector<std::int32_t>{0, 0, 1, 1}));
+    EXPECT_EQ(onGpu, (std::vector<bool>{true, false, true, false}));
+}
+
 TEST(DenseSpan, StrayEarlyEventDoesNotSetTheView) {
     model::TraceBuilder b;
     const auto host = b.hostProcess(1, "app");

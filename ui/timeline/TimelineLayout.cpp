@@ -51,8 +51,10 @@ std::vector<model::ProcessIndex> TimelineLayout::processOrder(const model::Trace
     std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
         const model::Process& pa = processes[a];
         const model::Process& pb = processes[b];
-        return std::make_tuple(group(pa), pa.deviceId, pa.ownerPid, pa.pid) <
-               std::make_tuple(group(pb), pb.deviceId, pb.ownerPid, pb.pid);
+        // A job's ranks one after another, each with its GPUs then its host processes, so a
+        // rank reads as one block (-1 outside a job: one block, as before).
+        return std::make_tuple(pa.rank, group(pa), pa.deviceId, pa.ownerPid, pa.pid) <
+               std::make_tuple(pb.rank, group(pb), pb.deviceId, pb.ownerPid, pb.pid);
     });
     return order;
 }
