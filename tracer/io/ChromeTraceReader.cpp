@@ -299,10 +299,14 @@ private:
     void cutAll(std::string_view text, std::size_t from, std::size_t runBytes) {
         for (std::size_t i = 0; i < m_cuts.size() && !m_stop.load(std::memory_order_relaxed); ++i) {
             const std::size_t cut = nextMemberCut(text, from, runBytes);
+            // Read before publishing: once published, the caller may put its bracket at `cut`
+            // (BorrowedBrackets), and reading it afterwards made the cutter stop early under load
+            // (the caller then gave up and read the whole document: same result, no runs).
+            const bool more = cut != std::string_view::npos && text[cut] == ',';
             m_cuts[i] = cut;
             m_published.store(i + 1, std::memory_order_release);
             m_published.notify_one();
-            if (cut == std::string_view::npos || text[cut] != ',')
+            if (!more)
                 break;
             from = cut + 1;
         }
