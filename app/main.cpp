@@ -15,6 +15,7 @@ Usage:
   warpline [--open FILE] [RUN OPTIONS] [--run] [--screenshot FILE.png]
                                    open the window (a sample trace when there is no GPU)
   warpline --compare A B           open two traces side by side in Compare
+  warpline --open A B ... | DIR    open a job's per-rank traces together (the Ranks tab)
   warpline run --workload reduce|power --mode baseline|async [--streams N]
                [--pinned|--pageable] [--size N] [--repeat N] [--shared-stream]
                [--gpu-metrics] [-o trace.json]

@@ -23,6 +23,11 @@ QTableWidgetItem* numberItem(const QString& text, double value) {
     return item;
 }
 
+QString emptyText() {
+    return QObject::tr(
+        "Open several ranks' traces together (File > Open Rank Traces) to compare them.");
+}
+
 RankHeatMapData heatMapOf(const analysis::RankStats& stats) {
     RankHeatMapData d;
     const analysis::RankOverview& o = stats.overview;
@@ -44,9 +49,7 @@ RankHeatMapData heatMapOf(const analysis::RankStats& stats) {
 }  // namespace
 
 RankPanel::RankPanel(QWidget* parent) : QWidget(parent) {
-    m_summary = new QLabel(tr("Open several ranks' traces together (File > Open Rank Traces) to "
-                              "compare them."),
-                           this);
+    m_summary = new QLabel(emptyText(), this);
     m_summary->setObjectName(QStringLiteral("rankSummary"));
     m_summary->setWordWrap(true);
     m_heatMap = new RankHeatMap(this);
@@ -111,6 +114,7 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
     m_table->setSortingEnabled(false);
     m_table->setRowCount(0);
     if (!m_stats || m_stats->ranks.empty()) {
+        m_summary->setText(emptyText());
         m_heatMap->setData({});
         m_stragglers->clear();
         return;
