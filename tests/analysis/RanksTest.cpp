@@ -262,6 +262,9 @@ TEST(Ranks, TheOverviewIsEachRanksBusyShareOfEachBucket) {
     ASSERT_EQ(o.busyFraction.size(), 2u);
     EXPECT_EQ(o.busyFraction[0], (std::vector<double>{0.8, 0.0, 0.0, 0.0}));
     EXPECT_EQ(o.busyFraction[1], (std::vector<double>{0.8, 0.6, 0.0, 0.0}));
+    // Without the collectives: rank 0's all-reduce [150, 250) leaves its first bucket.
+    ASSERT_EQ(o.workFraction.size(), 2u);
+    EXPECT_EQ(o.workFraction[0], (std::vector<double>{0.4, 0.0, 0.0, 0.0}));
 
     // Buckets that do not divide the window evenly: edges at whole ns, floor(span * i / B).
     const RankOverview three = computeRankOverview(*trace, timeWindow({{0, 1000}}), 3);

@@ -165,8 +165,8 @@ std::vector<model::TimeRange> bucketsOf(const AnalysisWindow& window, std::int32
     return out;
 }
 
-RankOverview overviewOf(const std::vector<GpuOps>& rankOps, const AnalysisWindow& window,
-                        std::int32_t buckets) {
+RankOverview overviewOf(const model::Trace& trace, const std::vector<GpuOps>& rankOps,
+                        const AnalysisWindow& window, std::int32_t buckets) {
     RankOverview o;
     o.buckets = bucketsOf(window, buckets);
     // Each bucket's time inside the window's parts.
@@ -178,12 +178,19 @@ RankOverview overviewOf(const std::vector<GpuOps>& rankOps, const AnalysisWindow
     }();
     for (const model::TimeRange& b : o.buckets)
         o.windowNs.push_back(parts.coveredNs(b.startNs, b.endNs));
-    for (const GpuOps& ops : rankOps) {
+    std::unordered_map<model::StringId, bool> nccl;  // kernel name -> collective
+    const auto isCollective = [&](const GpuOp& op) {
+        if (op.kind != GpuOpKind::Kernel)
+            return false;
+        const model::StringId name = trace.slice(op.ref).nameId;
+        auto it = nccl.find(name);
+        if (it == nccl.end())
+            it = nccl.emplace(name, kernelLibrary(trace.str(name)) == "NCCL").first;
+        return it->second;
+    };
+    // Busy share of each bucket over the rank's GPUs (each bucket's window time x its GPUs).
+    const auto fractions = [&](const std::vector<IntervalSet>& busy) {
         std::vector<double> row(o.buckets.size(), 0.0);
-        const std::vector<std::int32_t> devices = ops.deviceIds();
-        std::vector<IntervalSet> busy;
-        for (std::int32_t d : devices)
-            busy.push_back(ops.busy(d));  // ops are clipped to the window's parts
         for (std::size_t i = 0; i < o.buckets.size() && !busy.empty(); ++i) {
             if (o.windowNs[i] <= 0)
                 continue;
@@ -193,7 +200,23 @@ RankOverview overviewOf(const std::vector<GpuOps>& rankOps, const AnalysisWindow
             row[i] = static_cast<double>(busyNs) /
                      (static_cast<double>(o.windowNs[i]) * static_cast<double>(busy.size()));
         }
-        o.busyFraction.push_back(std::move(row));
+        return row;
+    };
+    for (const GpuOps& ops : rankOps) {
+        const std::vector<std::int32_t> devices = ops.deviceIds();
+        std::vector<IntervalSet> busy;
+        std::vector<IntervalSet> work;
+        for (std::int32_t d : devices) {
+            busy.push_back(ops.busy(d));  // ops are clipped to the window's parts
+            std::vector<Interval> w;
+            for (const GpuOp& op : ops.all()) {
+                if (op.deviceId == d && !isCollective(op))
+                    w.push_back({op.startNs, op.endNs});
+            }
+            work.emplace_back(std::move(w));
+        }
+        o.busyFraction.push_back(fractions(busy));
+        o.workFraction.push_back(fractions(work));
     }
     return o;
 }
@@ -314,13 +337,13 @@ RankStats computeRankStats(const model::Trace& trace, const AnalysisWindow& wind
     ops.reserve(rankOps.size());
     for (auto& o : rankOps)
         ops.push_back(std::move(*o));
-    stats.overview = overviewOf(ops, window, options.overviewBuckets);
+    stats.overview = overviewOf(trace, ops, window, options.overviewBuckets);
     return stats;
 }
 
 RankOverview computeRankOverview(const model::Trace& trace, const AnalysisWindow& window,
                                  std::int32_t buckets) {
-    return overviewOf(opsByRank(trace, window, jobRanks(trace)), window, buckets);
+    return overviewOf(trace, opsByRank(trace, window, jobRanks(trace)), window, buckets);
 }
 
 std::optional<LateRank> lateRankAtCollectives(const RankStats& stats, double minShareOfWindowPct) {

@@ -86,6 +86,10 @@ struct RankOverview {
     // that part times the number of its GPUs that worked in the window, 0..1 (0 where windowNs
     // is 0, and for a rank whose GPUs did nothing in the window).
     std::vector<std::vector<double>> busyFraction;
+    // The same with the collectives (NCCL kernels) left out: a collective's kernel runs until the
+    // last rank joins, so busyFraction shows a rank that waits for the others as busy; this
+    // shows it idle, and the late rank's own work as the only dark cells of the step's end.
+    std::vector<std::vector<double>> workFraction;
 };
 
 struct RankOptions {

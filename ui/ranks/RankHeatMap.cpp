@@ -69,9 +69,9 @@ std::optional<std::pair<int, int>> RankHeatMap::cellAt(QPoint pos) const {
 
 QString RankHeatMap::cellText(int row, int bucket) const {
     const model::TimeNs start = m_data.startNs + bucket * m_data.bucketNs;
-    return tr("%1 · %2 to %3 · GPU busy %4")
+    return tr("%1 · %2 to %3 · %4 %5")
         .arg(m_data.rowNames.at(static_cast<std::size_t>(row)), formatDuration(start),
-             formatDuration(start + m_data.bucketNs),
+             formatDuration(start + m_data.bucketNs), m_data.valueName,
              units::percent(
                  100.0 *
                  m_data.values[static_cast<std::size_t>(row)][static_cast<std::size_t>(bucket)]));

@@ -17,6 +17,7 @@ struct RankHeatMapData {
     model::TimeNs bucketNs = 1;     // each bucket's width
     // values[row][bucket] in 0..1; every row has the same number of buckets.
     std::vector<std::vector<float>> values;
+    QString valueName = QStringLiteral("GPU busy");  // what a cell's share is, for its tooltip
 
     int rows() const { return static_cast<int>(values.size()); }
     int buckets() const { return values.empty() ? 0 : static_cast<int>(values.front().size()); }
@@ -38,7 +39,7 @@ public:
 
     // The cell under a widget position (row, bucket); nullopt outside the cells.
     std::optional<std::pair<int, int>> cellAt(QPoint pos) const;
-    // The tooltip text of a cell: "rank 3 · 12.00 ms to 14.00 ms · GPU busy 42.0%".
+    // The tooltip text of a cell: "rank 3 · 12.00 ms to 14.00 ms · GPU busy 42.0%" (valueName).
     QString cellText(int row, int bucket) const;
 
     QSize sizeHint() const override;

@@ -35,11 +35,14 @@ RankHeatMapData heatMapOf(const analysis::RankStats& stats) {
         return d;
     d.startNs = o.buckets.front().startNs;
     d.bucketNs = std::max<model::TimeNs>(1, o.buckets.front().durationNs());
-    for (std::size_t r = 0; r < stats.ranks.size() && r < o.busyFraction.size(); ++r) {
+    // Collectives left out: a rank waiting inside an all-reduce for a late one is not working,
+    // and shows pale beside the late rank's dark cells.
+    d.valueName = QObject::tr("GPU busy outside collectives");
+    for (std::size_t r = 0; r < stats.ranks.size() && r < o.workFraction.size(); ++r) {
         d.rowNames.push_back(QString::fromStdString(stats.ranks[r].label));
         std::vector<float> row;
-        row.reserve(o.busyFraction[r].size());
-        for (const double v : o.busyFraction[r])
+        row.reserve(o.workFraction[r].size());
+        for (const double v : o.workFraction[r])
             row.push_back(static_cast<float>(v));
         d.values.push_back(std::move(row));
     }
@@ -120,7 +123,9 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
         return;
     }
     const analysis::RankStats& s = *m_stats;
-    m_summary->setText(tr("%1 ranks, %2, over %3. Click the overview to see a rank at that time.")
+    m_summary->setText(tr("%1 ranks, %2, over %3. The overview: dark where a rank's GPUs worked "
+                          "(NCCL collectives, which wait for late ranks, left out); click it to "
+                          "see a rank at that time.")
                            .arg(s.ranks.size())
                            .arg(QString::fromStdString(analysis::rankAlignment(*m_trace)))
                            .arg(QString::fromStdString(analysis::describeWindow(s.window))));
