@@ -25,15 +25,10 @@ void checkCollectiveWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         model::TimeNs endNs = 0;
     };
     std::map<std::int32_t, Collectives> byDevice;
-    std::map<model::StringId, bool> isNccl;  // each kernel name classified once
+    CollectiveKernels collectives(ctx.trace);
     for (const GpuOp& op : ctx.ops.all()) {
-        if (op.kind != GpuOpKind::Kernel || op.continuation)
-            continue;
-        const model::Slice& s = ctx.trace.slice(op.ref);
-        auto [it, inserted] = isNccl.try_emplace(s.nameId, false);
-        if (inserted)
-            it->second = kernelLibrary(ctx.trace.str(s.nameId)) == "NCCL";
-        if (!it->second)
+        if (op.kind != GpuOpKind::Kernel || op.continuation ||
+            !collectives.contains(ctx.trace.slice(op.ref).nameId))
             continue;
         Collectives& c = byDevice[op.deviceId];
         const model::TimeNs d = op.endNs - op.startNs;

@@ -523,4 +523,11 @@ std::string_view kernelLibrary(std::string_view name) {
     return {};
 }
 
+bool CollectiveKernels::contains(model::StringId nameId) {
+    auto it = m_known.find(nameId);
+    if (it == m_known.end())
+        it = m_known.emplace(nameId, kernelLibrary(m_trace.str(nameId)) == "NCCL").first;
+    return it->second;
+}
+
 }  // namespace wl::analysis

@@ -2,6 +2,9 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
+
+#include "model/Trace.h"
 
 namespace wl::analysis {
 
@@ -42,5 +45,18 @@ std::string_view kernelLibrary(std::string_view name);
 inline bool isLibraryKernel(std::string_view name) {
     return !kernelLibrary(name).empty();
 }
+
+// Which kernel names of a trace are collectives (NCCL's all-reduce, all-gather, ...): the kernels
+// a rank that arrives early waits inside until the others join. Each name is classified once
+// (kernelLibrary demangles); one per thread, as it caches.
+class CollectiveKernels {
+public:
+    explicit CollectiveKernels(const model::Trace& trace) : m_trace(trace) {}
+    bool contains(model::StringId nameId);
+
+private:
+    const model::Trace& m_trace;
+    std::unordered_map<model::StringId, bool> m_known;
+};
 
 }  // namespace wl::analysis

@@ -38,14 +38,6 @@ double median(std::vector<model::TimeNs> values) {
     return (lower + upper) / 2.0;
 }
 
-bool overlapsWindow(const AnalysisWindow& window, model::TimeNs startNs, model::TimeNs endNs) {
-    // Parts are sorted and disjoint: the first that ends after the start.
-    auto part =
-        std::upper_bound(window.parts.begin(), window.parts.end(), startNs,
-                         [](model::TimeNs t, const model::TimeRange& r) { return t < r.endNs; });
-    return part != window.parts.end() && part->startNs < endNs;
-}
-
 // Per rank (index into `ranks`), the host ranges of each folded name that overlap the window, in
 // start order.
 using RangesByName = std::map<std::string, std::vector<std::vector<model::SliceRef>>>;
@@ -70,7 +62,7 @@ RangesByName hostRanges(const model::Trace& trace, const AnalysisWindow& window,
         for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
             const model::Slice& s = track.slices[i];
             if (s.kind != model::SliceKind::Nvtx || s.durationNs <= 0 ||
-                !overlapsWindow(window, s.startNs, s.endNs()))
+                !overlapsParts(window.parts, s.startNs, s.endNs()))
                 continue;  // marks have no duration to compare
             auto name = folded.find(s.nameId);
             if (name == folded.end())
@@ -157,8 +149,9 @@ std::vector<model::TimeRange> bucketsOf(const AnalysisWindow& window, std::int32
     const model::TimeNs span = window.endNs() - start;
     std::vector<model::TimeRange> out;
     out.reserve(static_cast<std::size_t>(b));
+    // span * i / b without the product: (q*b + r) * i / b = q*i + r*i/b, with r*i < b*b.
     const auto edge = [&](std::int32_t i) {
-        return start + static_cast<model::TimeNs>(static_cast<__int128>(span) * i / b);
+        return start + span / b * i + span % b * i / b;
     };
     for (std::int32_t i = 0; i < b; ++i)
         out.push_back({edge(i), edge(i + 1)});
@@ -178,15 +171,9 @@ RankOverview overviewOf(const model::Trace& trace, const std::vector<GpuOps>& ra
     }();
     for (const model::TimeRange& b : o.buckets)
         o.windowNs.push_back(parts.coveredNs(b.startNs, b.endNs));
-    std::unordered_map<model::StringId, bool> nccl;  // kernel name -> collective
+    CollectiveKernels collectives(trace);
     const auto isCollective = [&](const GpuOp& op) {
-        if (op.kind != GpuOpKind::Kernel)
-            return false;
-        const model::StringId name = trace.slice(op.ref).nameId;
-        auto it = nccl.find(name);
-        if (it == nccl.end())
-            it = nccl.emplace(name, kernelLibrary(trace.str(name)) == "NCCL").first;
-        return it->second;
+        return op.kind == GpuOpKind::Kernel && collectives.contains(trace.slice(op.ref).nameId);
     };
     // Busy share of each bucket over the rank's GPUs (each bucket's window time x its GPUs).
     const auto fractions = [&](const std::vector<IntervalSet>& busy) {
@@ -313,7 +300,7 @@ RankStats computeRankStats(const model::Trace& trace, const AnalysisWindow& wind
         const UtilizationResult busy = computeUtilization(trace, ops, window, options.analysis);
         u.busyNs = busy.busyNs;
         u.windowNs = busy.spanNs;
-        std::unordered_map<model::StringId, bool> comms;  // kernel name -> NCCL
+        CollectiveKernels collectives(trace);
         for (const GpuOp& op : ops.all()) {
             ++u.opCount;
             if (op.kind != GpuOpKind::Kernel)
@@ -322,11 +309,7 @@ RankStats computeRankStats(const model::Trace& trace, const AnalysisWindow& wind
             const std::uint64_t launches = op.continuation ? 0 : 1;  // a cut op counts once
             u.kernelNs += d;
             u.kernelCount += launches;
-            const model::StringId name = trace.slice(op.ref).nameId;
-            auto nccl = comms.find(name);
-            if (nccl == comms.end())
-                nccl = comms.emplace(name, kernelLibrary(trace.str(name)) == "NCCL").first;
-            if (nccl->second) {
+            if (collectives.contains(trace.slice(op.ref).nameId)) {
                 u.commsNs += d;
                 u.commsCount += launches;
             }

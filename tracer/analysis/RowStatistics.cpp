@@ -27,10 +27,7 @@ void hostRow(const model::Track& track, const AnalysisWindow& window, RowStats& 
         if (s.depth != 0)
             continue;
         const model::TimeNs end = std::max(s.endNs(), s.startNs + 1);
-        // Parts are sorted and disjoint: start at the first one ending after the call starts.
-        auto it = std::upper_bound(
-            parts.begin(), parts.end(), s.startNs,
-            [](model::TimeNs t, const model::TimeRange& r) { return t < r.endNs; });
+        auto it = firstPartEndingAfter(parts, s.startNs);
         bool counted = false;
         for (; it != parts.end() && it->startNs < end; ++it) {
             if (!counted) {

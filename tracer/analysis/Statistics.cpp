@@ -197,15 +197,7 @@ std::vector<model::SliceRef> kernelLaunches(const model::Trace& trace, model::St
                                             const std::vector<model::TimeRange>& parts) {
     std::vector<model::SliceRef> out;
     const auto inParts = [&parts](const model::Slice& s) {
-        if (parts.empty()) {
-            return true;
-        }
-        // Parts are sorted and disjoint: the first one ending after the slice starts overlaps it
-        // or none does.
-        const auto it = std::upper_bound(
-            parts.begin(), parts.end(), s.startNs,
-            [](model::TimeNs t, const model::TimeRange& r) { return t < r.endNs; });
-        return it != parts.end() && it->startNs < std::max(s.endNs(), s.startNs + 1);
+        return parts.empty() || overlapsParts(parts, s.startNs, s.endNs());
     };
     const auto tracks = trace.tracks();
     for (std::uint32_t t = 0; t < tracks.size(); ++t) {

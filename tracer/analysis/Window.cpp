@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "analysis/ApiNames.h"
 #include "analysis/CaptureRange.h"
@@ -30,6 +31,18 @@ const char* toString(WindowSource source) {
             return "selection";
     }
     return "trace";
+}
+
+std::vector<model::TimeRange>::const_iterator firstPartEndingAfter(
+    const std::vector<model::TimeRange>& parts, model::TimeNs t) {
+    return std::upper_bound(parts.begin(), parts.end(), t,
+                            [](model::TimeNs v, const model::TimeRange& r) { return v < r.endNs; });
+}
+
+bool overlapsParts(const std::vector<model::TimeRange>& parts, model::TimeNs startNs,
+                   model::TimeNs endNs) {
+    const auto part = firstPartEndingAfter(parts, startNs);
+    return part != parts.end() && part->startNs < std::max(endNs, startNs + 1);
 }
 
 bool AnalysisWindow::contains(model::TimeNs ns) const {
@@ -120,32 +133,22 @@ bool isNvtxTrack(const model::Track& track) {
 
 model::Result<AnalysisWindow> nvtxWindow(const model::Trace& trace, const WindowRequest& request) {
     std::vector<model::TimeRange> instances;
-    std::map<std::string_view, std::size_t> names;  // for the error message
     for (const model::Track& track : trace.tracks()) {
         if (!isNvtxTrack(track)) {
             continue;
         }
         for (const model::Slice& s : track.slices) {
-            const std::string_view name = trace.str(s.nameId);
-            if (name == request.rangeName) {
+            if (trace.str(s.nameId) == request.rangeName) {
                 instances.push_back({s.startNs, s.endNs()});
-            } else if (names.size() < 10000) {
-                ++names[name];
             }
         }
     }
     if (instances.empty()) {
         // Name the most frequent ranges: a user who typed "loop" for "Loop" sees it at once.
-        std::vector<std::pair<std::size_t, std::string_view>> byCount;
-        for (const auto& [name, count] : names) {
-            byCount.emplace_back(count, name);
-        }
-        std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) {
-            return a.first != b.first ? a.first > b.first : a.second < b.second;
-        });
+        const std::vector<std::string> names = nvtxRangeNames(trace);
         std::string known;
-        for (std::size_t i = 0; i < byCount.size() && i < 8; ++i) {
-            known += (i == 0 ? "" : ", ") + std::string("'") + std::string(byCount[i].second) + "'";
+        for (std::size_t i = 0; i < names.size() && i < 8; ++i) {
+            known += (i == 0 ? "" : ", ") + std::string("'") + names[i] + "'";
         }
         return error("no NVTX range named '" + request.rangeName + "' in the trace" +
                      (known.empty() ? std::string(" (it has no NVTX ranges)")
@@ -281,13 +284,15 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
 
 std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
     // "step 3", "Step #3", "ProfilerStep#551", "iteration_7", "iter 7", "batch 2", "epoch 1":
-    // a loop word, a separator or none, a non-negative number, nothing after it.
-    const auto isIteration = [](std::string_view name) {
+    // a loop word, a separator or none, a non-negative number, nothing after it. The family is
+    // the name with its number folded ("step #", "step#", "ProfilerStep#"; foldDigits leaves the
+    // digits of "step12", part of a word, alone); "" for a name that is no iteration.
+    const auto familyOf = [](std::string_view name) -> std::string {
         std::size_t end = name.size();
         while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
             --end;
         if (end == name.size() || end == 0)
-            return false;
+            return {};
         std::size_t wordEnd = end;
         while (wordEnd > 0 && (name[wordEnd - 1] == ' ' || name[wordEnd - 1] == '#' ||
                                name[wordEnd - 1] == '_' || name[wordEnd - 1] == ':'))
@@ -297,17 +302,11 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         static constexpr std::string_view kWords[] = {"step", "profilerstep", "iteration",
                                                       "iter", "batch",        "epoch"};
-        return std::any_of(std::begin(kWords), std::end(kWords),
-                           [&word](std::string_view w) { return word == w; });
-    };
-    // "step 12", "step12", "ProfilerStep#551" -> "step #", "step#", "ProfilerStep#": the trailing
-    // number folded (foldDigits leaves the digits of "step12", part of a word, alone).
-    const auto familyOf = [](std::string_view name) {
-        std::size_t end = name.size();
-        while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
-            --end;
+        if (std::none_of(std::begin(kWords), std::end(kWords),
+                         [&word](std::string_view w) { return word == w; }))
+            return {};
         const std::string prefix(name.substr(0, end));
-        return !prefix.empty() && prefix.back() == '#' ? prefix : prefix + "#";
+        return prefix.back() == '#' ? prefix : prefix + "#";
     };
     struct Family {
         std::size_t count = 0;  // on the thread with the most (a job's ranks each run the loop)
@@ -316,7 +315,9 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
         model::TimeNs lastNs = 0;
     };
     std::map<std::string, Family> families;  // by folded name
-    std::map<model::StringId, bool> known;   // each name tested once
+    // Each name classified once: its family's entry (null: no iteration, or on the GPU side a
+    // family the host never ran).
+    std::unordered_map<model::StringId, Family*> familyOfName;
     // The host's ranges count the iterations; their GPU side (projections: the work launched
     // inside them, which runs later; a profiler's GPU annotations) extends the window to the end
     // of the last iteration's GPU work.
@@ -330,26 +331,31 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
             if (!wanted)
                 continue;
             for (const model::Slice& s : track.slices) {
-                auto [it, inserted] = known.try_emplace(s.nameId, false);
-                if (inserted)
-                    it->second = isIteration(trace.str(s.nameId));
-                if (!it->second)
+                auto [it, inserted] = familyOfName.try_emplace(s.nameId, nullptr);
+                if (inserted) {
+                    const std::string family = familyOf(trace.str(s.nameId));
+                    if (!family.empty() && !gpuSide) {
+                        it->second = &families[family];
+                    } else if (!family.empty()) {
+                        const auto known = families.find(family);
+                        it->second = known == families.end() ? nullptr : &known->second;
+                    }
+                }
+                Family* f = it->second;
+                if (f == nullptr)
                     continue;
                 if (gpuSide) {
-                    const auto family = families.find(familyOf(trace.str(s.nameId)));
-                    if (family != families.end())
-                        family->second.lastNs = std::max(family->second.lastNs, s.endNs());
+                    f->lastNs = std::max(f->lastNs, s.endNs());
                     continue;
                 }
-                Family& f = families[familyOf(trace.str(s.nameId))];
-                const std::size_t onThread = ++f.perThread[&track];
-                if (f.count == 0) {
-                    f.firstNs = s.startNs;
-                    f.lastNs = s.endNs();
+                const std::size_t onThread = ++f->perThread[&track];
+                if (f->count == 0) {
+                    f->firstNs = s.startNs;
+                    f->lastNs = s.endNs();
                 }
-                f.count = std::max(f.count, onThread);
-                f.firstNs = std::min(f.firstNs, s.startNs);
-                f.lastNs = std::max(f.lastNs, s.endNs());
+                f->count = std::max(f->count, onThread);
+                f->firstNs = std::min(f->firstNs, s.startNs);
+                f->lastNs = std::max(f->lastNs, s.endNs());
             }
         }
     }

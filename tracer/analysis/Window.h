@@ -48,6 +48,14 @@ struct AnalysisWindow {
     bool contains(model::TimeNs ns) const;  // inside one of the parts (start inclusive)
 };
 
+// The first of sorted, disjoint `parts` that ends after `t` (parts.end() when none): the only one
+// that can hold t, and where the parts overlapping a span that starts at t begin.
+std::vector<model::TimeRange>::const_iterator firstPartEndingAfter(
+    const std::vector<model::TimeRange>& parts, model::TimeNs t);
+// Whether [startNs, max(endNs, startNs + 1)) overlaps one of sorted, disjoint `parts`.
+bool overlapsParts(const std::vector<model::TimeRange>& parts, model::TimeNs startNs,
+                   model::TimeNs endNs);
+
 // What the user asked for; resolveWindow() turns it into parts of a given trace.
 struct WindowRequest {
     enum class Kind : std::uint8_t {
