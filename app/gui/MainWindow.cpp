@@ -544,39 +544,6 @@ void MainWindow::openTrace(model::TracePtr trace, const QString& title,
     addDocument(TraceDocument::fromFile(std::move(trace), title, origin));
 }
 
-void MainWindow::openRankJob(const QStringList& paths) {
-    if (paths.isEmpty())
-        return;
-    m_loadingOrigin = TraceDocument::Origin::File;
-    m_progressLabel->setText(tr("Opening %n rank trace(s)...", nullptr, int(paths.size())));
-    m_loader->loadJob(paths);
-}
-
-void MainWindow::onJobLoaded(const QStringList& paths, const model::Result<io::RankJob>& result) {
-    if (!result.ok()) {
-        showError(tr("Could not open the rank traces: %1")
-                      .arg(QString::fromStdString(result.error().describe())));
-        emit openFinished(false);
-        return;
-    }
-    const io::RankJob& job = result.value();
-    const QString first =
-        job.ranks.empty() ? QFileInfo(paths.front()).fileName()
-                          : QFileInfo(QString::fromStdString(job.ranks.front().path)).fileName();
-    const QString title = tr("%1 ranks: %2%3")
-                              .arg(job.ranks.size())
-                              .arg(first, job.ranks.size() > 1 ? tr(" and more") : QString());
-    addDocument(TraceDocument::fromFile(job.trace, title, TraceDocument::Origin::File));
-    QString text = tr("Opened %1 ranks, %2.")
-                       .arg(job.ranks.size())
-                       .arg(QString::fromStdString(job.alignmentText));
-    for (const std::string& w : job.warnings)
-        text += QLatin1Char(' ') + QString::fromStdString(w);
-    m_message->showMessage(
-        job.warnings.empty() ? MessageBar::Level::Info : MessageBar::Level::Warning, text);
-    emit openFinished(true);
-}
-
 void MainWindow::onLoaded(const QString& path, const model::Result<model::TracePtr>& result) {
     if (!result.ok()) {
         m_compareFirst.reset();  // nothing to compare with

@@ -1,6 +1,7 @@
-// MainWindow's file actions: open, export (Chrome trace JSON on a worker, the view as PNG) and
-// Compare With, with their dialogs. The dialogs never start in a pseudo-filesystem, and only a
-// folder that took a file is remembered (dialogFolder, AppSettings).
+// MainWindow's file actions: open (one trace, or a job's per-rank traces), export (Chrome trace
+// JSON on a worker, the view as PNG) and Compare With, with their dialogs. The dialogs never
+// start in a pseudo-filesystem, and only a folder that took a file is remembered (dialogFolder,
+// AppSettings).
 #include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -129,6 +130,39 @@ void MainWindow::exportViewPngInteractive() {
         m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
         showInfo(tr("Saved the view to %1.").arg(path));
     }
+}
+
+void MainWindow::openRankJob(const QStringList& paths) {
+    if (paths.isEmpty())
+        return;
+    m_loadingOrigin = TraceDocument::Origin::File;
+    m_progressLabel->setText(tr("Opening %n rank trace(s)...", nullptr, int(paths.size())));
+    m_loader->loadJob(paths);
+}
+
+void MainWindow::onJobLoaded(const QStringList& paths, const model::Result<io::RankJob>& result) {
+    if (!result.ok()) {
+        showError(tr("Could not open the rank traces: %1")
+                      .arg(QString::fromStdString(result.error().describe())));
+        emit openFinished(false);
+        return;
+    }
+    const io::RankJob& job = result.value();
+    const QString first =
+        job.ranks.empty() ? QFileInfo(paths.front()).fileName()
+                          : QFileInfo(QString::fromStdString(job.ranks.front().path)).fileName();
+    const QString title = tr("%1 ranks: %2%3")
+                              .arg(job.ranks.size())
+                              .arg(first, job.ranks.size() > 1 ? tr(" and more") : QString());
+    addDocument(TraceDocument::fromFile(job.trace, title, TraceDocument::Origin::File));
+    QString text = tr("Opened %1 ranks, %2.")
+                       .arg(job.ranks.size())
+                       .arg(QString::fromStdString(job.alignmentText));
+    for (const std::string& w : job.warnings)
+        text += QLatin1Char(' ') + QString::fromStdString(w);
+    m_message->showMessage(
+        job.warnings.empty() ? MessageBar::Level::Info : MessageBar::Level::Warning, text);
+    emit openFinished(true);
 }
 
 }  // namespace wl::app

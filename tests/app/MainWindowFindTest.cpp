@@ -10,6 +10,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include "WindowTestDeps.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleTraces.h"
 #include "support/TraceFactory.h"
@@ -22,19 +23,11 @@
 namespace wl::app {
 namespace {
 
-MainWindowDeps testDeps() {
-    MainWindowDeps d;
-    d.deviceProbe = [] { return model::Result<std::string>(model::Error{"no GPU here", {}, -1}); };
-    d.restoreLayout = false;
-    d.probeDeviceInBackground = false;
-    return d;
-}
-
 class MainWindowFindTest : public ::testing::Test {
 protected:
     void SetUp() override {
         QSettings().clear();
-        window = std::make_unique<MainWindow>(testDeps());
+        window = std::make_unique<MainWindow>(windowTestDeps());
         window->show();
         window->openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
         ASSERT_TRUE(window->currentDocument());

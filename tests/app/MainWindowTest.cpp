@@ -24,8 +24,6 @@
 
 #include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
-#include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
@@ -35,15 +33,10 @@
 #include "support/TraceFactory.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
-#include "ui/analysis/RowStatisticsModel.h"
 #include "ui/analysis/StatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/FindPanel.h"
-#include "ui/ranks/RankHeatMap.h"
-#include "ui/ranks/RankPanel.h"
-#include "ui/timeline/TimeMapper.h"
-#include "ui/timeline/TimelineLayout.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -577,153 +570,6 @@ TEST_F(MainWindowTest, AnotherWindowIsAnalysedAndNamedAndKeepsTheBadges) {
     EXPECT_EQ(selected->result->window().source, analysis::WindowSource::Selection);
     EXPECT_EQ(selected->result->window().startNs(), timeline->timeSelection()->startNs);
     EXPECT_EQ(selected->result->window().endNs(), timeline->timeSelection()->endNs);
-}
-
-TEST_F(MainWindowTest, ATimeSelectionSummarisesEachRowAndTheTotals) {
-    // Stream 1: kernel [0, 100), a 2,000-byte copy [100, 300); stream 2: kernels [50, 250) and
-    // [400, 500); the host's copy call [90, 95) and launch [380, 385).
-    test::HandTrace t;
-    t.kernel(1, 0, 100, -1);
-    t.copy(1, 100, 300, model::CopyKind::HostToDevice, 2'000, 90, 95);
-    t.kernel(2, 50, 250, -1);
-    t.kernel(2, 400, 500, 380);
-    MainWindow window(deps(withDevice));
-    window.show();
-    window.openTrace(t.finish(), "hand-built");
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    analysis::WindowRequest selection;
-    selection.kind = analysis::WindowRequest::Kind::Selection;
-    selection.time = {80, 420};
-    window.timeline()->setTimeSelection(selection.time);
-    window.analyzeWindow(selection);
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    const ui::StatisticsView* stats = window.statistics();
-    EXPECT_EQ(stats->rowTotalsLabel()->text(),
-              QStringLiteral("GPU: busy 240 ns (70.6% of 340 ns), 4 ops: 3 kernels, 1 copy, "
-                             "2.0 KB copied at 10.0 GB/s\n"
-                             "Host: in CUDA calls 10 ns (2.9% of the window), 2 calls"));
-    // One line per row, named under its process; sorted by busy time, longest first.
-    QAbstractItemModel* rows = stats->rowTable()->model();
-    ASSERT_EQ(rows->rowCount(), 3);
-    stats->rowTable()->sortByColumn(ui::RowStatisticsModel::kBusy, Qt::DescendingOrder);
-    const auto cell = [&](int row, int column) {
-        return rows->index(row, column).data().toString();
-    };
-    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kRow), QStringLiteral("GPU 0 · Stream 1"));
-    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kOps), QStringLiteral("2"));
-    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kBusy), QStringLiteral("220 ns"));
-    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kBytes), QStringLiteral("2.0 KB"));
-    EXPECT_EQ(cell(0, ui::RowStatisticsModel::kRate), QStringLiteral("10.0 GB/s"));
-    EXPECT_EQ(cell(1, ui::RowStatisticsModel::kRow), QStringLiteral("GPU 0 · Stream 2"));
-    EXPECT_EQ(cell(1, ui::RowStatisticsModel::kBusy), QStringLiteral("190 ns"));
-    EXPECT_EQ(cell(1, ui::RowStatisticsModel::kBusyPct), QStringLiteral("55.9%"));
-    EXPECT_TRUE(cell(2, ui::RowStatisticsModel::kRow).contains(QStringLiteral("CUDA API")));
-    EXPECT_EQ(cell(2, ui::RowStatisticsModel::kOps), QStringLiteral("2"));
-    // Clearing the selection goes back to the default window (first to last GPU op).
-    window.analyzeWindow({});
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    EXPECT_TRUE(stats->rowTotalsLabel()->text().startsWith(
-        QStringLiteral("GPU: busy 400 ns (80.0% of 500 ns), 4 ops")))
-        << stats->rowTotalsLabel()->text().toStdString();
-}
-
-TEST_F(MainWindowTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
-    test::HandTrace t;
-    t.kernel(1, 0, 100, -1);
-    t.copy(1, 100, 300, model::CopyKind::HostToDevice, 2'000, 90, 95);
-    t.kernel(2, 50, 250, -1);
-    t.kernel(2, 400, 500, 380);
-    MainWindow window(deps(withDevice));
-    window.show();
-    window.openTrace(t.finish(), "hand-built");
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    ui::TimelineView* timeline = window.timeline();
-    timeline->setVisibleRange(0, 500);
-    // Stream 2's row, from its middle, over [100, 450) of its time.
-    const model::Trace& trace = *window.currentDocument()->trace;
-    int rowY = -1;
-    model::TrackIndex stream2 = 0;
-    for (const ui::TimelineRow& row : timeline->layout().rows()) {
-        if (row.kind == ui::RowKind::Track &&
-            trace.track(row.track).kind == model::TrackKind::GpuStream &&
-            trace.track(row.track).streamId == 2) {
-            rowY = 30 + row.yPx + row.heightPx / 2;  // below the 30 px ruler
-            stream2 = row.track;
-        }
-    }
-    ASSERT_GE(rowY, 0);
-    const int left = timeline->headerWidthPx();
-    const auto xAt = [&](model::TimeNs ns) {
-        const ui::TimeMapper map(timeline->visibleStartNs(), timeline->visibleEndNs(),
-                                 timeline->layout().rows().empty() ? 1 : timeline->width() - left);
-        return left + int(map.xForNs(ns));
-    };
-    QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(100), rowY));
-    QMouseEvent move(QEvent::MouseMove, QPointF(xAt(450), rowY + 2),
-                     timeline->mapToGlobal(QPointF(xAt(450), rowY + 2)), Qt::NoButton,
-                     Qt::LeftButton, Qt::ShiftModifier);
-    QApplication::sendEvent(timeline, &move);
-    QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(450), rowY + 2));
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    EXPECT_EQ(timeline->selectedTracks(), std::vector<model::TrackIndex>{stream2});
-    const auto analysis = window.currentAnalysis();
-    ASSERT_TRUE(analysis);
-    EXPECT_EQ(analysis->result->window().tracks, std::vector<model::TrackIndex>{stream2});
-    // The summary holds stream 2 alone: not stream 1 (busy until 300) nor the host's calls.
-    QAbstractItemModel* rows = window.statistics()->rowTable()->model();
-    ASSERT_EQ(rows->rowCount(), 1);
-    EXPECT_EQ(rows->index(0, ui::RowStatisticsModel::kRow).data().toString(),
-              QStringLiteral("GPU 0 · Stream 2"));
-    EXPECT_FALSE(window.statistics()->rowTotalsLabel()->text().contains(QStringLiteral("Host")));
-    EXPECT_TRUE(analysis->summary.contains(QStringLiteral("1 row")))
-        << analysis->summary.toStdString();
-}
-
-TEST_F(MainWindowTest, RankTracesOpenTogetherWithTheRanksTab) {
-    MainWindow window(deps(withDevice));
-    window.show();
-    QSignalSpy opened(&window, &MainWindow::openFinished);
-    window.openRankJob({QString::fromStdString(test::dataPath("ranks/sampled_rank-0.json.gz")),
-                        QString::fromStdString(test::dataPath("ranks/sampled_rank-1.json.gz"))});
-    ASSERT_TRUE(opened.wait(30000));
-    ASSERT_TRUE(opened.front().front().toBool());
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(30000));
-    }
-    ASSERT_EQ(window.documentCount(), 1);
-    EXPECT_TRUE(window.currentDocument()->title.startsWith(QStringLiteral("2 ranks")));
-    const auto analysis = window.currentAnalysis();
-    ASSERT_TRUE(analysis);
-    ASSERT_TRUE(analysis->ranks);
-    ASSERT_EQ(analysis->ranks->ranks.size(), 2u);
-    auto* panel = window.findChild<ui::RankPanel*>();
-    ASSERT_NE(panel, nullptr);
-    EXPECT_TRUE(panel->isVisible());
-    EXPECT_EQ(panel->table()->rowCount(), 2);
-    EXPECT_EQ(panel->heatMap()->data().rows(), 2);
-    EXPECT_TRUE(panel->summaryLabel()->text().contains(QStringLiteral("wall clock")))
-        << panel->summaryLabel()->text().toStdString();
-    // A cell of the overview: the timeline goes to that rank at that time.
-    const model::ProcessIndex rank1 = analysis->ranks->ranks[1].processes.front();
-    emit panel->rankTimeActivated(rank1, 1'000'000, 3'000'000);
-    EXPECT_EQ(window.timeline()->visibleStartNs(), 1'000'000);
-    EXPECT_EQ(window.timeline()->visibleEndNs(), 3'000'000);
-    // One trace again: the tab goes away.
-    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    EXPECT_FALSE(panel->isVisible());
 }
 
 TEST_F(MainWindowTest, AnalysisFillsDiagnosticsStatisticsAndOverlays) {
