@@ -1,5 +1,6 @@
 #include "cupti/PmSampler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -15,13 +16,27 @@
 namespace wl::cupti {
 namespace {
 
-// How often the decode thread drains the hardware buffer. At the 5 µs minimum interval that is
-// 2,000 samples per pass, well inside kMaxSamplesPerImage, so one decode call normally empties it.
+// How often the decode thread drains the hardware buffer. A decode call itself takes about
+// 100 ms on an H100 with the default 128 MiB buffer, whatever it finds there (PERFORMANCE.md), so
+// the thread decodes almost without pause and each call finds about 100 ms of samples.
 constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
-// Host counter data image capacity; a fuller buffer is decoded in several passes (not a loss).
-constexpr std::uint32_t kMaxSamplesPerImage = 4096;
-// A drain gives up after this many full images in a row (the rest waits for the next drain).
+// Host counter data image capacity: one second of samples (so a decode call does not fill it),
+// within these bounds. A call that fills the image loses samples: with 4,096 samples at 20 µs
+// (82 ms) the series had holes of 20-130 ms and half of a real program's samples were missing.
+// Larger images make each decode call slower.
+constexpr std::int64_t kImageNs = 1'000'000'000;
+constexpr std::uint32_t kMinSamplesPerImage = 4096;
+constexpr std::uint32_t kMaxSamplesPerImage = 50'000;
+// While sampling, a drain gives up after this many full images in a row (the rest waits for the
+// next drain); the last drain after sampling stopped goes on until the buffer is empty.
 constexpr int kMaxPassesPerDrain = 64;
+constexpr int kMaxPassesFinalDrain = 100'000;
+
+std::uint32_t samplesPerImage(std::int64_t intervalNs) {
+    const std::int64_t samples = kImageNs / std::max<std::int64_t>(intervalNs, 1);
+    return static_cast<std::uint32_t>(
+        std::clamp<std::int64_t>(samples, kMinSamplesPerImage, kMaxSamplesPerImage));
+}
 
 // One PM sampling session per device per process: CUPTI allows one, and a second one here would
 // otherwise fail with a less helpful message from deep inside the call sequence.
@@ -161,7 +176,7 @@ struct PmSampler::Impl {
         }
         if (auto error =
                 check("cuptiPmSamplingCounterDataImageInitialize", timed("createCounterData", [&] {
-                          return api->createCounterData(kMaxSamplesPerImage);
+                          return api->createCounterData(samplesPerImage(intervalNs));
                       }))) {
             return error;
         }
@@ -202,12 +217,16 @@ struct PmSampler::Impl {
 
     // Decodes everything the hardware buffer holds into `series`. Called by the decode thread
     // while sampling and once by stop() after sampling stopped; never both at once.
-    std::optional<model::Error> drain() {
+    std::optional<model::Error> drain(int maxPasses) {
         PmSamplingStats delta;
         std::optional<model::Error> error;
         PmSamplingApi::RawSample raw;
-        for (int pass = 0; pass < kMaxPassesPerDrain && !error; ++pass) {
+        using Ms = std::chrono::duration<double, std::milli>;
+        for (int pass = 0; pass < maxPasses && !error; ++pass) {
+            const auto decodeBegin = std::chrono::steady_clock::now();
             const auto decoded = api->decode();
+            const auto evaluateBegin = std::chrono::steady_clock::now();
+            delta.decodeMs += Ms(evaluateBegin - decodeBegin).count();
             ++delta.decodePasses;
             // KEEP_OLDEST mode answers OUT_OF_MEMORY when the buffer overflowed; what it holds is
             // still valid, so read it and go on.
@@ -225,6 +244,7 @@ struct PmSampler::Impl {
                 series.add(raw.startNs, raw.endNs, raw.values);
                 ++delta.decodedSamples;
             }
+            delta.evaluateMs += Ms(std::chrono::steady_clock::now() - evaluateBegin).count();
             if (!error) {
                 error = check("cuptiPmSamplingCounterDataImageInitialize", api->resetCounterData());
             }
@@ -238,6 +258,8 @@ struct PmSampler::Impl {
         stats.overflows += delta.overflows;
         stats.counterDataFull += delta.counterDataFull;
         stats.decodePasses += delta.decodePasses;
+        stats.decodeMs += delta.decodeMs;
+        stats.evaluateMs += delta.evaluateMs;
         stats.invalidSamples = series.invalidSamples();
         return error;
     }
@@ -250,7 +272,7 @@ struct PmSampler::Impl {
                 break;
             }
             lock.unlock();
-            auto error = drain();
+            auto error = drain(kMaxPassesPerDrain);
             lock.lock();
             if (error) {
                 decodeError = std::move(error);
@@ -344,7 +366,8 @@ model::Result<std::vector<MetricSeries>> PmSampler::stop() {
     }
     d.sampling = false;
     if (!error) {
-        error = d.timed("finalDrain", [&] { return d.drain(); });  // since the last pass
+        // Since the last pass.
+        error = d.timed("finalDrain", [&] { return d.drain(kMaxPassesFinalDrain); });
     }
     auto series = d.series.finish();
     d.tearDown();
@@ -359,6 +382,11 @@ model::Result<std::vector<MetricSeries>> PmSampler::stop() {
                            std::to_string(d.stats.overflows) +
                            " time(s); samples were lost, possibly all after the first overflow "
                            "(use a longer interval)");
+    }
+    if (d.stats.counterDataFull > 0) {
+        warnings.push_back("GPU metrics: a decode of GPU " + std::to_string(d.deviceId) +
+                           " filled its host buffer " + std::to_string(d.stats.counterDataFull) +
+                           " time(s); the series may have holes there");
     }
     if (d.stats.invalidSamples > 0) {
         warnings.push_back("GPU metrics: dropped " + std::to_string(d.stats.invalidSamples) +

@@ -28,8 +28,11 @@ struct PmSamplingStats {
     std::uint64_t decodedSamples = 0;   // samples read from the hardware buffer
     std::uint64_t invalidSamples = 0;   // zero/reversed timestamps or non-finite values (dropped)
     std::uint64_t overflows = 0;        // times the hardware buffer was full: samples were lost
-    std::uint64_t counterDataFull = 0;  // decode passes that filled the host image (not a loss)
+    std::uint64_t counterDataFull = 0;  // decode passes that filled the host image: samples that
+                                        // did not fit may be lost (a hole in the series)
     std::uint64_t decodePasses = 0;     // decode calls (the decode thread plus the final one)
+    double decodeMs = 0.0;              // time in cuptiPmSamplingDecodeData
+    double evaluateMs = 0.0;  // time reading decoded samples (sample info, metric evaluation)
     std::vector<std::string> warnings;  // for the trace's diagnostics (lost samples, late errors)
     // Duration of each start() and stop() step, in order (ms), for performance notes.
     std::vector<std::pair<std::string, double>> stepMs;
@@ -54,18 +57,18 @@ inline constexpr PmMetric kPmMetrics[] = {
 // caller makes it opt-in.
 class PmSampler {
 public:
-    // Default interval: 20 µs puts several samples under a 100 µs kernel and at least one under
-    // any kernel of 20 µs or more, enough to see the workloads' single_thread_sum dips, at 50k
-    // samples/s (~1.6 MB/s of host memory for the two series). Measured on an H200: the decode
-    // thread keeps up, and the workloads' loops do not slow down (PERFORMANCE.md).
-    static constexpr std::int64_t kDefaultIntervalNs = 20'000;
+    // Default interval: 100 µs (10 kHz, Nsight Systems' default for GPU metrics). Decoding costs
+    // the host 20-35 µs per sample (CUPTI's decode plus the metric evaluation, measured on an
+    // H100 host): at 20 µs the decode thread fell behind, the series got holes and, once the
+    // hardware buffer overflowed, stopped (PERFORMANCE.md). At 100 µs it uses a third of a core.
+    static constexpr std::int64_t kDefaultIntervalNs = 100'000;
     // Bounds of start()'s interval: Nsight Systems samples at most at 200 kHz (5 µs); above 1 s
     // the series says nothing about kernels.
     static constexpr std::int64_t kMinIntervalNs = 5'000;
     static constexpr std::int64_t kMaxIntervalNs = 1'000'000'000;
     // Hardware buffer the GPU writes samples into between two drains. On an H200 a sample of these
     // two metrics takes ~8 KiB of it, and once it overflows nothing more arrives (PERFORMANCE.md):
-    // 128 MiB holds ~16k samples, 330 ms at 20 µs, so a stalled decode thread has room. Larger
+    // 128 MiB holds ~16k samples, 1.6 s at 100 µs, so a stalled decode thread has room. Larger
     // buffers make start() slower (setConfig: 70 ms at 16 MiB, 124 ms at 128 MiB).
     static constexpr std::size_t kDefaultHardwareBufferBytes = std::size_t{128} << 20;
     static constexpr std::size_t kMinHardwareBufferBytes = std::size_t{1} << 20;

@@ -1,13 +1,17 @@
 // PmSamplingApi over libcupti: the call sequence of the reference PM sampling probe, one step per
 // method, each object released by its teardown method.
-#include <cuda_runtime.h>
+#include <cuda.h>
 #include <cupti.h>
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <dlfcn.h>
+
 #include <mutex>
+#include <string>
+#include <type_traits>
 
 #include "cupti/PmSamplingApi.h"
 
@@ -18,32 +22,79 @@ namespace {
 std::mutex g_profilerMutex;
 bool g_profilerInitialized = false;
 
-std::string runtimeErrorText(cudaError_t error) {
-    return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+// The driver calls the sampler makes, looked up in the libcuda the process has loaded: nothing
+// here needs libcuda at link time (the unit tests run where there is no driver), and nothing
+// here uses the CUDA runtime: in `record` sampling starts on a thread of its own inside another
+// program, where a first runtime call would initialise a runtime of its own and register its
+// teardown as the newest exit handler.
+struct Driver {
+    CUresult (*init)(unsigned) = nullptr;
+    CUresult (*deviceGetCount)(int*) = nullptr;
+    CUresult (*deviceGet)(CUdevice*, int) = nullptr;
+    CUresult (*primaryCtxRetain)(CUcontext*, CUdevice) = nullptr;
+    CUresult (*primaryCtxRelease)(CUdevice) = nullptr;
+    CUresult (*ctxPushCurrent)(CUcontext) = nullptr;
+    CUresult (*ctxPopCurrent)(CUcontext*) = nullptr;
+    CUresult (*getErrorName)(CUresult, const char**) = nullptr;
+
+    bool usable() const {
+        return init && deviceGetCount && deviceGet && primaryCtxRetain && primaryCtxRelease &&
+               ctxPushCurrent && ctxPopCurrent && getErrorName;
+    }
+    std::string errorText(CUresult result) const {
+        const char* name = nullptr;
+        return getErrorName(result, &name) == CUDA_SUCCESS && name != nullptr
+                   ? std::string(name)
+                   : "CUDA driver error " + std::to_string(static_cast<int>(result));
+    }
+};
+
+const Driver& driver() {
+    static const Driver d = [] {
+        Driver out;
+        void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        if (cuda == nullptr) {
+            cuda = dlopen("libcuda.so.1", RTLD_NOW);
+        }
+        if (cuda == nullptr) {
+            return out;
+        }
+        // The versioned names are the ones cuda.h maps the calls to.
+        const auto load = [cuda](auto& function, const char* name) {
+            function =
+                reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(cuda, name));
+        };
+        load(out.init, "cuInit");
+        load(out.deviceGetCount, "cuDeviceGetCount");
+        load(out.deviceGet, "cuDeviceGet");
+        load(out.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+        load(out.primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+        load(out.ctxPushCurrent, "cuCtxPushCurrent_v2");
+        load(out.ctxPopCurrent, "cuCtxPopCurrent_v2");
+        load(out.getErrorName, "cuGetErrorName");
+        return out;
+    }();
+    return d;
 }
 
-// Makes the sampled device current for the calls that need its context (as in the probe, where
-// the primary context was current), and gives the caller's thread its own device back after.
-// The runtime, not the driver API, so that nothing here needs libcuda at link time: the unit
-// tests run where there is no driver.
-class ScopedDevice {
+// Makes the sampled device's primary context current for the calls that need it (as in the
+// probe, where it was current), and gives the caller's thread its own context back after.
+class ScopedContext {
 public:
-    explicit ScopedDevice(int deviceId) {
-        if (deviceId >= 0 && cudaGetDevice(&m_previous) == cudaSuccess && m_previous != deviceId) {
-            m_switched = cudaSetDevice(deviceId) == cudaSuccess;
+    explicit ScopedContext(CUcontext context) {
+        m_pushed = context != nullptr && driver().ctxPushCurrent(context) == CUDA_SUCCESS;
+    }
+    ~ScopedContext() {
+        if (m_pushed) {
+            CUcontext ignored = nullptr;
+            driver().ctxPopCurrent(&ignored);
         }
     }
-    ~ScopedDevice() {
-        if (m_switched) {
-            cudaSetDevice(m_previous);
-        }
-    }
-    ScopedDevice(const ScopedDevice&) = delete;
-    ScopedDevice& operator=(const ScopedDevice&) = delete;
+    ScopedContext(const ScopedContext&) = delete;
+    ScopedContext& operator=(const ScopedContext&) = delete;
 
 private:
-    int m_previous = 0;
-    bool m_switched = false;
+    bool m_pushed = false;
 };
 
 class CuptiPmSamplingApi final : public PmSamplingApi {
@@ -55,34 +106,50 @@ public:
     }
 
     model::Status openDevice(int deviceId) override {
+        const Driver& cu = driver();
+        if (!cu.usable()) {
+            return model::Error{"GPU metrics: the CUDA driver (libcuda.so.1) is not usable"};
+        }
+        CUresult error = cu.init(0);
         int count = 0;
-        cudaError_t error = cudaGetDeviceCount(&count);
-        if (error == cudaErrorNoDevice) {
+        if (error == CUDA_SUCCESS) {
+            error = cu.deviceGetCount(&count);
+        }
+        if (error == CUDA_ERROR_NO_DEVICE || (error == CUDA_SUCCESS && count == 0)) {
             return model::Error{"GPU metrics: no CUDA device is present"};
         }
-        if (error != cudaSuccess) {
+        if (error != CUDA_SUCCESS) {
             return model::Error{"GPU metrics: the CUDA driver is not usable (" +
-                                runtimeErrorText(error) + ")"};
+                                cu.errorText(error) + ")"};
         }
         if (deviceId < 0 || deviceId >= count) {
             return model::Error{"GPU metrics: there is no CUDA device " + std::to_string(deviceId) +
                                 " (" + std::to_string(count) + " present)"};
         }
-        {
-            // Creates the device's primary context if the program has not yet (the runtime keeps
-            // it until the process exits): PM sampling is enabled through it.
-            ScopedDevice device(deviceId);
-            error = cudaFree(nullptr);
+        // PM sampling is enabled through the device's primary context: retained here (created
+        // if the program has not yet) until closeDevice.
+        CUdevice device = 0;
+        error = cu.deviceGet(&device, deviceId);
+        if (error == CUDA_SUCCESS) {
+            error = cu.primaryCtxRetain(&m_context, device);
         }
-        if (error != cudaSuccess) {
+        if (error != CUDA_SUCCESS) {
+            m_context = nullptr;
             return model::Error{"GPU metrics: cannot open CUDA device " + std::to_string(deviceId) +
-                                " (" + runtimeErrorText(error) + ")"};
+                                " (" + cu.errorText(error) + ")"};
         }
+        m_device = device;
         m_deviceId = deviceId;
         return model::Status::success();
     }
 
-    void closeDevice() override { m_deviceId = -1; }
+    void closeDevice() override {
+        if (m_context != nullptr) {
+            driver().primaryCtxRelease(m_device);
+            m_context = nullptr;
+        }
+        m_deviceId = -1;
+    }
 
     // Initialised once per process and never deinitialised: CUPTI does not count
     // initialisations, and a deinitialisation followed by another session (or a second
@@ -114,7 +181,7 @@ public:
     }
 
     CUptiResult counterAvailability(int deviceId, std::vector<std::uint8_t>& image) override {
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_GetCounterAvailability_Params params{
             CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
         params.deviceIndex = static_cast<std::size_t>(deviceId);
@@ -199,7 +266,7 @@ public:
     }
 
     CUptiResult enable(int deviceId) override {
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_Enable_Params params{CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
         params.deviceIndex = static_cast<std::size_t>(deviceId);
         const CUptiResult result = cuptiPmSamplingEnable(&params);
@@ -213,7 +280,7 @@ public:
         if (!m_sampling) {
             return;
         }
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_Disable_Params params{CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
         params.pPmSamplingObject = m_sampling;
         cuptiPmSamplingDisable(&params);
@@ -224,7 +291,7 @@ public:
 
     CUptiResult setConfig(const std::vector<std::uint8_t>& configImage,
                           std::size_t hardwareBufferBytes, std::uint64_t intervalNs) override {
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_SetConfig_Params params{CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
         // CUPTI keeps pConfig, not a copy: the image must outlive the PM sampling object.
         m_config = configImage;
@@ -241,7 +308,7 @@ public:
     }
 
     CUptiResult createCounterData(std::uint32_t maxSamples) override {
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_GetCounterDataSize_Params size{
             CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
         size.pPmSamplingObject = m_sampling;
@@ -257,14 +324,14 @@ public:
     }
 
     CUptiResult startSampling() override {
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_Start_Params params{CUpti_PmSampling_Start_Params_STRUCT_SIZE};
         params.pPmSamplingObject = m_sampling;
         return cuptiPmSamplingStart(&params);
     }
 
     CUptiResult stopSampling() override {
-        ScopedDevice device(m_deviceId);
+        ScopedContext current(m_context);
         CUpti_PmSampling_Stop_Params params{CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
         params.pPmSamplingObject = m_sampling;
         return cuptiPmSamplingStop(&params);
@@ -338,6 +405,8 @@ public:
 
 private:
     int m_deviceId = -1;
+    CUdevice m_device = 0;
+    CUcontext m_context = nullptr;  // the device's primary context, retained while open
     std::string m_chip;
     std::vector<std::uint8_t> m_availability;
     CUpti_Profiler_Host_Object* m_host = nullptr;
