@@ -63,7 +63,14 @@ Options:
   --trace LIST             what to record, comma-separated: cuda (always), nvtx; default cuda,nvtx
   --cuda-api runtime|driver|both|none
                            which CUDA API calls to record; default both (launch arrows need one)
+  --cuda-api-queries       also record calls that only read state (cudaGetDevice,
+                           cudaGetLastError, cuPointerGetAttribute, ...): left out by default, as
+                           PyTorch makes tens of them per kernel and each recorded call slows it
   --buffer-size MIB        CUPTI activity buffer size, 1-256 MiB; default 8
+  --gpu-metrics            also sample warp occupancy % and SM active % of each GPU the program
+                           uses, every 100 us (CUPTI PM sampling; locks the GPU clocks while on,
+                           one process per GPU). The program's first kernel on each GPU waits
+                           for sampling to start (about half a second)
   --no-merge               do not write the merged trace of several processes
   -h, --help               this text
 Records left out by a capture range, delay or duration are counted and reported.
@@ -165,13 +172,13 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             out.settings.forceOverwrite = true;
             continue;
         }
+        if (arg == "--cuda-api-queries") {
+            out.settings.cudaApiQueries = true;
+            continue;
+        }
         if (arg == "--gpu-metrics") {
-            // PM sampling started inside a recorded program corrupted the heap of CuPy
-            // programs at exit on an H100 (never in `warpline run`): not offered until understood.
-            printError(
-                "record: --gpu-metrics is not available for recorded programs yet; "
-                "`warpline run --gpu-metrics` samples Warpline's own workloads");
-            return false;
+            out.settings.gpuMetrics = true;
+            continue;
         }
         if (arg == "--no-merge") {
             out.merge = false;

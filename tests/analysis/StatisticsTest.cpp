@@ -217,5 +217,35 @@ TEST(ApiNames, Classification) {
     EXPECT_FALSE(isSynchronizingApi("cudaLaunchKernel_v7000"));
 }
 
+TEST(ApiNames, Launches) {
+    for (const char* launch :
+         {"cudaLaunchKernel_v7000", "cudaLaunchKernel_ptsz_v7000", "cudaLaunchKernelExC_v11060",
+          "cuLaunchKernel", "cuLaunchKernelEx", "cudaGraphLaunch_v10000", "cuGraphLaunch_ptsz"}) {
+        EXPECT_TRUE(isLaunchApi(launch)) << launch;
+    }
+    for (const char* call : {"cudaLaunchHostFunc_v10000", "cudaMemcpyAsync_v3020",
+                             "cuLaunchHostFunc", "cudaGetDevice_v3020"}) {
+        EXPECT_FALSE(isLaunchApi(call)) << call;
+    }
+}
+
+TEST(ApiNames, StateQueriesAreCallsThatOnlyReadState) {
+    // As CUPTI names them, with version and per-thread suffixes.
+    for (const char* query :
+         {"cudaGetDevice_v3020", "cudaGetLastError_v3020", "cudaStreamIsCapturing_ptsz_v10000",
+          "cudaStreamGetCaptureInfo_v2_v11030", "cuDevicePrimaryCtxGetState", "cuKernelGetName",
+          "cuGetProcAddress_v2", "cuPointerGetAttribute", "cuCtxGetCurrent"}) {
+        EXPECT_TRUE(isStateQueryApi(query)) << query;
+    }
+    // Work, waits, and queries that can load a module lazily stay recorded.
+    for (const char* call :
+         {"cudaLaunchKernel_v7000", "cudaStreamSynchronize_v3020", "cudaMemcpyAsync_v3020",
+          "cudaSetDevice_v3020", "cudaEventQuery_v3020", "cudaFuncGetAttributes_v3020",
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor_v6000", "cuKernelGetFunction",
+          "cudaProfilerStart_v4000", "cudaMalloc_v3020", "cudaGetDeviceX"}) {
+        EXPECT_FALSE(isStateQueryApi(call)) << call;
+    }
+}
+
 }  // namespace
 }  // namespace wl::analysis

@@ -87,6 +87,68 @@ TEST(CuptiTracerTest, EnablesConcurrentKernelsFirstAndNeverSerialisingKernels) {
     EXPECT_TRUE(api->enabledKinds.empty());
 }
 
+TEST(CuptiTracerTest, StateQueriesAreNotRecordedUnlessAsked) {
+    using Off = std::pair<int, CUpti_CallbackId>;
+    const Off getDevice{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020};
+    const Off ctxGetCurrent{CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent};
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start().ok());
+    // The fake names two queries and three other calls: only the queries are off.
+    EXPECT_EQ(api->apiRecordsOff, (std::set<Off>{getDevice, ctxGetCurrent}));
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_NE(
+        trace.value()->metadataValue("CUDA state queries").find("(API functions left out: 2)"),
+        std::string::npos)
+        << trace.value()->metadataValue("CUDA state queries");
+
+    TracerOptions runtimeOnly;
+    runtimeOnly.traceDriverApi = false;
+    ASSERT_TRUE(tracer.start(runtimeOnly).ok());
+    EXPECT_EQ(api->apiRecordsOff.count(getDevice), 1u);
+    ASSERT_TRUE(tracer.stop().ok());
+
+    TracerOptions everything;
+    everything.recordStateQueries = true;
+    ASSERT_TRUE(tracer.start(everything).ok());  // enabling the kinds again records them all
+    EXPECT_TRUE(api->apiRecordsOff.empty());
+    trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_EQ(trace.value()->metadataValue("CUDA state queries"), "");
+}
+
+TEST(CuptiTracerTest, DeferredGpuMetricsHoldLaunchesUntilSamplingStarts) {
+    // As `record` traces: no context yet, so GPU metrics start with each device's first context,
+    // and kernel launches (only they) are reported so they can wait for that start.
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    TracerOptions options;
+    options.checkDevices = false;
+    options.queryDeviceProperties = false;
+    options.synchronizeAtStop = false;
+    options.gpuMetrics = true;
+    ASSERT_TRUE(tracer.start(options).ok());
+    using On = std::pair<int, CUpti_CallbackId>;
+    EXPECT_EQ(api->callbacksOn,
+              (std::set<On>{{CUPTI_CB_DOMAIN_RUNTIME_API, 211},
+                            {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel}}));
+    ASSERT_TRUE(tracer.stop().ok());
+}
+
+TEST(CuptiTracerTest, ACuptiThatCannotLeaveQueriesOutRecordsThemAndSaysSo) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->enableApiRecordsResult = CUPTI_ERROR_NOT_SUPPORTED;
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start().ok());
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_EQ(
+        trace.value()->metadataValue("CUDA state queries").rfind("recorded (CUPTI could not", 0),
+        0u)
+        << trace.value()->metadataValue("CUDA state queries");
+}
+
 TEST(CuptiTracerTest, StopFlushesTranslatesAndCountsDroppedRecords) {
     auto api = std::make_shared<FakeCuptiApi>();
     CuptiTracer tracer(api);

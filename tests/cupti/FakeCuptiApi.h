@@ -20,6 +20,10 @@ public:
     std::size_t dropped = 0;
     std::set<CUpti_ActivityKind> enabledKinds;
     std::vector<CUpti_ActivityKind> everEnabled;
+    // API functions whose records are turned off, as (domain, id).
+    std::set<std::pair<int, CUpti_CallbackId>> apiRecordsOff;
+    CUptiResult enableApiRecordsResult = CUPTI_SUCCESS;
+    std::set<std::pair<int, CUpti_CallbackId>> callbacksOn;  // single functions' callbacks
     int subscriptions = 0;
     int flushes = 0;
     int synchronizations = 0;
@@ -57,6 +61,15 @@ public:
     CUptiResult enableDomain(bool, CUpti_SubscriberHandle, CUpti_CallbackDomain) override {
         return CUPTI_SUCCESS;
     }
+    CUptiResult enableCallback(bool enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain,
+                               CUpti_CallbackId id) override {
+        if (enable) {
+            callbacksOn.insert({domain, id});
+        } else {
+            callbacksOn.erase({domain, id});
+        }
+        return CUPTI_SUCCESS;
+    }
     CUptiResult registerCallbacks(CUpti_BuffersCallbackRequestFunc request,
                                   CUpti_BuffersCallbackCompleteFunc complete) override {
         m_request = request;
@@ -68,8 +81,25 @@ public:
         if (it != enableResults.end() && it->second != CUPTI_SUCCESS) {
             return it->second;
         }
+        // As CUPTI does: enabling an API kind records every function of its domain again.
+        const int domain = kind == CUPTI_ACTIVITY_KIND_RUNTIME  ? CUPTI_CB_DOMAIN_RUNTIME_API
+                           : kind == CUPTI_ACTIVITY_KIND_DRIVER ? CUPTI_CB_DOMAIN_DRIVER_API
+                                                                : -1;
+        std::erase_if(apiRecordsOff, [&](const auto& off) { return off.first == domain; });
         enabledKinds.insert(kind);
         everEnabled.push_back(kind);
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult enableApiRecords(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                 bool enable) override {
+        if (enableApiRecordsResult != CUPTI_SUCCESS) {
+            return enableApiRecordsResult;
+        }
+        if (enable) {
+            apiRecordsOff.erase({domain, id});
+        } else {
+            apiRecordsOff.insert({domain, id});
+        }
         return CUPTI_SUCCESS;
     }
     CUptiResult disable(CUpti_ActivityKind kind) override {
@@ -126,7 +156,22 @@ public:
     CUptiResult setAttribute(CUpti_ActivityAttribute, std::size_t*, void*) override {
         return CUPTI_SUCCESS;
     }
-    std::string callbackName(CUpti_CallbackDomain, CUpti_CallbackId id) override {
+    std::string callbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) override {
+        // Two state queries (analysis::isStateQueryApi) and a driver launch, with CUPTI's ids.
+        if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+            id == CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020) {
+            return "cudaGetDevice_v3020";
+        }
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+            switch (id) {
+                case CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent:
+                    return "cuCtxGetCurrent";
+                case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+                    return "cuLaunchKernel";
+                default:
+                    return "";
+            }
+        }
         switch (id) {
             case 211:
                 return "cudaLaunchKernel";

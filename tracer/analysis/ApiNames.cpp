@@ -51,6 +51,60 @@ bool isDeviceSyncFreeApi(std::string_view name) {
            base == "cuMemFree" || base == "cuMemFreeHost";
 }
 
+bool isStateQueryApi(std::string_view name) {
+    static constexpr std::string_view kQueries[] = {
+        // Runtime.
+        "cudaChooseDevice", "cudaDeviceCanAccessPeer", "cudaDeviceGetAttribute",
+        "cudaDeviceGetLimit", "cudaDeviceGetPCIBusId", "cudaDeviceGetStreamPriorityRange",
+        "cudaDriverGetVersion", "cudaEventElapsedTime", "cudaGetDevice", "cudaGetDeviceCount",
+        "cudaGetDeviceFlags", "cudaGetDeviceProperties", "cudaGetDriverEntryPoint",
+        "cudaGetDriverEntryPointByVersion", "cudaGetErrorName", "cudaGetErrorString",
+        "cudaGetLastError", "cudaPeekAtLastError", "cudaPointerGetAttributes",
+        "cudaRuntimeGetVersion", "cudaStreamGetCaptureInfo", "cudaStreamGetDevice",
+        "cudaStreamGetFlags", "cudaStreamGetId", "cudaStreamGetPriority", "cudaStreamIsCapturing",
+        "cudaThreadExchangeStreamCaptureMode",
+        // Driver.
+        "cuCtxGetApiVersion", "cuCtxGetCacheConfig", "cuCtxGetCurrent", "cuCtxGetDevice",
+        "cuCtxGetFlags", "cuCtxGetId", "cuCtxGetLimit", "cuCtxGetStreamPriorityRange",
+        "cuDeviceCanAccessPeer", "cuDeviceComputeCapability", "cuDeviceGet", "cuDeviceGetAttribute",
+        "cuDeviceGetCount", "cuDeviceGetName", "cuDeviceGetP2PAttribute", "cuDeviceGetPCIBusId",
+        "cuDeviceGetUuid", "cuDevicePrimaryCtxGetState", "cuDeviceTotalMem", "cuDriverGetVersion",
+        "cuFuncGetAttribute", "cuFuncGetName", "cuGetProcAddress", "cuKernelGetName",
+        "cuMemGetAddressRange", "cuPointerGetAttribute", "cuPointerGetAttributes",
+        "cuStreamGetCaptureInfo", "cuStreamGetCtx", "cuStreamGetFlags", "cuStreamGetId",
+        "cuStreamGetPriority", "cuStreamIsCapturing", "cuThreadExchangeStreamCaptureMode"};
+    const std::string_view base = baseApiName(name);
+    for (std::string_view query : kQueries) {
+        if (base == query) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isLaunchApi(std::string_view name) {
+    static constexpr std::string_view kLaunches[] = {"cudaLaunchKernel",
+                                                     "cudaLaunchKernelExC",
+                                                     "cudaLaunchCooperativeKernel",
+                                                     "cudaLaunchCooperativeKernelMultiDevice",
+                                                     "cudaGraphLaunch",
+                                                     "cuLaunchKernel",
+                                                     "cuLaunchKernelEx",
+                                                     "cuLaunchCooperativeKernel",
+                                                     "cuLaunchCooperativeKernelMultiDevice",
+                                                     "cuGraphLaunch",
+                                                     "cuLaunch",
+                                                     "cuLaunchGrid",
+                                                     "cuLaunchGridAsync"};
+    const std::string_view base = baseApiName(name);
+    for (std::string_view launch : kLaunches) {
+        if (base == launch) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool isSyncAllocationApi(std::string_view name) {
     const std::string_view base = baseApiName(name);
     if (base.find("Async") != std::string_view::npos || base.find("Pool") != std::string_view::npos)

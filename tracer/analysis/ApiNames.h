@@ -25,6 +25,15 @@ bool isDeviceSyncFreeApi(std::string_view name);
 inline bool isSynchronizingApi(std::string_view name) {
     return isExplicitSyncApi(name) || isBlockingCopyApi(name) || isDeviceSyncFreeApi(name);
 }
+// Calls that only read state and do no GPU work (cudaGetDevice, cudaGetLastError,
+// cudaStreamIsCapturing, cuPointerGetAttribute, cuDevicePrimaryCtxGetState, ...). Frameworks
+// make them in bulk (PyTorch: about 85% of its CUDA calls), and each recorded call costs CUPTI
+// time on the program's thread, so `record` leaves them out unless asked. Calls that can load a
+// module lazily (cudaFuncGetAttributes, the occupancy calculators, cuKernelGetFunction) are not
+// among them: that loading is work a user wants to see.
+bool isStateQueryApi(std::string_view name);
+// Calls that launch kernels or graphs (cudaLaunchKernel, cuLaunchKernelEx, cudaGraphLaunch, ...).
+bool isLaunchApi(std::string_view name);
 // Allocations and frees that are not stream-ordered (cudaMalloc, cudaMallocHost,
 // cudaMallocManaged, cudaFree, cuMemAlloc, ...; not cudaMallocAsync/cudaFreeAsync or pools).
 bool isSyncAllocationApi(std::string_view name);

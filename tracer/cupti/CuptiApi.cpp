@@ -164,11 +164,21 @@ public:
                              CUpti_CallbackDomain domain) override {
         return cuptiEnableDomain(enable ? 1u : 0u, subscriber, domain);
     }
+    CUptiResult enableCallback(bool enable, CUpti_SubscriberHandle subscriber,
+                               CUpti_CallbackDomain domain, CUpti_CallbackId id) override {
+        return cuptiEnableCallback(enable ? 1u : 0u, subscriber, domain, id);
+    }
     CUptiResult registerCallbacks(CUpti_BuffersCallbackRequestFunc request,
                                   CUpti_BuffersCallbackCompleteFunc complete) override {
         return cuptiActivityRegisterCallbacks(request, complete);
     }
     CUptiResult enable(CUpti_ActivityKind kind) override { return cuptiActivityEnable(kind); }
+    CUptiResult enableApiRecords(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                 bool enable) override {
+        const std::uint8_t on = enable ? 1 : 0;
+        return domain == CUPTI_CB_DOMAIN_RUNTIME_API ? cuptiActivityEnableRuntimeApi(id, on)
+                                                     : cuptiActivityEnableDriverApi(id, on);
+    }
     CUptiResult disable(CUpti_ActivityKind kind) override { return cuptiActivityDisable(kind); }
     CUptiResult flushAll(std::uint32_t flag) override { return cuptiActivityFlushAll(flag); }
     std::uint64_t timestampNs() override {

@@ -42,10 +42,17 @@ public:
     virtual CUptiResult unsubscribe(CUpti_SubscriberHandle subscriber) = 0;
     virtual CUptiResult enableDomain(bool enable, CUpti_SubscriberHandle subscriber,
                                      CUpti_CallbackDomain domain) = 0;
+    // One function's callbacks only (a domain's others stay off).
+    virtual CUptiResult enableCallback(bool enable, CUpti_SubscriberHandle subscriber,
+                                       CUpti_CallbackDomain domain, CUpti_CallbackId id) = 0;
 
     virtual CUptiResult registerCallbacks(CUpti_BuffersCallbackRequestFunc request,
                                           CUpti_BuffersCallbackCompleteFunc complete) = 0;
     virtual CUptiResult enable(CUpti_ActivityKind kind) = 0;
+    // Whether calls of one runtime or driver API function are recorded while its domain's kind
+    // is enabled (enabling the kind again records them all).
+    virtual CUptiResult enableApiRecords(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                         bool enable) = 0;
     virtual CUptiResult disable(CUpti_ActivityKind kind) = 0;
     virtual CUptiResult flushAll(std::uint32_t flag) = 0;
     virtual CUptiResult nextRecord(std::uint8_t* buffer, std::size_t validBytes,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -14,9 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/ApiNames.h"
 #include "cupti/BufferPool.h"
 #include "cupti/CaptureFilter.h"
 #include "cupti/CuptiApi.h"
+#include "cupti/DeferredMetrics.h"
 #include "cupti/PmSampler.h"
 #include "cupti/RecordTranslator.h"
 #include "cupti/SpillFile.h"
@@ -83,9 +86,14 @@ std::mutex g_rangeMutex;
 std::vector<std::uint64_t> g_startEndRanges;
 std::vector<std::pair<std::uint32_t, std::string>> g_categoryNames;  // nvtxNameCategory calls
 
-// TracerOptions::onFirstContext of the running tracer, until the first context appears.
+// What the running tracer does when a context is created: TracerOptions::onExitHandlersAdded
+// until the first one appears, and GPU metrics that start with each device's first context
+// (TracerOptions::gpuMetrics without checkDevices).
 std::mutex g_contextMutex;
 std::function<void()> g_onFirstContext;
+std::shared_ptr<DeferredMetrics> g_deferredMetrics;
+// How long a launch waits for GPU metrics to start before it goes on without them.
+constexpr std::chrono::milliseconds kLaunchWaitForMetrics{10'000};
 
 }  // namespace
 
@@ -150,13 +158,36 @@ void CUPTIAPI tracerCallback(void* /*userData*/, CUpti_CallbackDomain domain, CU
                              const void* data) {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED &&
         data != nullptr) {
+        const auto* resource = static_cast<const CUpti_ResourceData*>(data);
+        std::uint32_t device = 0;
+        const bool known = cuptiGetDeviceId(resource->context, &device) == CUPTI_SUCCESS;
         std::function<void()> first;
         {
             std::lock_guard lock(g_contextMutex);
             first = std::exchange(g_onFirstContext, nullptr);
+            if (known && g_deferredMetrics != nullptr) {
+                g_deferredMetrics->noteDevice(static_cast<int>(device));
+            }
         }
         if (first) {
             first();
+        }
+        return;
+    }
+    if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
+        data != nullptr) {
+        // A launch (only launches are enabled, and only with deferred GPU metrics): it waits
+        // until sampling of the devices seen so far has started.
+        if (static_cast<const CUpti_CallbackData*>(data)->callbackSite != CUPTI_API_ENTER) {
+            return;
+        }
+        std::shared_ptr<DeferredMetrics> metrics;
+        {
+            std::lock_guard lock(g_contextMutex);
+            metrics = g_deferredMetrics;
+        }
+        if (metrics && metrics->startsPending()) {
+            (void)metrics->waitForStarts(kLaunchWaitForMetrics);
         }
         return;
     }
@@ -224,6 +255,8 @@ struct CuptiTracer::Impl {
     std::map<int, CuptiApi::DefaultStreams> defaultStreams;
     std::string defaultStreamsNote;
     std::vector<std::unique_ptr<PmSampler>> samplers;
+    std::shared_ptr<DeferredMetrics> deferredMetrics;  // shared with the callbacks
+    std::size_t stateQueriesLeftOut = 0;               // API functions whose calls are not recorded
     std::uint64_t tracingStartNs = 0;  // CUPTI's clock at start() (for --delay / --duration)
     std::unique_ptr<SpillWriter> finishedSpill;  // kept after stop() until the trace is written
 
@@ -285,6 +318,31 @@ struct CuptiTracer::Impl {
         }
     }
 
+    // Without TracerOptions::recordStateQueries: CUPTI is told not to record the state queries
+    // of an API domain whose kind was just enabled (enabling it resets that choice). What was
+    // left out goes into the trace's metadata.
+    void leaveOutStateQueries(CUpti_CallbackDomain domain, CUpti_CallbackId idCount) {
+        std::size_t leftOut = 0;
+        for (CUpti_CallbackId id = 1; id < idCount; ++id) {
+            const std::string name = api->callbackName(domain, id);
+            if (name.empty() || !analysis::isStateQueryApi(name)) {
+                continue;
+            }
+            if (const CUptiResult r = api->enableApiRecords(domain, id, false);
+                r != CUPTI_SUCCESS) {
+                options.metadata["CUDA state queries"] =
+                    "recorded (CUPTI could not leave them out: " + api->resultString(r) + ")";
+                return;
+            }
+            ++leftOut;
+        }
+        stateQueriesLeftOut += leftOut;
+        options.metadata["CUDA state queries"] =
+            "not recorded: calls that only read state, such as cudaGetDevice and "
+            "cudaGetLastError (API functions left out: " +
+            std::to_string(stateQueriesLeftOut) + ")";
+    }
+
     model::Status fail(std::string message) {
         rollBack();
         return model::Error{std::move(message)};
@@ -311,8 +369,58 @@ struct CuptiTracer::Impl {
         }
     }
 
+    // Ends deferred GPU metrics; the samplers that started join `samplers`.
+    void endDeferredMetrics() {
+        if (!deferredMetrics) {
+            return;
+        }
+        {
+            std::lock_guard lock(g_contextMutex);
+            g_deferredMetrics = nullptr;
+        }
+        for (auto& sampler : deferredMetrics->stop(warnings)) {
+            samplers.push_back(std::move(sampler));
+        }
+        deferredMetrics.reset();
+    }
+
+    // GPU metrics of each device the program opens, from its first context there (no context
+    // exists yet: `record` starts inside cuInit).
+    void deferMetrics() {
+        if (subscriber == nullptr) {
+            warnings.push_back(
+                "GPU metrics: not recorded, another CUPTI client holds the callback API");
+            return;
+        }
+        if (const CUptiResult r = api->enableDomain(true, subscriber, CUPTI_CB_DOMAIN_RESOURCE);
+            r != CUPTI_SUCCESS) {
+            warnings.push_back("GPU metrics: not recorded, CUPTI could not report contexts: " +
+                               api->resultString(r));
+            return;
+        }
+        deferredMetrics = std::make_shared<DeferredMetrics>(options.gpuMetricsIntervalNs,
+                                                            options.onExitHandlersAdded);
+        {
+            std::lock_guard lock(g_contextMutex);
+            g_deferredMetrics = deferredMetrics;
+        }
+        // Launches wait for sampling to start (DeferredMetrics::waitForStarts).
+        for (const auto& [domain, count] :
+             {std::pair{CUPTI_CB_DOMAIN_RUNTIME_API,
+                        CUpti_CallbackId{CUPTI_RUNTIME_TRACE_CBID_SIZE}},
+              std::pair{CUPTI_CB_DOMAIN_DRIVER_API,
+                        CUpti_CallbackId{CUPTI_DRIVER_TRACE_CBID_SIZE}}}) {
+            for (CUpti_CallbackId id = 1; id < count; ++id) {
+                if (analysis::isLaunchApi(api->callbackName(domain, id))) {
+                    api->enableCallback(true, subscriber, domain, id);
+                }
+            }
+        }
+    }
+
     void rollBack() {
         stopFlusher();
+        endDeferredMetrics();
         for (auto& sampler : samplers) {
             if (sampler->running()) {
                 (void)sampler->stop();
@@ -422,6 +530,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         }
     }
     d.options = options;
+    d.stateQueriesLeftOut = 0;
     d.warnings.clear();
     d.deviceCount = 0;
     if (options.checkDevices) {
@@ -505,11 +614,17 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
                 !status.ok()) {
                 return status;
             }
+            if (!options.recordStateQueries) {
+                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+            }
         }
         if (options.traceDriverApi) {
             if (auto status = d.enableKinds(std::begin(kDriverKinds), std::end(kDriverKinds));
                 !status.ok()) {
                 return status;
+            }
+            if (!options.recordStateQueries) {
+                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
             }
         }
     }
@@ -532,17 +647,19 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
             d.defaultStreamsNote = "not identified at start: " + streams.error().message;
         }
     }
-    if (options.gpuMetrics) {
+    if (options.gpuMetrics && options.checkDevices) {
         if (auto status = d.startMetrics(); !status.ok()) {
             return status;
         }
+    } else if (options.gpuMetrics) {
+        d.deferMetrics();
     }
-    if (options.onFirstContext) {
-        // Context creation is reported only for onFirstContext.
+    if (options.onExitHandlersAdded) {
+        // Context creation is reported only for these hooks.
         if (d.subscriber != nullptr &&
             d.api->enableDomain(true, d.subscriber, CUPTI_CB_DOMAIN_RESOURCE) == CUPTI_SUCCESS) {
             std::lock_guard lock(g_contextMutex);
-            g_onFirstContext = options.onFirstContext;
+            g_onFirstContext = options.onExitHandlersAdded;
         }
     }
     if (options.flushPeriodMs > 0) {
@@ -568,6 +685,7 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
         return model::Error{"the tracer is not running"};
     }
     d.stopFlusher();
+    d.endDeferredMetrics();
     if (d.options.synchronizeAtStop && d.deviceCount > 0) {
         std::vector<int> devices(static_cast<std::size_t>(d.deviceCount));
         for (int i = 0; i < d.deviceCount; ++i) {

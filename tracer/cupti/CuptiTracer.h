@@ -17,11 +17,17 @@ struct TracerOptions {
     bool traceRuntimeApi = true;
     bool traceDriverApi = true;  // each runtime launch makes a driver call too
     bool traceNvtx = true;       // NVTX ranges and marks
-    bool gpuMetrics =
-        false;  // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in)
-    std::int64_t gpuMetricsIntervalNs = 20'000;
-    std::size_t bufferBytes = 8u << 20;  // per activity buffer
-    std::size_t maxBuffers = 64;         // pool bound; more are allocated only if the pool runs dry
+    // Calls that only read state (cudaGetDevice, cudaGetLastError, cuPointerGetAttribute: see
+    // analysis::isStateQueryApi) are not recorded unless this is set: PyTorch makes tens of them
+    // per kernel, and CUPTI's cost per recorded call falls on the program's thread.
+    bool recordStateQueries = false;
+    // PM sampling: warp occupancy % and SM active % (locks clocks; opt-in). With checkDevices,
+    // every device from start(); without it (`record`), each device the program opens, from
+    // its first context there.
+    bool gpuMetrics = false;
+    std::int64_t gpuMetricsIntervalNs = 100'000;  // PmSampler::kDefaultIntervalNs
+    std::size_t bufferBytes = 8u << 20;           // per activity buffer
+    std::size_t maxBuffers = 64;  // pool bound; more are allocated only if the pool runs dry
     std::size_t preallocatedBuffers =
         8;  // allocated at start() so the request callback never waits
     // In-process runs: refuse to start without a GPU, synchronise the devices before the final
@@ -43,11 +49,13 @@ struct TracerOptions {
     std::string spillPath;
     std::map<std::string, std::string> spillMetadata;
     std::uint32_t flushPeriodMs = 0;
-    // Called once, on the program's thread, when the first CUDA context of the traced run is
-    // created. `record` registers its at-exit trace writer there: handlers registered after the
-    // CUDA runtime's own run before its teardown, while the GPU can still be asked for what it
-    // holds (PM sampling fails in a torn-down runtime).
-    std::function<void()> onFirstContext;
+    // Called when exit handlers have just been registered that would break the trace if they ran
+    // before it is written: on the program's thread at its first CUDA context (the CUDA
+    // runtime's teardown), and after a device's deferred GPU metrics started (what CUPTI's
+    // profiler host library registered; the last decode at exit needs it). `record` registers
+    // its at-exit trace writer again each time: handlers run newest first, so the trace is then
+    // written while all of them still work.
+    std::function<void()> onExitHandlersAdded;
 };
 
 class CuptiApi;

@@ -12,8 +12,10 @@ constexpr const char* kDelayEnv = "WARPLINE_RECORD_DELAY";
 constexpr const char* kDurationEnv = "WARPLINE_RECORD_DURATION";
 constexpr const char* kNvtxEnv = "WARPLINE_RECORD_NVTX";
 constexpr const char* kCudaApiEnv = "WARPLINE_RECORD_CUDA_API";
+constexpr const char* kQueriesEnv = "WARPLINE_RECORD_CUDA_API_QUERIES";
 constexpr const char* kBufferEnv = "WARPLINE_RECORD_BUFFER_MIB";
 constexpr const char* kForceEnv = "WARPLINE_RECORD_FORCE_OVERWRITE";
+constexpr const char* kGpuMetricsEnv = "WARPLINE_RECORD_GPU_METRICS";
 constexpr std::size_t kMaxBufferMiB = 256;
 
 model::Error error(std::string message) {
@@ -89,8 +91,10 @@ void RecordSettings::exportToEnvironment() const {
     setenv(kDurationEnv, durationSeconds.c_str(), 1);
     setenv(kNvtxEnv, traceNvtx ? "1" : "0", 1);
     setenv(kCudaApiEnv, cudaApi.c_str(), 1);
+    setenv(kQueriesEnv, cudaApiQueries ? "1" : "0", 1);
     setenv(kBufferEnv, std::to_string(bufferMiB).c_str(), 1);
     setenv(kForceEnv, forceOverwrite ? "1" : "0", 1);
+    setenv(kGpuMetricsEnv, gpuMetrics ? "1" : "0", 1);
 }
 
 RecordSettings RecordSettings::fromEnvironment() {
@@ -103,10 +107,12 @@ RecordSettings RecordSettings::fromEnvironment() {
     if (const std::string api = env(kCudaApiEnv); !api.empty()) {
         s.cudaApi = api;
     }
+    s.cudaApiQueries = env(kQueriesEnv) == "1";
     if (const std::string mib = env(kBufferEnv); !mib.empty()) {
         (void)s.setBufferSize(mib);  // checked by the recorder; a bad value keeps the default
     }
     s.forceOverwrite = env(kForceEnv) == "1";
+    s.gpuMetrics = env(kGpuMetricsEnv) == "1";
     return s;
 }
 
@@ -120,7 +126,9 @@ model::Status RecordSettings::applyTo(TracerOptions& options) const {
     options.traceApi = cudaApi != "none";
     options.traceRuntimeApi = cudaApi == "runtime" || cudaApi == "both";
     options.traceDriverApi = cudaApi == "driver" || cudaApi == "both";
+    options.recordStateQueries = cudaApiQueries;
     options.bufferBytes = bufferMiB << 20;
+    options.gpuMetrics = gpuMetrics;
     return {};
 }
 

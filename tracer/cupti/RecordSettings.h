@@ -21,8 +21,10 @@ struct RecordSettings {
     std::string durationSeconds;
     bool traceNvtx = true;
     std::string cudaApi = "both";  // runtime | driver | both | none
+    bool cudaApiQueries = false;   // also record calls that only read state (cudaGetDevice, ...)
     std::size_t bufferMiB = 8;
     bool forceOverwrite = false;
+    bool gpuMetrics = false;  // PM sampling of each GPU the program uses
 
     // Checks every field: an error names the option and what it accepts.
     model::Status check() const;

@@ -365,10 +365,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
         options.spillMetadata[wl::cupti::kSpillDelayKey] = settings.delaySeconds;
         options.spillMetadata[wl::cupti::kSpillDurationKey] = settings.durationSeconds;
     }
-    // Written at exit before the CUDA runtime tears itself down: registered again once the
-    // program's first context exists (after the runtime registered its own exit handler), so it
-    // runs first; the registration below stays for programs that never create a context.
-    options.onFirstContext = [] { std::atexit(&writeTrace); };
+    // Written at exit before the CUDA runtime tears itself down, and before CUPTI's profiler
+    // host library does (GPU metrics): registered again once the program's first context exists
+    // and once each device's GPU metrics started, so it runs first (TracerOptions::
+    // onExitHandlersAdded); the registration below stays for programs that never create one.
+    options.onExitHandlersAdded = [] { std::atexit(&writeTrace); };
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {

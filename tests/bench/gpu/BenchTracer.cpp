@@ -42,9 +42,24 @@ bool check(cudaError_t status, const char* what) {
     return true;
 }
 
-bool measure(const void* kernel, cudaStream_t stream, int launches, Sample& out) {
+// State queries made with each launch in the PyTorch-like series: torch_train.py's recorded trace
+// holds about 12 cudaGetDevice, 1.3 cudaGetLastError and 3.6 cuDevicePrimaryCtxGetState per
+// kernel; this makes 12 cudaGetDevice, one cudaGetLastError and one cudaStreamIsCapturing.
+constexpr int kTorchLikeGetDevices = 12;
+
+bool measure(const void* kernel, cudaStream_t stream, int launches, Sample& out,
+             bool torchLike = false) {
     const auto begin = Clock::now();
     for (int i = 0; i < launches; ++i) {
+        if (torchLike) {
+            int device = 0;
+            for (int q = 0; q < kTorchLikeGetDevices; ++q) {
+                cudaGetDevice(&device);
+            }
+            cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+            cudaStreamIsCapturing(stream, &capturing);
+            cudaGetLastError();
+        }
         if (cudaLaunchKernel(kernel, dim3(1), dim3(1), nullptr, 0, stream) != cudaSuccess) {
             return check(cudaGetLastError(), "cudaLaunchKernel");
         }
@@ -72,10 +87,10 @@ struct Series {
 };
 
 bool runSeries(const char* label, const void* kernel, cudaStream_t stream, int launches, int reps,
-               Series& series) {
+               Series& series, bool torchLike = false) {
     for (int r = 0; r < reps; ++r) {
         Sample sample;
-        if (!measure(kernel, stream, launches, sample)) {
+        if (!measure(kernel, stream, launches, sample, torchLike)) {
             return false;
         }
         series.enqueue.push_back(sample.enqueueNsPerLaunch);
@@ -209,6 +224,47 @@ int main(int argc, char** argv) {
     const double added = tracedMedians[0] - base;
     std::printf("added cost per traced launch (default options): %.1f ns (target <= 1000 ns): %s\n",
                 added, added <= 1000.0 ? "PASS" : "OVER");
+
+    // PyTorch-like launches, each with its state queries: traced with the queries recorded
+    // (TracerOptions::recordStateQueries, `record --cuda-api-queries`) and without (default).
+    // CUPTI's hooks stay loaded after the first trace, so all three series run with them.
+    std::printf("\nPyTorch-like launches: %d state queries before each\n",
+                kTorchLikeGetDevices + 2);
+    Series torchUntraced;
+    if (!runSeries("untraced", kernel, stream, launches, reps, torchUntraced, true)) {
+        return 1;
+    }
+    double torchMedians[2] = {0.0, 0.0};
+    const char* torchLabels[2] = {"queries recorded", "queries left out"};
+    for (int v = 0; v < 2; ++v) {
+        wl::cupti::TracerOptions options;
+        options.recordStateQueries = v == 0;
+        if (const auto started = tracer.start(options); !started.ok()) {
+            std::fprintf(stderr, "BenchTracer: %s\n", started.error().message.c_str());
+            return 1;
+        }
+        Series traced;
+        if (!runSeries(torchLabels[v], kernel, stream, launches, reps, traced, true)) {
+            return 1;
+        }
+        auto trace = tracer.stop();
+        if (!trace.ok()) {
+            std::fprintf(stderr, "BenchTracer: %s\n", trace.error().message.c_str());
+            return 1;
+        }
+        const auto& counts = trace.value()->counts();
+        std::printf("%-18s %llu kernels, %llu API calls recorded, %llu dropped\n", torchLabels[v],
+                    static_cast<unsigned long long>(counts.kernel),
+                    static_cast<unsigned long long>(counts.api),
+                    static_cast<unsigned long long>(trace.value()->diagnostics().droppedRecords));
+        torchMedians[v] = median(traced.total);
+    }
+    const double torchBase = median(torchUntraced.total);
+    std::printf(
+        "PyTorch-like median ns/launch: untraced %.1f, queries recorded %.1f (+%.1f), queries "
+        "left out %.1f (+%.1f)\n",
+        torchBase, torchMedians[0], torchMedians[0] - torchBase, torchMedians[1],
+        torchMedians[1] - torchBase);
     cudaStreamDestroy(stream);
     if (haveSpillDir) {
         std::filesystem::remove_all(spillDir);

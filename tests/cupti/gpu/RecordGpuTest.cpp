@@ -1,7 +1,8 @@
 // `warpline record` end to end on a real GPU, with the CuPy programs of tests/programs: a capture
 // range keeps only the profiled part; a program with two GPU-using children leaves three traces
 // and a merged one; SIGTERM, abort(), a segmentation fault and SIGKILL each leave a trace of the
-// kernels that ran; a PyTorch training loop records as before. Skips without a device, or
+// kernels that ran; GPU metrics are sampled from the program's first context without harming
+// its exit; a PyTorch training loop records as before. Skips without a device, or
 // without CuPy/PyTorch for the programs that need them.
 //
 // WARPLINE_RECORD_COMMAND overrides how warpline is started (a launcher script on a machine
@@ -10,8 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <set>
 #include <string>
 
@@ -112,6 +116,75 @@ TEST_F(RecordGpuTest, CudaProfilerApiCaptureKeepsOnlyTheProfiledPart) {
     const auto all = load("whole.json.gz");
     ASSERT_TRUE(all);
     EXPECT_GE(all->counts().kernel, 60u);
+}
+
+// The GPU metrics rows of a recorded trace: samples per series, and how many of them lie within
+// the span of the trace's kernels (the PM clock and the activity clock agree).
+struct MetricRows {
+    std::map<std::string, std::size_t> samples;  // series -> samples
+    std::size_t withinKernels = 0;
+};
+
+MetricRows metricRows(const model::Trace& trace) {
+    model::TimeNs first = std::numeric_limits<model::TimeNs>::max();
+    model::TimeNs last = std::numeric_limits<model::TimeNs>::min();
+    for (const model::Track& track : trace.tracks()) {
+        if (track.kind != model::TrackKind::GpuStream) {
+            continue;
+        }
+        for (const model::Slice& slice : track.slices) {
+            first = std::min(first, slice.startNs);
+            last = std::max(last, slice.endNs());
+        }
+    }
+    MetricRows rows;
+    for (const model::CounterTrack& c : trace.counters()) {
+        if (trace.str(c.nameId) != "GPU metrics") {
+            continue;
+        }
+        rows.samples[std::string(trace.str(c.seriesId))] += c.samples.size();
+        for (const model::CounterSample& sample : c.samples) {
+            rows.withinKernels += sample.timestampNs >= first && sample.timestampNs <= last;
+        }
+    }
+    return rows;
+}
+
+// PM sampling starts with the program's first context and is decoded when it exits. CuPy
+// programs once died at exit with a corrupted heap under it: the trace was written after CUPTI's
+// profiler host library had torn itself down. Each program must exit cleanly with both rows.
+TEST_F(RecordGpuTest, GpuMetricsOfCuPyProgramsAreSampledAndTheyExitCleanly) {
+    const char* programs[][2] = {{"record_resilience.py", "capture"}, {"power_async.py", ""}};
+    for (const auto& [program, args] : programs) {
+        SCOPED_TRACE(program);
+        const std::string name = std::string(program) + ".json.gz";
+        const Recorded r = record("-o " + name + " --gpu-metrics", program, args);
+        ASSERT_EQ(r.exitCode, 0) << r.log;
+        EXPECT_EQ(r.log.find("corrupt"), std::string::npos) << r.log;
+        EXPECT_EQ(r.log.find("free()"), std::string::npos) << r.log;
+        const auto trace = load(name);
+        ASSERT_TRUE(trace);
+        EXPECT_TRUE(trace->metadataValue("ended").empty()) << trace->metadataValue("ended");
+        MetricRows rows = metricRows(*trace);
+        EXPECT_GT(rows.samples["warp occupancy %"], 10u) << r.log;
+        EXPECT_GT(rows.samples["SM active %"], 10u) << r.log;
+        EXPECT_GT(rows.withinKernels, 10u) << r.log;
+        for (const std::string& warning : trace->diagnostics().warnings) {
+            EXPECT_EQ(warning.find("GPU metrics"), std::string::npos) << warning;
+        }
+    }
+}
+
+// A program that aborts still leaves its GPU metrics: the signal's writer stops sampling too.
+TEST_F(RecordGpuTest, GpuMetricsSurviveAnAbort) {
+    const Recorded r = record("-o abort.json.gz --gpu-metrics", "record_resilience.py", "abort");
+    EXPECT_GT(r.exitCode, 128) << r.log;
+    const auto trace = load("abort.json.gz");
+    ASSERT_TRUE(trace) << r.log;
+    EXPECT_GE(trace->counts().kernel, 400u) << r.log;
+    MetricRows rows = metricRows(*trace);
+    EXPECT_GT(rows.samples["SM active %"], 10u) << r.log;
+    EXPECT_FALSE(trace->metadataValue("ended").empty());
 }
 
 TEST_F(RecordGpuTest, ChildrenWriteTheirOwnTracesAndOneMergedTrace) {

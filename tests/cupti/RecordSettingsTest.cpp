@@ -1,0 +1,74 @@
+// RecordSettings: what `warpline record` checks before the program starts, hands over through the
+// environment and turns into tracer options inside each traced process.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cupti/RecordSettings.h"
+
+namespace wl::cupti {
+namespace {
+
+TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
+    RecordSettings sent;
+    sent.captureRange = "nvtx:solve";
+    sent.captureEnd = "repeat";
+    sent.delaySeconds = "0.5";
+    sent.durationSeconds = "2";
+    ASSERT_TRUE(sent.setTrace("cuda").ok());
+    sent.cudaApi = "runtime";
+    sent.cudaApiQueries = true;
+    ASSERT_TRUE(sent.setBufferSize("32").ok());
+    sent.forceOverwrite = true;
+    sent.gpuMetrics = true;
+    ASSERT_TRUE(sent.check().ok());
+    sent.exportToEnvironment();
+
+    const RecordSettings got = RecordSettings::fromEnvironment();
+    EXPECT_EQ(got.captureRange, "nvtx:solve");
+    EXPECT_EQ(got.captureEnd, "repeat");
+    EXPECT_EQ(got.delaySeconds, "0.5");
+    EXPECT_EQ(got.durationSeconds, "2");
+    EXPECT_FALSE(got.traceNvtx);
+    EXPECT_EQ(got.cudaApi, "runtime");
+    EXPECT_TRUE(got.cudaApiQueries);
+    EXPECT_EQ(got.bufferMiB, 32u);
+    EXPECT_TRUE(got.forceOverwrite);
+    EXPECT_TRUE(got.gpuMetrics);
+
+    TracerOptions options;
+    ASSERT_TRUE(got.applyTo(options).ok());
+    EXPECT_TRUE(options.gpuMetrics);
+    EXPECT_FALSE(options.traceNvtx);
+    EXPECT_TRUE(options.traceRuntimeApi);
+    EXPECT_FALSE(options.traceDriverApi);
+    EXPECT_TRUE(options.recordStateQueries);
+    EXPECT_EQ(options.bufferBytes, std::size_t{32} << 20);
+
+    RecordSettings defaults;
+    defaults.exportToEnvironment();
+    const RecordSettings plain = RecordSettings::fromEnvironment();
+    EXPECT_FALSE(plain.gpuMetrics);  // GPU metrics lock the clocks: only when asked
+    EXPECT_TRUE(plain.traceNvtx);
+    EXPECT_EQ(plain.cudaApi, "both");
+    EXPECT_FALSE(plain.cudaApiQueries);
+}
+
+TEST(RecordSettings, BadValuesAreErrorsThatNameTheOption) {
+    RecordSettings s;
+    const auto trace = s.setTrace("cuda,osrt");
+    ASSERT_FALSE(trace.ok());
+    EXPECT_NE(trace.error().message.find("'osrt'"), std::string::npos);
+    EXPECT_FALSE(s.setTrace("nvtx").ok());  // GPU work is always recorded
+    const auto size = s.setBufferSize("512");
+    ASSERT_FALSE(size.ok());
+    EXPECT_NE(size.error().message.find("--buffer-size"), std::string::npos);
+    EXPECT_FALSE(s.setBufferSize("8MB").ok());
+    s.cudaApi = "all";
+    const auto api = s.check();
+    ASSERT_FALSE(api.ok());
+    EXPECT_NE(api.error().message.find("--cuda-api 'all'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wl::cupti
