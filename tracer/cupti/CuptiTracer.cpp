@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -321,26 +322,37 @@ struct CuptiTracer::Impl {
     // Without TracerOptions::recordStateQueries: CUPTI is told not to record the state queries
     // of an API domain whose kind was just enabled (enabling it resets that choice). What was
     // left out goes into the trace's metadata.
-    void leaveOutStateQueries(CUpti_CallbackDomain domain, CUpti_CallbackId idCount) {
-        std::size_t leftOut = 0;
-        for (CUpti_CallbackId id = 1; id < idCount; ++id) {
-            const std::string name = api->callbackName(domain, id);
-            if (name.empty() || !analysis::isStateQueryApi(name)) {
-                continue;
-            }
+    void leaveOutStateQueries(CUpti_CallbackDomain domain) {
+        const auto queries = apiFunctions(domain, &analysis::isStateQueryApi);
+        for (CUpti_CallbackId id : queries) {
             if (const CUptiResult r = api->enableApiRecords(domain, id, false);
                 r != CUPTI_SUCCESS) {
                 options.metadata["CUDA state queries"] =
                     "recorded (CUPTI could not leave them out: " + api->resultString(r) + ")";
                 return;
             }
-            ++leftOut;
         }
-        stateQueriesLeftOut += leftOut;
+        stateQueriesLeftOut += queries.size();
         options.metadata["CUDA state queries"] =
             "not recorded: calls that only read state, such as cudaGetDevice and "
             "cudaGetLastError (API functions left out: " +
             std::to_string(stateQueriesLeftOut) + ")";
+    }
+
+    // The callback ids of one API domain's functions whose names match.
+    std::vector<CUpti_CallbackId> apiFunctions(CUpti_CallbackDomain domain,
+                                               bool (*matches)(std::string_view)) {
+        const auto count = domain == CUPTI_CB_DOMAIN_RUNTIME_API
+                               ? CUpti_CallbackId{CUPTI_RUNTIME_TRACE_CBID_SIZE}
+                               : CUpti_CallbackId{CUPTI_DRIVER_TRACE_CBID_SIZE};
+        std::vector<CUpti_CallbackId> ids;
+        for (CUpti_CallbackId id = 1; id < count; ++id) {
+            const std::string name = api->callbackName(domain, id);
+            if (!name.empty() && matches(name)) {
+                ids.push_back(id);
+            }
+        }
+        return ids;
     }
 
     model::Status fail(std::string message) {
@@ -405,15 +417,10 @@ struct CuptiTracer::Impl {
             g_deferredMetrics = deferredMetrics;
         }
         // Launches wait for sampling to start (DeferredMetrics::waitForStarts).
-        for (const auto& [domain, count] :
-             {std::pair{CUPTI_CB_DOMAIN_RUNTIME_API,
-                        CUpti_CallbackId{CUPTI_RUNTIME_TRACE_CBID_SIZE}},
-              std::pair{CUPTI_CB_DOMAIN_DRIVER_API,
-                        CUpti_CallbackId{CUPTI_DRIVER_TRACE_CBID_SIZE}}}) {
-            for (CUpti_CallbackId id = 1; id < count; ++id) {
-                if (analysis::isLaunchApi(api->callbackName(domain, id))) {
-                    api->enableCallback(true, subscriber, domain, id);
-                }
+        for (const CUpti_CallbackDomain domain :
+             {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
+            for (CUpti_CallbackId id : apiFunctions(domain, &analysis::isLaunchApi)) {
+                api->enableCallback(true, subscriber, domain, id);
             }
         }
     }
@@ -615,7 +622,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
                 return status;
             }
             if (!options.recordStateQueries) {
-                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
+                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_RUNTIME_API);
             }
         }
         if (options.traceDriverApi) {
@@ -624,7 +631,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
                 return status;
             }
             if (!options.recordStateQueries) {
-                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_DRIVER_API);
             }
         }
     }
