@@ -1,7 +1,9 @@
 #include "analysis/ApiNames.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <span>
 
 namespace wl::analysis {
 
@@ -24,6 +26,16 @@ std::string_view baseApiName(std::string_view name) {
     }
 }
 
+namespace {
+
+// Whether the call's name, without CUPTI's suffixes, is one of `names`.
+bool baseNameIn(std::string_view name, std::span<const std::string_view> names) {
+    const std::string_view base = baseApiName(name);
+    return std::find(names.begin(), names.end(), base) != names.end();
+}
+
+}  // namespace
+
 std::string_view shownName(const model::Trace& trace, const model::Slice& slice) {
     const std::string_view name = trace.str(slice.nameId);
     const bool api =
@@ -36,13 +48,7 @@ bool isExplicitSyncApi(std::string_view name) {
         "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
         "cudaThreadSynchronize", "cuCtxSynchronize",      "cuStreamSynchronize",
         "cuEventSynchronize"};
-    const std::string_view base = baseApiName(name);
-    for (std::string_view s : kSync) {
-        if (base == s) {
-            return true;
-        }
-    }
-    return false;
+    return baseNameIn(name, kSync);
 }
 
 bool isDeviceSyncFreeApi(std::string_view name) {
@@ -73,13 +79,7 @@ bool isStateQueryApi(std::string_view name) {
         "cuMemGetAddressRange", "cuPointerGetAttribute", "cuPointerGetAttributes",
         "cuStreamGetCaptureInfo", "cuStreamGetCtx", "cuStreamGetFlags", "cuStreamGetId",
         "cuStreamGetPriority", "cuStreamIsCapturing", "cuThreadExchangeStreamCaptureMode"};
-    const std::string_view base = baseApiName(name);
-    for (std::string_view query : kQueries) {
-        if (base == query) {
-            return true;
-        }
-    }
-    return false;
+    return baseNameIn(name, kQueries);
 }
 
 bool isLaunchApi(std::string_view name) {
@@ -96,13 +96,7 @@ bool isLaunchApi(std::string_view name) {
                                                      "cuLaunch",
                                                      "cuLaunchGrid",
                                                      "cuLaunchGridAsync"};
-    const std::string_view base = baseApiName(name);
-    for (std::string_view launch : kLaunches) {
-        if (base == launch) {
-            return true;
-        }
-    }
-    return false;
+    return baseNameIn(name, kLaunches);
 }
 
 bool isSyncAllocationApi(std::string_view name) {

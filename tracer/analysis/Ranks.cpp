@@ -150,9 +150,7 @@ std::vector<model::TimeRange> bucketsOf(const AnalysisWindow& window, std::int32
     std::vector<model::TimeRange> out;
     out.reserve(static_cast<std::size_t>(b));
     // span * i / b without the product: (q*b + r) * i / b = q*i + r*i/b, with r*i < b*b.
-    const auto edge = [&](std::int32_t i) {
-        return start + span / b * i + span % b * i / b;
-    };
+    const auto edge = [&](std::int32_t i) { return start + span / b * i + span % b * i / b; };
     for (std::int32_t i = 0; i < b; ++i)
         out.push_back({edge(i), edge(i + 1)});
     return out;

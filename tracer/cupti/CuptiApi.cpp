@@ -1,10 +1,11 @@
 #include "cupti/CuptiApi.h"
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
 #include <cctype>
 #include <cstdio>
+
+#include "cupti/CudaDriver.h"
 
 namespace wl::cupti {
 namespace {
@@ -79,16 +80,13 @@ public:
     }
 
     std::string pciBusId(int device) override {
-        // The driver API, found in the process rather than linked: the injection library runs
-        // inside programs that brought their own libcuda, and needs no context for this.
-        using DeviceGet = int (*)(int*, int);
-        using GetPciBusId = int (*)(char*, int, int);
-        auto deviceGet = reinterpret_cast<DeviceGet>(dlsym(RTLD_DEFAULT, "cuDeviceGet"));
-        auto getPci = reinterpret_cast<GetPciBusId>(dlsym(RTLD_DEFAULT, "cuDeviceGetPCIBusId"));
-        int handle = 0;
+        // The driver API, which needs no context for this.
+        const CudaDriver& cu = cudaDriver();
+        CUdevice handle = 0;
         char text[32] = {};
-        if (deviceGet == nullptr || getPci == nullptr || deviceGet(&handle, device) != 0 ||
-            getPci(text, sizeof(text) - 1, handle) != 0) {
+        if (cu.deviceGet == nullptr || cu.deviceGetPciBusId == nullptr ||
+            cu.deviceGet(&handle, device) != CUDA_SUCCESS ||
+            cu.deviceGetPciBusId(text, sizeof(text) - 1, handle) != CUDA_SUCCESS) {
             return {};
         }
         std::string id = text;

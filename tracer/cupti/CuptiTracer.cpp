@@ -185,9 +185,11 @@ void CUPTIAPI tracerCallback(void* /*userData*/, CUpti_CallbackDomain domain, CU
         std::shared_ptr<DeferredMetrics> metrics;
         {
             std::lock_guard lock(g_contextMutex);
-            metrics = g_deferredMetrics;
+            if (g_deferredMetrics != nullptr && g_deferredMetrics->startsPending()) {
+                metrics = g_deferredMetrics;  // kept alive while this launch waits
+            }
         }
-        if (metrics && metrics->startsPending()) {
+        if (metrics) {
             (void)metrics->waitForStarts(kLaunchWaitForMetrics);
         }
         return;
@@ -257,7 +259,6 @@ struct CuptiTracer::Impl {
     std::string defaultStreamsNote;
     std::vector<std::unique_ptr<PmSampler>> samplers;
     std::shared_ptr<DeferredMetrics> deferredMetrics;  // shared with the callbacks
-    std::size_t stateQueriesLeftOut = 0;               // API functions whose calls are not recorded
     std::uint64_t tracingStartNs = 0;  // CUPTI's clock at start() (for --delay / --duration)
     std::unique_ptr<SpillWriter> finishedSpill;  // kept after stop() until the trace is written
 
@@ -320,23 +321,31 @@ struct CuptiTracer::Impl {
     }
 
     // Without TracerOptions::recordStateQueries: CUPTI is told not to record the state queries
-    // of an API domain whose kind was just enabled (enabling it resets that choice). What was
-    // left out goes into the trace's metadata.
-    void leaveOutStateQueries(CUpti_CallbackDomain domain) {
-        const auto queries = apiFunctions(domain, &analysis::isStateQueryApi);
-        for (CUpti_CallbackId id : queries) {
-            if (const CUptiResult r = api->enableApiRecords(domain, id, false);
-                r != CUPTI_SUCCESS) {
-                options.metadata["CUDA state queries"] =
-                    "recorded (CUPTI could not leave them out: " + api->resultString(r) + ")";
-                return;
+    // of the API domains whose kinds were just enabled (enabling a kind again resets that
+    // choice). What was left out goes into the trace's metadata.
+    void leaveOutStateQueries() {
+        std::size_t leftOut = 0;
+        for (const CUpti_CallbackDomain domain :
+             {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
+            const bool recorded = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? options.traceRuntimeApi
+                                                                        : options.traceDriverApi;
+            if (!recorded) {
+                continue;
+            }
+            for (CUpti_CallbackId id : apiFunctions(domain, &analysis::isStateQueryApi)) {
+                if (const CUptiResult r = api->enableApiRecords(domain, id, false);
+                    r != CUPTI_SUCCESS) {
+                    options.metadata["CUDA state queries"] =
+                        "recorded (CUPTI could not leave them out: " + api->resultString(r) + ")";
+                    return;
+                }
+                ++leftOut;
             }
         }
-        stateQueriesLeftOut += queries.size();
         options.metadata["CUDA state queries"] =
             "not recorded: calls that only read state, such as cudaGetDevice and "
             "cudaGetLastError (API functions left out: " +
-            std::to_string(stateQueriesLeftOut) + ")";
+            std::to_string(leftOut) + ")";
     }
 
     // The callback ids of one API domain's functions whose names match.
@@ -537,7 +546,6 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         }
     }
     d.options = options;
-    d.stateQueriesLeftOut = 0;
     d.warnings.clear();
     d.deviceCount = 0;
     if (options.checkDevices) {
@@ -621,18 +629,15 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
                 !status.ok()) {
                 return status;
             }
-            if (!options.recordStateQueries) {
-                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_RUNTIME_API);
-            }
         }
         if (options.traceDriverApi) {
             if (auto status = d.enableKinds(std::begin(kDriverKinds), std::end(kDriverKinds));
                 !status.ok()) {
                 return status;
             }
-            if (!options.recordStateQueries) {
-                d.leaveOutStateQueries(CUPTI_CB_DOMAIN_DRIVER_API);
-            }
+        }
+        if (!options.recordStateQueries) {
+            d.leaveOutStateQueries();
         }
     }
     if (options.traceNvtx) {

@@ -7,12 +7,10 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
-#include <dlfcn.h>
-
 #include <mutex>
 #include <string>
-#include <type_traits>
 
+#include "cupti/CudaDriver.h"
 #include "cupti/PmSamplingApi.h"
 
 namespace wl::cupti {
@@ -22,72 +20,17 @@ namespace {
 std::mutex g_profilerMutex;
 bool g_profilerInitialized = false;
 
-// The driver calls the sampler makes, looked up in the libcuda the process has loaded: nothing
-// here needs libcuda at link time (the unit tests run where there is no driver), and nothing
-// here uses the CUDA runtime: in `record` sampling starts on a thread of its own inside another
-// program, where a first runtime call would initialise a runtime of its own and register its
-// teardown as the newest exit handler.
-struct Driver {
-    CUresult (*init)(unsigned) = nullptr;
-    CUresult (*deviceGetCount)(int*) = nullptr;
-    CUresult (*deviceGet)(CUdevice*, int) = nullptr;
-    CUresult (*primaryCtxRetain)(CUcontext*, CUdevice) = nullptr;
-    CUresult (*primaryCtxRelease)(CUdevice) = nullptr;
-    CUresult (*ctxPushCurrent)(CUcontext) = nullptr;
-    CUresult (*ctxPopCurrent)(CUcontext*) = nullptr;
-    CUresult (*getErrorName)(CUresult, const char**) = nullptr;
-
-    bool usable() const {
-        return init && deviceGetCount && deviceGet && primaryCtxRetain && primaryCtxRelease &&
-               ctxPushCurrent && ctxPopCurrent && getErrorName;
-    }
-    std::string errorText(CUresult result) const {
-        const char* name = nullptr;
-        return getErrorName(result, &name) == CUDA_SUCCESS && name != nullptr
-                   ? std::string(name)
-                   : "CUDA driver error " + std::to_string(static_cast<int>(result));
-    }
-};
-
-const Driver& driver() {
-    static const Driver d = [] {
-        Driver out;
-        void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-        if (cuda == nullptr) {
-            cuda = dlopen("libcuda.so.1", RTLD_NOW);
-        }
-        if (cuda == nullptr) {
-            return out;
-        }
-        // The versioned names are the ones cuda.h maps the calls to.
-        const auto load = [cuda](auto& function, const char* name) {
-            function =
-                reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(cuda, name));
-        };
-        load(out.init, "cuInit");
-        load(out.deviceGetCount, "cuDeviceGetCount");
-        load(out.deviceGet, "cuDeviceGet");
-        load(out.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
-        load(out.primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-        load(out.ctxPushCurrent, "cuCtxPushCurrent_v2");
-        load(out.ctxPopCurrent, "cuCtxPopCurrent_v2");
-        load(out.getErrorName, "cuGetErrorName");
-        return out;
-    }();
-    return d;
-}
-
 // Makes the sampled device's primary context current for the calls that need it (as in the
 // probe, where it was current), and gives the caller's thread its own context back after.
 class ScopedContext {
 public:
     explicit ScopedContext(CUcontext context) {
-        m_pushed = context != nullptr && driver().ctxPushCurrent(context) == CUDA_SUCCESS;
+        m_pushed = context != nullptr && cudaDriver().ctxPushCurrent(context) == CUDA_SUCCESS;
     }
     ~ScopedContext() {
         if (m_pushed) {
             CUcontext ignored = nullptr;
-            driver().ctxPopCurrent(&ignored);
+            cudaDriver().ctxPopCurrent(&ignored);
         }
     }
     ScopedContext(const ScopedContext&) = delete;
@@ -106,7 +49,7 @@ public:
     }
 
     model::Status openDevice(int deviceId) override {
-        const Driver& cu = driver();
+        const CudaDriver& cu = cudaDriver();
         if (!cu.usable()) {
             return model::Error{"GPU metrics: the CUDA driver (libcuda.so.1) is not usable"};
         }
@@ -145,7 +88,7 @@ public:
 
     void closeDevice() override {
         if (m_context != nullptr) {
-            driver().primaryCtxRelease(m_device);
+            cudaDriver().primaryCtxRelease(m_device);
             m_context = nullptr;
         }
         m_deviceId = -1;
