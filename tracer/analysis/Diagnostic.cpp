@@ -1,45 +1,51 @@
 #include "analysis/Diagnostic.h"
 
+#include <array>
+#include <utility>
+
 namespace wl::analysis {
 
-const char* toString(RuleId rule) {
-    switch (rule) {
-        case RuleId::PageableMemcpy:
-            return "pageable-memcpy";
-        case RuleId::SyncMemcpy:
-            return "sync-memcpy";
-        case RuleId::SyncApiInLoop:
-            return "sync-api-in-loop";
-        case RuleId::GpuGap:
-            return "gpu-gap";
-        case RuleId::LowUtilization:
-            return "low-utilization";
-        case RuleId::LowOccupancyKernel:
-            return "low-occupancy-kernel";
-        case RuleId::StreamsSerialized:
-            return "streams-serialized";
-        case RuleId::MissedCopyOverlap:
-            return "missed-copy-overlap";
-        case RuleId::HostRangeStallsGpu:
-            return "host-range-stalls-gpu";
-        case RuleId::LaunchBound:
-            return "launch-bound";
-        case RuleId::LibraryKernels:
-            return "library-kernels";
-        case RuleId::AllocInLoop:
-            return "alloc-in-loop";
-        case RuleId::DevicesWait:
-            return "devices-wait";
-        case RuleId::CollectiveWait:
-            return "collective-wait";
+namespace {
+
+// Each rule's id, in RuleId's order (checked below and by RuleIds tests).
+constexpr std::array<std::pair<RuleId, const char*>, kRuleCount> kRuleIds{{
+    {RuleId::PageableMemcpy, "pageable-memcpy"},
+    {RuleId::SyncMemcpy, "sync-memcpy"},
+    {RuleId::SyncApiInLoop, "sync-api-in-loop"},
+    {RuleId::GpuGap, "gpu-gap"},
+    {RuleId::LowUtilization, "low-utilization"},
+    {RuleId::LowOccupancyKernel, "low-occupancy-kernel"},
+    {RuleId::StreamsSerialized, "streams-serialized"},
+    {RuleId::MissedCopyOverlap, "missed-copy-overlap"},
+    {RuleId::HostRangeStallsGpu, "host-range-stalls-gpu"},
+    {RuleId::LaunchBound, "launch-bound"},
+    {RuleId::LibraryKernels, "library-kernels"},
+    {RuleId::AllocInLoop, "alloc-in-loop"},
+    {RuleId::DevicesWait, "devices-wait"},
+    {RuleId::CollectiveWait, "collective-wait"},
+}};
+
+constexpr bool inRuleOrder() {
+    for (std::size_t i = 0; i < kRuleIds.size(); ++i) {
+        if (kRuleIds[i].first != static_cast<RuleId>(i) || kRuleIds[i].second == nullptr) {
+            return false;
+        }
     }
-    return "unknown";
+    return true;
+}
+// A rule added to RuleId without its id leaves the table's last entry empty: this fails then.
+static_assert(inRuleOrder(), "kRuleIds must list every RuleId, in order, with its id");
+
+}  // namespace
+
+const char* toString(RuleId rule) {
+    const auto index = static_cast<std::size_t>(rule);
+    return index < kRuleIds.size() ? kRuleIds[index].second : "unknown";
 }
 
 std::optional<RuleId> ruleFromString(std::string_view id) {
-    for (int i = 0; i < kRuleCount; ++i) {
-        const auto rule = static_cast<RuleId>(i);
-        if (id == toString(rule)) {
+    for (const auto& [rule, name] : kRuleIds) {
+        if (id == name) {
             return rule;
         }
     }

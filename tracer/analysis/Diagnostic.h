@@ -12,7 +12,8 @@
 namespace wl::analysis {
 
 // The rules that explain a trace. Their ids ("pageable-memcpy", ...) are stable: the command line's
-// JSON and tests use them.
+// JSON and tests use them. A new rule goes before Count and gets its id in Diagnostic.cpp's table,
+// which does not compile until it has one.
 enum class RuleId : std::uint8_t {
     PageableMemcpy,
     SyncMemcpy,
@@ -28,8 +29,9 @@ enum class RuleId : std::uint8_t {
     AllocInLoop,
     DevicesWait,
     CollectiveWait,
+    Count,  // not a rule: how many there are
 };
-inline constexpr int kRuleCount = 14;
+inline constexpr int kRuleCount = static_cast<int>(RuleId::Count);
 const char* toString(RuleId rule);
 std::optional<RuleId> ruleFromString(std::string_view id);
 
