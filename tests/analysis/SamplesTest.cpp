@@ -79,11 +79,11 @@ std::string describe(const AnalysisResult& r) {
     return s;
 }
 
-#define REQUIRE_SAMPLE(var, ...)                                                 \
-    const std::string var = findSample(__VA_ARGS__);                             \
-    if (var.empty()) {                                                           \
-        GTEST_SKIP() << "sample trace not bundled yet in " WARPLINE_SAMPLES_DIR; \
-    }
+// The samples ship with Warpline (File > Compare Samples, the app without a GPU): one missing is
+// a packaging defect, so its test fails.
+#define REQUIRE_SAMPLE(var, ...)                     \
+    const std::string var = findSample(__VA_ARGS__); \
+    ASSERT_FALSE(var.empty()) << "no bundled sample in " WARPLINE_SAMPLES_DIR " matches"
 
 TEST(Samples, PageableBaselineHasPageableCopies) {
     REQUIRE_SAMPLE(path, {"reduce", "baseline", "pageable"});
@@ -104,9 +104,7 @@ TEST(Samples, SharedStreamBugIsSerialized) {
     if (path.empty()) {
         path = findSample({"reduce", "shared"});
     }
-    if (path.empty()) {
-        GTEST_SKIP() << "shared-stream sample not bundled yet in " WARPLINE_SAMPLES_DIR;
-    }
+    ASSERT_FALSE(path.empty()) << "no shared-stream sample in " WARPLINE_SAMPLES_DIR;
     const Loaded l = load(path);
     ASSERT_TRUE(l.trace);
     EXPECT_TRUE(l.result.fired(RuleId::StreamsSerialized)) << describe(l.result);
