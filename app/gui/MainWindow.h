@@ -80,7 +80,9 @@ public:
     void startCompare();
     void cancelRun();
 
-    model::Status exportChromeTrace(const QString& path);
+    // Writes the current trace to `path` on a worker, as File > Export does once its dialog has a
+    // path; exported() follows, or the message bar shows why it failed. False without a trace.
+    bool exportChromeTrace(const QString& path);
     model::Status exportViewPng(const QString& path);
 
     // Documents: every opened file and every run, newest last.
@@ -147,6 +149,8 @@ signals:
     void deviceProbed();
     // Emitted when a load or run ends and nothing else is in progress.
     void idle();
+    // An export finished writing `path`.
+    void exported(const QString& path);
     void runFinished(bool ok);
     void openFinished(bool ok);
 

@@ -2,7 +2,6 @@
 // JSON on a worker, the view as PNG) and Compare With, with their dialogs. The dialogs never
 // start in a pseudo-filesystem, and only a folder that took a file is remembered (dialogFolder,
 // AppSettings).
-#include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -16,14 +15,15 @@
 
 namespace wl::app {
 
-model::Status MainWindow::exportChromeTrace(const QString& path) {
+bool MainWindow::exportChromeTrace(const QString& path) {
     const DocumentPtr doc = currentDocument();
-    if (!doc)
-        return model::Error{"there is no trace to export", path.toStdString(), -1};
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    model::Status status = io::saveTrace(*doc->trace, path.toStdString());
-    QApplication::restoreOverrideCursor();
-    return status;
+    if (!doc) {
+        showError(tr("There is no trace to export: open or run one first."));
+        return false;
+    }
+    m_progressLabel->setText(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
+    m_exporter->save(doc->trace, path);  // on a worker: onExported says how it went
+    return true;
 }
 
 model::Status MainWindow::exportViewPng(const QString& path) {
@@ -103,8 +103,7 @@ void MainWindow::exportChromeTraceInteractive() {
         tr("Compressed Chrome trace (*.json.gz);;Chrome trace (*.json)"));
     if (path.isEmpty())
         return;
-    m_progressLabel->setText(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
-    m_exporter->save(doc->trace, path);  // on a worker: onExported says how it went
+    exportChromeTrace(path);
 }
 
 void MainWindow::onExported(const QString& path, const model::Status& status) {
@@ -115,6 +114,7 @@ void MainWindow::onExported(const QString& path, const model::Status& status) {
     // Only a folder that took the file is remembered.
     m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
     showInfo(tr("Exported to %1 (opens in Perfetto and chrome://tracing).").arg(path));
+    emit exported(path);
 }
 
 void MainWindow::exportViewPngInteractive() {

@@ -776,8 +776,15 @@ TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
     const std::string dir = test::makeTempDir("wl-export");
     for (const std::string name : {"out.json", "out.json.gz"}) {
         const std::string path = dir + "/" + name;
-        const model::Status status = window.exportChromeTrace(QString::fromStdString(path));
-        ASSERT_TRUE(status.ok()) << status.error().describe();
+        // What File > Export does with the path its dialog returns: the write runs on a worker
+        // and the window hears of it when it is done.
+        QSignalSpy exported(&window, &MainWindow::exported);
+        ASSERT_TRUE(window.exportChromeTrace(QString::fromStdString(path)));
+        EXPECT_TRUE(window.isBusy());
+        ASSERT_TRUE(exported.wait(20000)) << window.messageText().toStdString();
+        EXPECT_EQ(exported.at(0).at(0).toString().toStdString(), path);
+        EXPECT_EQ(window.messageLevel(), MessageBar::Level::Info);
+        EXPECT_TRUE(window.messageText().contains(QString::fromStdString(path)));
         auto back = io::loadTrace(path);
         ASSERT_TRUE(back.ok()) << back.error().describe();
         const model::Trace& a = *doc->trace;
@@ -796,6 +803,20 @@ TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
     }
     EXPECT_TRUE(window.exportViewPng(QString::fromStdString(dir + "/view.png")).ok());
     EXPECT_TRUE(QFile::exists(QString::fromStdString(dir + "/view.png")));
+}
+
+TEST_F(MainWindowTest, AFailedExportSaysWhyInTheWindow) {
+    MainWindow window(deps(withDevice));
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    QSignalSpy exported(&window, &MainWindow::exported);
+    ASSERT_TRUE(window.exportChromeTrace(QStringLiteral("/proc/warpline-cannot-write-here.json")));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    EXPECT_EQ(exported.count(), 0);
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageText().startsWith(QStringLiteral("Export failed:")))
+        << window.messageText().toStdString();
 }
 
 TEST_F(MainWindowTest, AMalformedFileShowsAnErrorAndKeepsThePreviousDocument) {
