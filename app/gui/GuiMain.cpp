@@ -142,6 +142,10 @@ private:
         if (m_openFailed || m_runFailed) {
             printError(m_window.messageText().toStdString());
         }
+        // What a user would see: widgets the last updates added are shown and laid out (both are
+        // posted events) before the picture is taken.
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         if (!m_window.grab().save(path)) {
             printError(m_options.screenshotPath + ": could not write the screenshot");
             code = kExitFailure;

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
+#include <QLabel>
+
 #include "analysis/Format.h"
 
 #include "app/gui/DocumentAnalysis.h"
@@ -228,6 +231,57 @@ TEST(DetailsPanel, MemoryOperationsShowBytesAddressAndPool) {
     EXPECT_EQ(panel.value("Stream"), "7 (stream-ordered)");
     EXPECT_EQ(panel.value("Memory pool"), "0x7f0000000000");
     EXPECT_EQ(panel.value("Pool holds"), "2.1 MB");
+}
+
+// A Kineto kernel as PyTorch writes it: a long demangled name, long argument keys and values
+// that cannot wrap. At a narrow dock every value must still be shown beside its key, inside the
+// panel, and the name must not widen the panel.
+TEST(DetailsPanel, ValuesStayInViewInANarrowPanel) {
+    model::TraceBuilder b;
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    const auto stream = b.gpuStreamTrack(gpu, 7);
+    const std::string name =
+        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3>)";
+    model::KernelDetail k;
+    k.grid = {1280, 1, 1};
+    k.block = {128, 1, 1};
+    k.registersPerThread = 28;
+    k.estimatedOccupancyPct = 31.25f;
+    b.addKernel(stream, 1'000, 9'000, name, 5, k);
+    b.setLastSliceExtraArgs(stream, R"("queued":0,"an argument key far longer than any other":)"
+                                    R"("0123456789abcdef0123456789abcdef0123456789abcdef0123")");
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, name));
+    ASSERT_FALSE(panel.rows().empty());
+    constexpr int kNarrowPx = 300;
+    EXPECT_LE(panel.minimumSizeHint().width(), kNarrowPx);
+    panel.resize(kNarrowPx, 900);
+    panel.show();
+    QCoreApplication::processEvents();
+    const auto labels = panel.findChildren<QLabel*>();
+    int checked = 0;
+    for (const auto& [field, value] : panel.rows()) {
+        if (value.isEmpty())
+            continue;
+        for (const QLabel* label : labels) {
+            QString shown = label->text();
+            shown.remove(QChar(0x200B));
+            if (shown != value || !label->isVisibleTo(&panel))
+                continue;
+            const QRect inPanel(label->mapTo(&panel, QPoint(0, 0)), label->size());
+            EXPECT_GT(inPanel.width(), 20) << field.toStdString();
+            EXPECT_LE(inPanel.right(), kNarrowPx) << field.toStdString();
+            ++checked;
+            break;
+        }
+    }
+    // Kind, times, device, stream, launch configuration, occupancy and both arguments at least.
+    EXPECT_GE(checked, 10);
+    EXPECT_FALSE(panel.value("Grid").isEmpty());
 }
 
 TEST(DetailsPanel, InvalidRefClears) {

@@ -68,6 +68,10 @@ QString breakable(const QString& text) {
     return out;
 }
 
+// Keys wider than this, one of the longest of our own, wrap ("Achieved occupancy (producer's
+// estimate)", a producer's long argument names).
+const QString kWidestKey = QStringLiteral("Registers per thread");
+
 QString dim3(const std::array<std::int32_t, 3>& d) {
     return QStringLiteral("%1 × %2 × %3").arg(d[0]).arg(d[1]).arg(d[2]);
 }
@@ -84,6 +88,9 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
+    // A long demangled name wraps in the width the dock has; it never widens the dock.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setTextFormat(Qt::PlainText);
     // Labels in a grid rather than a table: long values (kernel names, occupancy explanations)
     // wrap instead of being cut off at the panel's edge.
     m_scroll = new QScrollArea(this);
@@ -149,13 +156,24 @@ void DetailsPanel::addGroup(const QString& name) {
 }
 
 void DetailsPanel::addRow(const QString& field, const QString& value, model::SliceRef link) {
+    // Neither column may demand more width than the dock has, or the values are pushed out of
+    // view (the scroll area has no horizontal bar): keys wrap within a third of a narrow panel,
+    // values take what is left and wrap there. Producers' keys and values are plain text.
     auto* key = new QLabel(field);
+    key->setTextFormat(Qt::PlainText);
     key->setForegroundRole(QPalette::PlaceholderText);
     key->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    const int widestKeyPx = key->fontMetrics().horizontalAdvance(kWidestKey);
+    if (key->fontMetrics().horizontalAdvance(field) > widestKeyPx) {
+        key->setWordWrap(true);
+        key->setMaximumWidth(widestKeyPx);
+    }
     auto* text = new QLabel();
     text->setWordWrap(true);
     text->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     if (link.valid()) {
+        text->setTextFormat(Qt::RichText);
         text->setText(QStringLiteral("<a href=\"slice:%1:%2\">%3</a>")
                           .arg(link.track)
                           .arg(link.index)
@@ -164,6 +182,7 @@ void DetailsPanel::addRow(const QString& field, const QString& value, model::Sli
         connect(text, &QLabel::linkActivated, this,
                 [this, link] { emit relatedSliceActivated(link); });
     } else {
+        text->setTextFormat(Qt::PlainText);
         text->setText(breakable(value));
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
