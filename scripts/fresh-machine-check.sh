@@ -9,6 +9,13 @@
 # machine has installed.
 #
 # Usage: scripts/fresh-machine-check.sh [--keep-root] [--screenshot-out FILE.png]
+#            [--compiler-cache DIR] [--package-cache DIR]
+# The root's package sources are this machine's own (its apt sources files), so it uses whatever
+# mirror this machine is set up for. --compiler-cache DIR compiles through ccache with its cache
+# in DIR (installed into the root as a build tool, beside what install-deps.sh installs: a cache
+# cannot stand in for a missing package, since CMake still finds each package and the compiler
+# still reads each header). --package-cache DIR keeps the downloaded .deb files in DIR between
+# runs (apt still installs exactly what install-deps.sh names).
 # Needs root (chroot, mounts) and the mmdebstrap package (installed here when missing, as
 # install-deps.sh does). When the check cannot run at all it says why in one line and exits 1:
 # it never passes without having run.
@@ -18,11 +25,15 @@ repo=$(pwd)
 
 keep_root=0
 screenshot_out=""
+compiler_cache=""
+package_cache=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --keep-root) keep_root=1 ;;
         --screenshot-out) screenshot_out="$2"; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --compiler-cache) compiler_cache="$2"; shift ;;
+        --package-cache) package_cache="$2"; shift ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "fresh-machine check: unknown option '$1'" >&2; exit 2 ;;
     esac
     shift
@@ -40,8 +51,15 @@ if ! command -v mmdebstrap >/dev/null 2>&1; then
 fi
 git -C "$repo" rev-parse HEAD >/dev/null 2>&1 || cannot_run "$repo is not a git checkout"
 
-mirror=${WARPLINE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-security=${WARPLINE_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+# This machine's apt sources (one-line and deb822 files alike; mmdebstrap pastes each file given
+# as a mirror into the root's sources).
+sources=()
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    if [ -f "$f" ] && grep -qv '^[[:space:]]*\(#\|$\)' "$f"; then sources+=("$f"); fi
+done
+[ ${#sources[@]} -gt 0 ] || cannot_run "this machine has no apt sources (/etc/apt/sources.list*) to make the root from"
+include=()
+if [ -n "$compiler_cache" ]; then include=(--include=ccache); fi
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/warpline-fresh-root.XXXXXX")
 mounted=()
 
@@ -63,9 +81,8 @@ trap 'exit 130' INT TERM
 
 started=$(date +%s)
 say "making a minimal Debian 12 root"
-mmdebstrap --quiet --variant=minbase --mode=root bookworm "$root" \
-    "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-    "deb $security bookworm-security main" >"$root.mmdebstrap.log" 2>&1 || {
+mmdebstrap --quiet --variant=minbase --mode=root "${include[@]}" bookworm "$root" "${sources[@]}" \
+    </dev/null >"$root.mmdebstrap.log" 2>&1 || {
     tail -n 20 "$root.mmdebstrap.log" >&2
     rm -f "$root.mmdebstrap.log"
     cannot_run "mmdebstrap could not make a Debian 12 root (no package mirror reachable?)"
@@ -81,12 +98,28 @@ for fs in proc sys dev; do
     mount --make-rslave "$root/$fs"
     mounted+=("$root/$fs")
 done
+# bind DIR PATH_IN_ROOT: a folder of this machine's, kept between runs, mounted into the root.
+bind() {
+    mkdir -p "$1" "$root$2"
+    mount --bind "$1" "$root$2"
+    mounted+=("$root$2")
+}
+cache_env=()
+if [ -n "$compiler_cache" ]; then
+    bind "$compiler_cache" /var/cache/ccache
+    # Paths under the clone are hashed relative to it, and not the build folder's own path, so
+    # compilations made in another checkout (CI's CUDA build on the host) are found here too.
+    cache_env=(CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/root/warpline CCACHE_NOHASHDIR=1
+               CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G} CMAKE_C_COMPILER_LAUNCHER=ccache
+               CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+if [ -n "$package_cache" ]; then bind "$package_cache" /var/cache/apt/archives; fi
 
 in_root() {
     chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         ${CMAKE_BUILD_PARALLEL_LEVEL:+CMAKE_BUILD_PARALLEL_LEVEL=$CMAKE_BUILD_PARALLEL_LEVEL} \
-        "$@"
+        "${cache_env[@]}" "$@"
 }
 
 step=$(date +%s)
@@ -96,6 +129,7 @@ in_root bash -c 'cd /root/warpline && scripts/test.sh' || {
     exit 1
 }
 say "scripts/test.sh passed in $(($(date +%s) - step)) s"
+if [ -n "$compiler_cache" ]; then in_root ccache --show-stats | sed -n '1,12p'; fi
 
 step=$(date +%s)
 say "running the README's app command: scripts/run-app.sh --screenshot first.png (offscreen)"
