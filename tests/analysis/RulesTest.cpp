@@ -2,6 +2,7 @@
 
 #include "HandTrace.h"
 #include "analysis/Analysis.h"
+#include "analysis/ApiNames.h"
 #include "support/TraceFactory.h"
 
 namespace wl::analysis {
@@ -72,6 +73,50 @@ TEST(SyncApiInLoop, AOneOffLongGapAfterAWaitIsNotTheLoopsCost) {
     const Diagnostic d = only(r, RuleId::SyncApiInLoop);
     EXPECT_EQ(d.count, 3u);
     EXPECT_EQ(d.costNs, 3 * 720);
+}
+
+TEST(SyncApiInLoop, AGraphLaunchIsNeverTheBlockingCallEvenWhenANodeFinishesInsideIt) {
+    // A graph relaunch loop (NVIDIA's jacobiCudaGraphs): each iteration updates a node of the
+    // executable graph, launches it (25 us: the update is applied then, and the graph's memset
+    // node is done before the call returns), then waits in cudaStreamSynchronize.
+    test::HandTrace t;
+    const model::TrackIndex stream = t.stream(1);
+    constexpr int kIterations = 10;
+    constexpr model::TimeNs kPeriodNs = 100'000;
+    for (int i = 0; i < kIterations; ++i) {
+        const model::TimeNs at = i * kPeriodNs;
+        t.api("cudaGraphExecKernelNodeSetParams_v10010", at, at + 3'000);
+        const std::uint64_t launch = t.api("cudaGraphLaunch_v10000", at + 3'000, at + 28'000);
+        t.builder().addMemset(stream, at + 8'000, at + 9'000, "Memset", launch, {});
+        t.builder().addKernel(stream, at + 30'000, at + 60'000, "jacobi", launch, {});
+        t.api("cudaStreamSynchronize_v3020", at + 28'500, at + 60'500);
+    }
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::SyncApiInLoop);
+    // The waits that drained the queue: from each iteration's kernel end to the next memset.
+    EXPECT_EQ(d.count, static_cast<std::uint64_t>(kIterations - 1));
+    EXPECT_EQ(d.costNs, (kIterations - 1) * 48'000);
+    EXPECT_NE(d.message.find("cudaStreamSynchronize x9"), std::string::npos) << d.message;
+    EXPECT_EQ(d.message.find("cudaGraphLaunch"), std::string::npos) << d.message;
+    // The hole between the memset node and the kernel node, while cudaGraphLaunch still ran and
+    // after it returned, is launch overhead: the host's.
+    std::size_t hostGaps = 0;
+    for (const IdleGap& g : r.utilization.gaps) {
+        if (g.streamId != -1) {
+            continue;
+        }
+        if (g.reason.valid()) {
+            EXPECT_EQ(baseApiName(trace->str(trace->slice(g.reason).nameId)),
+                      "cudaStreamSynchronize");
+        }
+        if (g.cause == GapCause::Host) {
+            ++hostGaps;
+            EXPECT_EQ(g.durationNs, 21'000);
+        }
+    }
+    EXPECT_EQ(hostGaps, static_cast<std::size_t>(kIterations));
+    EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::Host), kIterations * 21'000);
 }
 
 TEST(SyncMemcpy, BlockingCopiesExceptDeviceToDeviceAndSmallUploads) {
