@@ -177,6 +177,37 @@ TEST(SyncApiInLoop, FiresWithCountAndIdleTime) {
     EXPECT_NE(gaps.message.find("100.0% after a blocking call"), std::string::npos) << gaps.message;
 }
 
+// A loop that waits for each of its one-block kernels; the GPU idles `idleNs` of every 10 us.
+model::TracePtr busySyncLoop(model::TimeNs idleNs) {
+    test::HandTrace t;
+    t.addH100();
+    for (int i = 0; i < 10; ++i) {
+        const model::TimeNs base = 10'000 * i;
+        t.kernel(1, base + idleNs, base + 10'000, base, "serial_sum", test::launchConfig(1, 1));
+        t.streamSync(base + 5, base + 10'010, /*record=*/false);
+    }
+    return t.finish();
+}
+
+TEST(SyncApiInLoop, AFewPercentOfABusyWindowIsInformationAndNotTheHeadline) {
+    AnalysisOptions o;
+    o.minIdleAfterSyncNs = 100;
+    o.gapThresholdNs = 100;
+    // 300 ns of every 10 us: the GPU is 97% busy, and all its idle time follows the waits.
+    const AnalysisResult busy = analyzeTrace(*busySyncLoop(300), o);
+    EXPECT_DOUBLE_EQ(busy.gpuBusyPct(), 100.0 * 97'000 / 99'700);
+    const Diagnostic d = only(busy, RuleId::SyncApiInLoop);
+    EXPECT_EQ(d.severity, Severity::Info);
+    ASSERT_FALSE(busy.diagnostics.empty());
+    EXPECT_EQ(busy.diagnostics.front().rule, RuleId::LowOccupancyKernel);
+    EXPECT_EQ(busy.diagnostics.front().severity, Severity::Warning);
+    EXPECT_EQ(busy.diagnostics.back().rule, RuleId::SyncApiInLoop);
+    // 2 us of every 10 us is worth a warning, and comes first again.
+    const AnalysisResult idle = analyzeTrace(*busySyncLoop(2'000), o);
+    EXPECT_EQ(only(idle, RuleId::SyncApiInLoop).severity, Severity::Warning);
+    EXPECT_EQ(idle.diagnostics.front().rule, RuleId::SyncApiInLoop);
+}
+
 TEST(SyncApiInLoop, NotForTwoWaitsOrWhenWorkIsQueuedAhead) {
     AnalysisOptions o;
     o.minIdleAfterSyncNs = 100;
