@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/KernelNames.h"
 
@@ -328,6 +329,30 @@ TEST(KernelNames, UserCodeIsNotALibrary) {
     // A user's own ElementwiseKernel in CuPy is named by the user.
     EXPECT_FALSE(isLibraryKernel("squared_diff"));
     EXPECT_FALSE(isLibraryKernel(""));
+}
+
+TEST(KernelNames, KernelsWithOneShortNameAreToldApartByTheirTemplateArguments) {
+    const std::vector<std::string_view> names = {
+        "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1>)",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3>)",
+        "partial_reduce",
+        "void step<float>(float*, int)",
+        "void step<float>(float*, long)",
+    };
+    const std::vector<std::string> shown = distinctShortKernelNames(names);
+    ASSERT_EQ(shown.size(), names.size());
+    EXPECT_EQ(shown[0], "vectorized_elementwise_kernel<4, FillFunctor<float>, Array<char*, 1>>");
+    EXPECT_EQ(shown[1],
+              "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, Array<char*, 3>>");
+    EXPECT_EQ(shown[2], "partial_reduce");  // no other kernel has its name: it stays short
+    // Overloads alike up to their parameters are numbered.
+    EXPECT_EQ(shown[3], "step<float>");
+    EXPECT_EQ(shown[4], "step<float> #2");
+    EXPECT_TRUE(distinctShortKernelNames({}).empty());
 }
 
 }  // namespace

@@ -407,7 +407,80 @@ bool isClassicBlasKernel(std::string_view id) {
     return (op == "gemm" || op == "gemv") && (id[5] == '_' || isDigit(id[5]) || isUpper(id[5]));
 }
 
+// Text with every scope qualifier dropped ("at::native::CUDAFunctor_add<float>" ->
+// "CUDAFunctor_add<float>"), inside nested template arguments too, and spaces before a closing
+// angle bracket removed ("Array<char*, 3> >" -> "Array<char*, 3>>").
+std::string withoutScopes(std::string_view text) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (startsWith(text.substr(i), "(anonymous namespace)::")) {
+            i += std::string_view("(anonymous namespace)::").size();
+            continue;
+        }
+        if (isIdentChar(text[i])) {
+            std::size_t end = i;
+            while (end < text.size() && isIdentChar(text[end])) {
+                ++end;
+            }
+            if (text.substr(end, 2) != "::") {
+                out.append(text.substr(i, end - i));
+            }
+            i = end + (text.substr(end, 2) == "::" ? 2 : 0);
+            continue;
+        }
+        if (text[i] == '>' && !out.empty() && out.back() == ' ') {
+            out.pop_back();
+        }
+        out += text[i];
+        ++i;
+    }
+    return std::string(trim(out));
+}
+
+// The template arguments of a kernel's function, without namespaces, in angle brackets; empty
+// when it has none.
+std::string templateSuffix(std::string_view fullName) {
+    std::string full = demangleKernelName(trim(fullName));
+    std::vector<Component> parts = components(full);
+    while (!parts.empty() && parts.back().name.empty()) {
+        parts.pop_back();
+    }
+    if (parts.empty() || parts.back().templateArgs.empty()) {
+        return {};
+    }
+    return "<" + withoutScopes(parts.back().templateArgs) + ">";
+}
+
 }  // namespace
+
+std::vector<std::string> distinctShortKernelNames(const std::vector<std::string_view>& fullNames) {
+    std::vector<std::string> out;
+    out.reserve(fullNames.size());
+    std::unordered_map<std::string, std::vector<std::size_t>> byShort;
+    for (std::size_t i = 0; i < fullNames.size(); ++i) {
+        out.push_back(shortKernelName(fullNames[i]));
+        byShort[out.back()].push_back(i);
+    }
+    for (const auto& [shortName, indexes] : byShort) {
+        if (indexes.size() < 2) {
+            continue;
+        }
+        // A short name that kept a class argument (cutlass::Kernel<Op>) gets the whole list
+        // instead of it.
+        const std::string base = shortName.substr(0, shortName.find('<'));
+        std::unordered_map<std::string, std::size_t> seen;
+        for (const std::size_t i : indexes) {
+            std::string name = base + templateSuffix(fullNames[i]);
+            const std::size_t n = ++seen[name];
+            if (n > 1) {
+                name += " #" + std::to_string(n);
+            }
+            out[i] = std::move(name);
+        }
+    }
+    return out;
+}
 
 std::string demangleKernelName(std::string_view name) {
     if (!startsWith(name, "_Z")) {
