@@ -11,25 +11,26 @@ namespace wl::analysis {
 // The rule. An op's identity is its name (a kernel's full name, so two instantiations of one
 // template are two; "Memcpy HtoD", "Memset", ...). Repeated work is the ops whose name occurs at
 // least kMinRepeats times: a loop runs its body's ops once per iteration, while start-up
-// (allocation, fills, uploads, warm-up) and tear-down run most of theirs once. The steady state
-// first spans the first to the last op of repeated work. Start-up can also run ops with the loop's
+// (allocation, fills, uploads) and tear-down run most of theirs once. The steady state first
+// spans the first to the last op of repeated work. Start-up can also run ops with the loop's
 // names (PyTorch uploads its weights with the "Memcpy HtoD" of every batch, then spends seconds
 // loading data before the first step), so the span is then cut at its longest GPU idle gap (over
-// every device and stream) when that gap is long (at least kGapFactor times the span's median
-// gap: not the noise between two kernels of a busy loop) and the ops on one side of it hold fewer
-// than half of the span's repeated names: a stretch without half of the loop's ops holds no
-// repetition of the loop, and the longest idle stretch is what separates a program's one-off
-// phases from its loop. That side is left out, the span shrinks to its repeated work again, and
-// the rule is applied again (at most kMaxCuts times). A longest gap inside the loop (a file write
-// between batches) has most of the loop's names on both sides and cuts nothing.
+// every device and stream) when that gap is long (at least kGapFactor times the span's median gap,
+// not the noise between two kernels of a busy loop, and at least kMinLeftOutPct of the span) and
+// one side of it is one-off work next to the other: fewer ops, and fewer than half of the names
+// that repeat on the other side, so no repetition of the other side's work. That side is left out,
+// the span shrinks to its repeated work again, and the rule is applied again (at most kMaxCuts
+// times). A long gap inside the loop (a file write between batches) has the loop's names on both
+// sides and cuts nothing; neither does a gap after set-up work that repeats much of its own (a
+// solver run once as a warm-up, then again), where the larger side is never the one left out.
 //
 // A side left out must be at least kMinLeftOutPct of the GPU work's extent: leaving out a sliver
 // (a 10 ns upload before a loop) would change the window's name and nothing of what it measures.
 // A merged job of several ranks has no steady state: its ranks' loops interleave on one time
 // axis, and the rank comparison aligns them on its own.
 //
-// Cost: one sort of the ops by start, then a few linear passes (name counts, gaps, median by
-// nth_element, distinct names per prefix) per cut; no search over periods.
+// Cost: one sort of the ops by start, then a few linear passes (name counts, gaps, a median by
+// nth_element) per cut; no search over periods, so millions of ops take one sort.
 namespace {
 
 constexpr std::uint32_t kMinRepeats = 3;
@@ -81,18 +82,35 @@ std::vector<Op> gatherOps(const model::Trace& trace, std::uint32_t& nameCount) {
     return ops;
 }
 
+// Whether ops[from, to) is one-off work next to ops[otherFrom, otherTo): fewer ops, and fewer
+// than half of the names that repeat on the other side (so no repetition of its work).
+bool isOneOff(const std::vector<Op>& ops, std::uint32_t nameCount, std::size_t from, std::size_t to,
+              std::size_t otherFrom, std::size_t otherTo) {
+    if (to - from >= otherTo - otherFrom) {
+        return false;
+    }
+    std::vector<std::uint32_t> other(nameCount, 0);
+    for (std::size_t i = otherFrom; i < otherTo; ++i) {
+        ++other[ops[i].name];
+    }
+    const std::size_t repeatedThere = static_cast<std::size_t>(
+        std::count_if(other.begin(), other.end(), [](auto c) { return c >= kMinRepeats; }));
+    std::vector<bool> seen(nameCount, false);
+    std::size_t shared = 0;
+    for (std::size_t i = from; i < to; ++i) {
+        const std::uint32_t name = ops[i].name;
+        if (other[name] >= kMinRepeats && !seen[name]) {
+            seen[name] = true;
+            ++shared;
+        }
+    }
+    return 2 * shared < repeatedThere;
+}
+
 // One round of the rule over ops[lo, hi] (inclusive, both repeated work). Returns false when
 // nothing is cut; otherwise moves lo or hi to the repeated work on the kept side.
 bool cutOnce(const std::vector<Op>& ops, std::uint32_t nameCount, std::size_t& lo,
              std::size_t& hi) {
-    std::vector<std::uint32_t> counts(nameCount, 0);
-    for (std::size_t i = lo; i <= hi; ++i) {
-        ++counts[ops[i].name];
-    }
-    const auto repeated = [&](std::size_t i) { return counts[ops[i].name] >= kMinRepeats; };
-    const std::size_t repeatedNames = static_cast<std::size_t>(
-        std::count_if(counts.begin(), counts.end(), [](auto c) { return c >= kMinRepeats; }));
-
     // Idle gaps of the union of the span's ops: before op i, from the furthest end so far.
     std::vector<model::TimeNs> gaps;
     model::TimeNs longestNs = 0;
@@ -114,28 +132,24 @@ bool cutOnce(const std::vector<Op>& ops, std::uint32_t nameCount, std::size_t& l
     }
     std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2),
                      gaps.end());
-    if (longestNs < kGapFactor * gaps[gaps.size() / 2]) {
+    const double spanNs = static_cast<double>(reachNs - ops[lo].startNs);
+    if (longestNs < kGapFactor * gaps[gaps.size() / 2] ||
+        100.0 * static_cast<double>(longestNs) < kMinLeftOutPct * spanNs) {
         return false;
     }
-    const auto distinctRepeated = [&](std::size_t from, std::size_t to) {
-        std::vector<bool> seen(nameCount, false);
-        std::size_t n = 0;
-        for (std::size_t i = from; i < to; ++i) {
-            if (repeated(i) && !seen[ops[i].name]) {
-                seen[ops[i].name] = true;
-                ++n;
-            }
-        }
-        return n;
-    };
-    if (2 * distinctRepeated(lo, longestAt) < repeatedNames) {
+    std::vector<std::uint32_t> counts(nameCount, 0);
+    for (std::size_t i = lo; i <= hi; ++i) {
+        ++counts[ops[i].name];
+    }
+    const auto repeated = [&](std::size_t i) { return counts[ops[i].name] >= kMinRepeats; };
+    if (isOneOff(ops, nameCount, lo, longestAt, longestAt, hi + 1)) {
         lo = longestAt;
         while (lo < hi && !repeated(lo)) {
             ++lo;
         }
         return true;
     }
-    if (2 * distinctRepeated(longestAt, hi + 1) < repeatedNames) {
+    if (isOneOff(ops, nameCount, longestAt, hi + 1, lo, longestAt)) {
         hi = longestAt - 1;
         while (hi > lo && !repeated(hi)) {
             --hi;
