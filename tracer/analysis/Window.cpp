@@ -12,6 +12,7 @@
 #include "analysis/CaptureRange.h"
 #include "analysis/Format.h"
 #include "analysis/Intervals.h"
+#include "model/NameFolding.h"
 
 namespace wl::analysis {
 
@@ -160,12 +161,19 @@ bool isNvtxTrack(const model::Track& track) {
 
 model::Result<AnalysisWindow> nvtxWindow(const model::Trace& trace, const WindowRequest& request) {
     std::vector<model::TimeRange> instances;
+    std::unordered_map<model::StringId, bool> matches;  // each name compared once
     for (const model::Track& track : trace.tracks()) {
         if (!isNvtxTrack(track)) {
             continue;
         }
         for (const model::Slice& s : track.slices) {
-            if (trace.str(s.nameId) == request.rangeName) {
+            auto [it, fresh] = matches.try_emplace(s.nameId, false);
+            if (fresh) {
+                const std::string_view name = trace.str(s.nameId);
+                it->second = request.foldedName ? model::foldDigits(name) == request.rangeName
+                                                : name == request.rangeName;
+            }
+            if (it->second) {
                 instances.push_back({s.startNs, s.endNs()});
             }
         }
@@ -227,6 +235,14 @@ model::Result<WindowRequest> WindowRequest::nvtx(std::string_view spec) {
         return error("--range needs an NVTX range name (NAME or NAME#K)");
     }
     r.rangeName = std::string(spec);
+    return r;
+}
+
+WindowRequest WindowRequest::everyInstanceOf(std::string_view rangeName) {
+    WindowRequest r;
+    r.kind = Kind::NvtxRange;
+    r.rangeName = model::foldDigits(rangeName);
+    r.foldedName = r.rangeName != rangeName;
     return r;
 }
 

@@ -95,12 +95,19 @@ struct WindowRequest {
     std::int32_t instance = 0;
     model::TimeRange time;
     std::vector<model::TrackIndex> tracks;  // Selection: its rows (empty: all); see AnalysisWindow
+    // NvtxRange, every instance: rangeName has its numbers folded ("ProfilerStep#") and matches
+    // every range whose name folds to it. See everyInstanceOf.
+    bool foldedName = false;
 
     // "NAME" (every instance) or "NAME#K" (the K-th, 1-based, in start order). A name that itself
     // ends in "#digits" can be given as "NAME#digits#K".
     static model::Result<WindowRequest> nvtx(std::string_view spec);
     // "START_MS:END_MS" in trace time, as the ruler shows it (decimals allowed).
     static model::Result<WindowRequest> timeMs(std::string_view spec);
+    // Every instance of the range an NVTX slice is one of: the ranges of its name with the numbers
+    // folded ("ProfilerStep#4" -> every "ProfilerStep#N", "I/O 3" -> every "I/O N"), since a
+    // numbered name is one instance of a repeated range; a name without numbers as it is.
+    static WindowRequest everyInstanceOf(std::string_view rangeName);
 };
 
 // The capture ranges of a trace: those it carries (record's capture options) or, failing that,
