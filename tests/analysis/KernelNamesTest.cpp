@@ -349,10 +349,34 @@ TEST(KernelNames, KernelsWithOneShortNameAreToldApartByTheirTemplateArguments) {
     EXPECT_EQ(shown[1],
               "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, Array<char*, 3>>");
     EXPECT_EQ(shown[2], "partial_reduce");  // no other kernel has its name: it stays short
-    // Overloads alike up to their parameters are numbered.
-    EXPECT_EQ(shown[3], "step<float>");
-    EXPECT_EQ(shown[4], "step<float> #2");
+    // Overloads alike up to their parameters are numbered: their arguments tell nothing apart.
+    EXPECT_EQ(shown[3], "step");
+    EXPECT_EQ(shown[4], "step #2");
     EXPECT_TRUE(distinctShortKernelNames({}).empty());
+
+    // Lambdas read as the function they are in; the arguments after the last that differs go.
+    const std::string tail =
+        ", at::detail::Array<char*, 4>, TrivialOffsetCalculator<3, unsigned int>, "
+        "at::native::memory::LoadWithoutCast, at::native::memory::StoreWithoutCast>(int)";
+    const std::string addcmul =
+        "void at::native::unrolled_elementwise_kernel<at::native::addcmul_cuda_kernel(at::"
+        "TensorIteratorBase&, c10::Scalar const&)::{lambda()#2}::operator()() const::{lambda()#7}"
+        "::operator()() const::{lambda(float, float, float)#1}" +
+        tail;
+    const std::string addcdiv =
+        "void at::native::unrolled_elementwise_kernel<at::native::addcdiv_cuda_kernel(at::"
+        "TensorIteratorBase&, c10::Scalar const&)::{lambda()#2}::operator()() const::{lambda()#7}"
+        "::operator()() const::{lambda(float, float, float)#1}" +
+        tail;
+    const std::vector<std::string> lambdas = distinctShortKernelNames({addcmul, addcdiv});
+    EXPECT_EQ(lambdas[0], "unrolled_elementwise_kernel<addcmul_cuda_kernel::lambda#1, ...>");
+    EXPECT_EQ(lambdas[1], "unrolled_elementwise_kernel<addcdiv_cuda_kernel::lambda#1, ...>");
+    // A cast among the arguments stays.
+    const std::vector<std::string> casts =
+        distinctShortKernelNames({"void nchwToNhwcKernel<float, (cudnnKernelDataType_t)0>(int)",
+                                  "void nchwToNhwcKernel<float, (cudnnKernelDataType_t)2>(int)"});
+    EXPECT_EQ(casts[0], "nchwToNhwcKernel<float, (cudnnKernelDataType_t)0>");
+    EXPECT_EQ(casts[1], "nchwToNhwcKernel<float, (cudnnKernelDataType_t)2>");
 }
 
 }  // namespace

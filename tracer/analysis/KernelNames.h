@@ -37,9 +37,11 @@ std::string shortKernelName(std::string_view demangledOrMangled);
 
 // The short names of distinct kernels (full names, each once), told apart, in the order given.
 // Where two full names have one short name (two instantiations of PyTorch's
-// `vectorized_elementwise_kernel`), each gets its template arguments without their namespaces
-// (`vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, Array<char*, 3>>`); names still
-// alike (overloads that differ in their parameters only) get " #2", " #3", ... after the first.
+// `vectorized_elementwise_kernel`), each gets its template arguments up to the last one in which
+// they differ, without namespaces, parameter lists or call operators, a lambda named by the
+// function it is in (`vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, Array<char*, 3>>`,
+// `unrolled_elementwise_kernel<addcmul_cuda_kernel::lambda#1, ...>`); names still alike
+// (overloads that differ in their parameters only) get " #2", " #3", ... after the first.
 // Names that differ already stay short. Every table and finding that shows kernels by short name
 // takes its names from here, so one kernel reads the same everywhere.
 std::vector<std::string> distinctShortKernelNames(const std::vector<std::string_view>& fullNames);
