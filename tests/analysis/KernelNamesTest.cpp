@@ -371,6 +371,21 @@ TEST(KernelNames, KernelsWithOneShortNameAreToldApartByTheirTemplateArguments) {
     const std::vector<std::string> lambdas = distinctShortKernelNames({addcmul, addcdiv});
     EXPECT_EQ(lambdas[0], "unrolled_elementwise_kernel<addcmul_cuda_kernel::lambda#1, ...>");
     EXPECT_EQ(lambdas[1], "unrolled_elementwise_kernel<addcdiv_cuda_kernel::lambda#1, ...>");
+    // A call operator's own template arguments name nothing.
+    const std::vector<std::string> scatter = distinctShortKernelNames(
+        {"void at::native::_scatter_gather_elementwise_kernel<128, 4, at::native::_cuda_scatter_"
+         "gather_internal_kernel<true, float>::operator()<at::native::ReduceAdd>(at::"
+         "TensorIterator&, long, long, long, at::native::ReduceAdd const&)::{lambda(int)#1}>(int)",
+         "void at::native::_scatter_gather_elementwise_kernel<128, 4, at::native::_cuda_scatter_"
+         "gather_internal_kernel<false, float>::operator()<at::native::TensorAssign>(at::"
+         "TensorIterator&, long, long, long, at::native::TensorAssign const&)::{lambda(int)#1}>"
+         "(int)"});
+    EXPECT_EQ(scatter[0],
+              "_scatter_gather_elementwise_kernel<128, 4, "
+              "_cuda_scatter_gather_internal_kernel<true, float>::lambda#1>");
+    EXPECT_EQ(scatter[1],
+              "_scatter_gather_elementwise_kernel<128, 4, "
+              "_cuda_scatter_gather_internal_kernel<false, float>::lambda#1>");
     // A cast among the arguments stays.
     const std::vector<std::string> casts =
         distinctShortKernelNames({"void nchwToNhwcKernel<float, (cudnnKernelDataType_t)0>(int)",

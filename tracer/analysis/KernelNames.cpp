@@ -485,6 +485,15 @@ std::string readableArgument(std::string_view arg) {
         }
         std::erase_if(chain, [](const std::string& part) { return part == "operator"; });
         if (chain.empty()) {
+            // A call operator with template arguments ("::operator()<ReduceAdd>::{lambda}"):
+            // it names nothing, and neither do they.
+            if (endsWith(out, "::")) {
+                out.resize(out.size() - 2);
+            }
+            if (i < s.size() && s[i] == '<') {
+                const std::size_t close = matchingClose(s, i);
+                i = close == std::string::npos ? s.size() : close + 1;
+            }
             continue;
         }
         std::string name = chain.back();
