@@ -89,6 +89,51 @@ TEST(SteadyState, AHeatLoopLeavesOutItsStartUpAndTearDown) {
     EXPECT_EQ(all->parts[0].startNs, 10 * kUs);
 }
 
+// The same loop in the tutorial's solution form: each step's copy runs on a stream of its own
+// while the kernels go on, the file write overlaps the compute, and the host waits for the
+// compute stream only before the next step.
+model::TracePtr heatSolution() {
+    test::HandTrace t;
+    t.kernel(1, 10 * kUs, 30 * kUs, 0, "thrust::fill_kernel<double>");
+    t.streamSync(6 * kUs, 35 * kUs);
+    t.copy(1, 30'100 * kUs, 30'200 * kUs, CopyKind::HostToDevice, 1 << 20, 30'050 * kUs,
+           30'060 * kUs);
+    model::TimeNs at = HeatLoop::kLoopStartNs;
+    for (int step = 0; step < 4; ++step, at += 10'060 * kUs) {
+        t.copy(2, at + 10 * kUs, at + 110 * kUs, CopyKind::DeviceToHost, 1 << 20, at, at + 5 * kUs);
+        for (int i = 0; i < 200; ++i) {
+            const model::TimeNs startNs = at + 10 * kUs + i * 50 * kUs;
+            t.kernel(1, startNs, startNs + 50 * kUs, at + 5 * kUs + i * 100, "heat_step");
+        }
+        t.streamSync(at + 300 * kUs, at + 10'015 * kUs);
+    }
+    return t.finish();
+}
+
+TEST(SteadyState, TheSolutionsStartUpGapIsNoLongerItsHeadline) {
+    const auto trace = heatSolution();
+    AnalysisOptions o;
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::WholeTrace;
+    // Over the whole trace, the wait before the 30 ms of host fills is most of the idle time, and
+    // it makes sync-api-in-loop the headline.
+    const AnalysisResult all = analyzeTrace(*trace, o, resolveWindow(*trace, whole).value());
+    ASSERT_FALSE(all.diagnostics.empty());
+    EXPECT_EQ(all.diagnostics.front().rule, RuleId::SyncApiInLoop);
+    EXPECT_EQ(all.diagnostics.front().severity, Severity::Warning);
+    // In the steady state the GPU is busy but for 50 us between steps: the same waits are
+    // information.
+    const AnalysisResult steady = analyzeTrace(*trace, o);
+    EXPECT_EQ(steady.window().source, WindowSource::SteadyState);
+    EXPECT_GT(steady.gpuBusyPct(), 99.0);
+    ASSERT_TRUE(steady.fired(RuleId::SyncApiInLoop));
+    for (const Diagnostic& d : steady.diagnostics) {
+        if (d.rule == RuleId::SyncApiInLoop || d.rule == RuleId::GpuGap) {
+            EXPECT_EQ(d.severity, Severity::Info) << d.message;
+        }
+    }
+}
+
 // A PyTorch training loop with no markers: the weights are uploaded (blocking copies), then 4.7 s
 // of one-off start-up (data loading, library initialisation) pass before 50 steps of one batch
 // upload, ten small kernels launched one by one from Python, and a loss read back with a wait.
