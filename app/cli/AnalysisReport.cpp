@@ -80,6 +80,24 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
     out.field("instance", window.instance);
     out.field("parts", static_cast<std::uint64_t>(window.parts.size()));
     out.field("description", analysis::describeWindow(window));
+    // What the default window leaves out: start-up, tear-down, warm-up iterations.
+    out.key("left_out").beginArray();
+    for (const analysis::LeftOut& left : window.leftOut) {
+        out.beginObject();
+        out.field("kind", analysis::toString(left.kind));
+        out.key("name");
+        if (left.name.empty()) {
+            out.null();
+        } else {
+            out.value(left.name);
+        }
+        out.field("start_ns", static_cast<std::int64_t>(left.range.startNs));
+        out.field("end_ns", static_cast<std::int64_t>(left.range.endNs));
+        out.field("duration_ns", static_cast<std::int64_t>(left.range.durationNs()));
+        out.field("description", analysis::describeLeftOut(left));
+        out.endObject();
+    }
+    out.endArray();
     out.endObject();
     out.field("gap_threshold_ns", static_cast<std::int64_t>(r.options.gapThresholdNs));
     out.field("gpu_busy_pct", finite(r.gpuBusyPct()));
@@ -307,6 +325,9 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
     out << "\nWindow: " << analysis::describeWindow(r.window()) << ", "
         << formatDuration(r.window().startNs()) << " to " << formatDuration(r.window().endNs())
         << "\n";
+    for (const analysis::LeftOut& left : r.window().leftOut) {
+        out << "  " << analysis::describeLeftOut(left) << "\n";
+    }
     out << "GPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
     for (const auto& d : r.utilization.devices) {
         out << "  GPU " << d.deviceId << ": busy " << formatDuration(d.busyNs) << " of "

@@ -831,12 +831,10 @@ void MainWindow::showSliceMenu(model::SliceRef ref, QPoint globalPos) {
                            r.instance = instance;
                            analyzeWindow(r);
                        });
-        menu.addAction(tr("Analyse every '%1'").arg(shown), this, [this, name] {
-            analysis::WindowRequest r;
-            r.kind = analysis::WindowRequest::Kind::NvtxRange;
-            r.rangeName = name;
-            analyzeWindow(r);
-        });
+        // "ProfilerStep#4" is one of the steps: every one of them is "ProfilerStep#".
+        const analysis::WindowRequest every = analysis::WindowRequest::everyInstanceOf(name);
+        menu.addAction(tr("Analyse every '%1'").arg(QString::fromStdString(every.rangeName)), this,
+                       [this, every] { analyzeWindow(every); });
     } else {
         menu.addAction(tr("Analyse the time of this slice"), this,
                        [this, start = slice.startNs, end = slice.endNs()] {

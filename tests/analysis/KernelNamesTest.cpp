@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/KernelNames.h"
 
@@ -328,6 +329,69 @@ TEST(KernelNames, UserCodeIsNotALibrary) {
     // A user's own ElementwiseKernel in CuPy is named by the user.
     EXPECT_FALSE(isLibraryKernel("squared_diff"));
     EXPECT_FALSE(isLibraryKernel(""));
+}
+
+TEST(KernelNames, KernelsWithOneShortNameAreToldApartByTheirTemplateArguments) {
+    const std::vector<std::string_view> names = {
+        "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1>)",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3>)",
+        "partial_reduce",
+        "void step<float>(float*, int)",
+        "void step<float>(float*, long)",
+    };
+    const std::vector<std::string> shown = distinctShortKernelNames(names);
+    ASSERT_EQ(shown.size(), names.size());
+    EXPECT_EQ(shown[0], "vectorized_elementwise_kernel<4, FillFunctor<float>, Array<char*, 1>>");
+    EXPECT_EQ(shown[1],
+              "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, Array<char*, 3>>");
+    EXPECT_EQ(shown[2], "partial_reduce");  // no other kernel has its name: it stays short
+    // Overloads alike up to their parameters are numbered: their arguments tell nothing apart.
+    EXPECT_EQ(shown[3], "step");
+    EXPECT_EQ(shown[4], "step #2");
+    EXPECT_TRUE(distinctShortKernelNames({}).empty());
+
+    // Lambdas read as the function they are in; the arguments after the last that differs go.
+    const std::string tail =
+        ", at::detail::Array<char*, 4>, TrivialOffsetCalculator<3, unsigned int>, "
+        "at::native::memory::LoadWithoutCast, at::native::memory::StoreWithoutCast>(int)";
+    const std::string addcmul =
+        "void at::native::unrolled_elementwise_kernel<at::native::addcmul_cuda_kernel(at::"
+        "TensorIteratorBase&, c10::Scalar const&)::{lambda()#2}::operator()() const::{lambda()#7}"
+        "::operator()() const::{lambda(float, float, float)#1}" +
+        tail;
+    const std::string addcdiv =
+        "void at::native::unrolled_elementwise_kernel<at::native::addcdiv_cuda_kernel(at::"
+        "TensorIteratorBase&, c10::Scalar const&)::{lambda()#2}::operator()() const::{lambda()#7}"
+        "::operator()() const::{lambda(float, float, float)#1}" +
+        tail;
+    const std::vector<std::string> lambdas = distinctShortKernelNames({addcmul, addcdiv});
+    EXPECT_EQ(lambdas[0], "unrolled_elementwise_kernel<addcmul_cuda_kernel::lambda#1, ...>");
+    EXPECT_EQ(lambdas[1], "unrolled_elementwise_kernel<addcdiv_cuda_kernel::lambda#1, ...>");
+    // A call operator's own template arguments name nothing.
+    const std::vector<std::string> scatter = distinctShortKernelNames(
+        {"void at::native::_scatter_gather_elementwise_kernel<128, 4, at::native::_cuda_scatter_"
+         "gather_internal_kernel<true, float>::operator()<at::native::ReduceAdd>(at::"
+         "TensorIterator&, long, long, long, at::native::ReduceAdd const&)::{lambda(int)#1}>(int)",
+         "void at::native::_scatter_gather_elementwise_kernel<128, 4, at::native::_cuda_scatter_"
+         "gather_internal_kernel<false, float>::operator()<at::native::TensorAssign>(at::"
+         "TensorIterator&, long, long, long, at::native::TensorAssign const&)::{lambda(int)#1}>"
+         "(int)"});
+    EXPECT_EQ(scatter[0],
+              "_scatter_gather_elementwise_kernel<128, 4, "
+              "_cuda_scatter_gather_internal_kernel<true, float>::lambda#1>");
+    EXPECT_EQ(scatter[1],
+              "_scatter_gather_elementwise_kernel<128, 4, "
+              "_cuda_scatter_gather_internal_kernel<false, float>::lambda#1>");
+    // A cast among the arguments stays.
+    const std::vector<std::string> casts =
+        distinctShortKernelNames({"void nchwToNhwcKernel<float, (cudnnKernelDataType_t)0>(int)",
+                                  "void nchwToNhwcKernel<float, (cudnnKernelDataType_t)2>(int)"});
+    EXPECT_EQ(casts[0], "nchwToNhwcKernel<float, (cudnnKernelDataType_t)0>");
+    EXPECT_EQ(casts[1], "nchwToNhwcKernel<float, (cudnnKernelDataType_t)2>");
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -270,6 +272,276 @@ TEST(RecordedPrograms, NumbaReduceNamesAreShortAndTheWholeTraceIsFirstToLastGpuO
     std::sort(shortNames.begin(), shortNames.end());
     EXPECT_EQ(shortNames,
               (std::vector<std::string>{"divide_by", "partial_reduce", "single_thread_sum"}));
+}
+
+// The GPU ops and CUDA calls of a recording, read with simdjson, for an independent computation of
+// the steady state and of the idle split: plain loops over the JSON's own events.
+struct JsonOps {
+    struct Op {
+        double startUs;
+        double endUs;
+        std::string name;
+        std::int64_t correlation;
+        bool copyOrSet;  // a copy or memset (not device-to-device): a call can wait for it
+    };
+    struct Call {
+        double startUs;
+        double endUs;
+        std::string name;  // without CUPTI's suffixes
+        std::int64_t tid;
+    };
+    std::vector<Op> ops;                 // by (start, end)
+    std::map<std::int64_t, Call> calls;  // by correlation id
+
+    static std::string baseName(std::string_view name) {
+        std::string n(name);
+        for (;;) {
+            const auto pos = n.rfind('_');
+            if (pos == std::string::npos || pos == 0) {
+                return n;
+            }
+            const std::string suffix = n.substr(pos + 1);
+            const bool version = suffix.size() >= 2 && suffix[0] == 'v' &&
+                                 std::all_of(suffix.begin() + 1, suffix.end(), ::isdigit);
+            if (!version && suffix != "ptsz" && suffix != "ptds") {
+                return n;
+            }
+            n.resize(pos);
+        }
+    }
+
+    static JsonOps read(const std::string& path) {
+        JsonOps f;
+        const std::string json = gunzip(path);
+        simdjson::dom::parser parser;
+        simdjson::dom::element root;
+        EXPECT_EQ(parser.parse(json).get(root), simdjson::SUCCESS);
+        for (simdjson::dom::element e : root["traceEvents"].get_array()) {
+            std::string_view ph;
+            std::string_view cat;
+            std::string_view name;
+            double ts = 0;
+            double dur = 0;
+            std::int64_t correlation = 0;
+            if (e["ph"].get(ph) || ph != "X" || e["cat"].get(cat) || e["name"].get(name) ||
+                e["ts"].get(ts) || e["dur"].get(dur) || e["args"]["correlation"].get(correlation)) {
+                continue;
+            }
+            if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") {
+                std::string_view kind;
+                const bool deviceToDevice = !e["args"]["copy kind"].get(kind) && kind == "DtoD";
+                f.ops.push_back({ts, ts + dur, std::string(name), correlation,
+                                 cat != "kernel" && !deviceToDevice});
+            } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
+                std::int64_t tid = 0;
+                EXPECT_FALSE(e["tid"].get(tid));
+                f.calls[correlation] = {ts, ts + dur, baseName(name), tid};
+            }
+        }
+        std::sort(f.ops.begin(), f.ops.end(), [](const Op& a, const Op& b) {
+            return a.startUs != b.startUs ? a.startUs < b.startUs : a.endUs < b.endUs;
+        });
+        return f;
+    }
+
+    // The steady-state rule as the README states it, written plainly: names that occur 3 times
+    // or more; their first to last op; then, at most 4 times, the longest idle gap (10x the
+    // median gap, 5% of the span) cuts off a side with fewer ops than the other and fewer than
+    // half of the names the other side repeats. Indexes of the first and last op kept.
+    std::pair<std::size_t, std::size_t> steadyState() const {
+        std::map<std::string, int> count;
+        for (const Op& op : ops) {
+            ++count[op.name];
+        }
+        std::size_t lo = 0;
+        std::size_t hi = ops.size() - 1;
+        while (count[ops[lo].name] < 3) {
+            ++lo;
+        }
+        while (count[ops[hi].name] < 3) {
+            --hi;
+        }
+        const auto oneOff = [&](std::size_t from, std::size_t to, std::size_t otherFrom,
+                                std::size_t otherTo) {
+            std::map<std::string, int> other;
+            for (std::size_t i = otherFrom; i < otherTo; ++i) {
+                ++other[ops[i].name];
+            }
+            std::set<std::string> repeatedThere;
+            for (const auto& [name, n] : other) {
+                if (n >= 3) {
+                    repeatedThere.insert(name);
+                }
+            }
+            std::set<std::string> shared;
+            for (std::size_t i = from; i < to; ++i) {
+                if (repeatedThere.count(ops[i].name) != 0) {
+                    shared.insert(ops[i].name);
+                }
+            }
+            return to - from < otherTo - otherFrom && 2 * shared.size() < repeatedThere.size();
+        };
+        for (int cut = 0; cut < 4 && lo < hi; ++cut) {
+            std::vector<double> gaps;
+            double longest = 0;
+            std::size_t at = 0;
+            double reach = ops[lo].endUs;
+            for (std::size_t i = lo + 1; i <= hi; ++i) {
+                if (ops[i].startUs > reach) {
+                    gaps.push_back(ops[i].startUs - reach);
+                    if (gaps.back() > longest) {
+                        longest = gaps.back();
+                        at = i;
+                    }
+                }
+                reach = std::max(reach, ops[i].endUs);
+            }
+            if (gaps.size() < 2) {
+                break;
+            }
+            std::sort(gaps.begin(), gaps.end());
+            if (longest < 10 * gaps[gaps.size() / 2] ||
+                longest < 0.05 * (reach - ops[lo].startUs)) {
+                break;
+            }
+            std::map<std::string, int> inSpan;
+            for (std::size_t i = lo; i <= hi; ++i) {
+                ++inSpan[ops[i].name];
+            }
+            if (oneOff(lo, at, at, hi + 1)) {
+                for (lo = at; lo < hi && inSpan[ops[lo].name] < 3; ++lo) {
+                }
+            } else if (oneOff(at, hi + 1, lo, at)) {
+                for (hi = at - 1; hi > lo && inSpan[ops[hi].name] < 3; --hi) {
+                }
+            } else {
+                break;
+            }
+        }
+        return {lo, hi};
+    }
+
+    // Idle time of [startUs, endUs] by cause, from the launching call of the op that ends each
+    // hole: GPU wait when the call had returned, after a blocking call when its thread was then
+    // inside a synchronisation, a blocking copy or free, or a call whose copy or memset had
+    // finished (never a launch), else host.
+    std::map<std::string, double> idleByCause(double startUs, double endUs) const {
+        static const std::set<std::string> kSyncs = {"cudaDeviceSynchronize",
+                                                     "cudaStreamSynchronize",
+                                                     "cudaEventSynchronize",
+                                                     "cudaThreadSynchronize",
+                                                     "cuCtxSynchronize",
+                                                     "cuStreamSynchronize",
+                                                     "cuEventSynchronize",
+                                                     "cudaFree",
+                                                     "cudaFreeHost",
+                                                     "cudaFreeArray",
+                                                     "cuMemFree",
+                                                     "cuMemFreeHost"};
+        std::map<std::int64_t, const Op*> opOf;
+        for (const Op& op : ops) {
+            opOf.emplace(op.correlation, &op);
+        }
+        const auto isLaunch = [](const std::string& n) {
+            return n.rfind("cudaLaunch", 0) == 0 || n.rfind("cuLaunch", 0) == 0 ||
+                   n == "cudaGraphLaunch" || n == "cuGraphLaunch";
+        };
+        std::map<std::int64_t, std::vector<const Call*>> blocking;  // by thread
+        for (const auto& [correlation, c] : calls) {
+            if (isLaunch(c.name)) {
+                continue;
+            }
+            const bool copy =
+                (c.name.rfind("cudaMemcpy", 0) == 0 || c.name.rfind("cuMemcpy", 0) == 0) &&
+                c.name.find("Async") == std::string::npos;
+            const auto op = opOf.find(correlation);
+            const bool waited =
+                op != opOf.end() && op->second->copyOrSet && op->second->endUs <= c.endUs;
+            if (kSyncs.count(c.name) != 0 || copy || waited) {
+                blocking[c.tid].push_back(&c);
+            }
+        }
+        const auto blockingAt = [&](std::int64_t tid, double t) {
+            for (const Call* c : blocking[tid]) {
+                if (c->startUs <= t && t < c->endUs) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        std::map<std::string, double> out;
+        double reach = startUs;
+        for (const Op& op : ops) {
+            if (op.endUs <= startUs || op.startUs >= endUs) {
+                continue;
+            }
+            if (op.startUs > reach) {
+                const auto call = calls.find(op.correlation);
+                std::string cause = "host";
+                if (call != calls.end() && call->second.endUs <= reach) {
+                    cause = "gpu_wait";
+                } else if (call != calls.end() && blockingAt(call->second.tid, reach)) {
+                    cause = "after_blocking_call";
+                }
+                out[cause] += op.startUs - reach;
+            }
+            reach = std::max(reach, op.endUs);
+        }
+        return out;
+    }
+};
+
+TEST(RecordedPrograms, TorchTrainingLoopsSteadyStateAndIdleSplitFromTheJson) {
+    // The PyTorch loop's trace marks its steps, so its default window is the iterations; the
+    // steady state found from its ops alone is checked here against the JSON.
+    const std::string path = test::dataPath("recorded/torch_train.json.gz");
+    auto loaded = io::loadTrace(path);
+    ASSERT_TRUE(loaded.ok());
+    const model::Trace& trace = *loaded.value();
+    const JsonOps json = JsonOps::read(path);
+    ASSERT_FALSE(json.ops.empty());
+
+    const auto steady = steadyStateWindow(trace);
+    ASSERT_TRUE(steady.has_value());
+    ASSERT_EQ(steady->parts.size(), 1u);
+    const auto [lo, hi] = json.steadyState();
+    double endUs = json.ops[lo].endUs;
+    for (std::size_t i = lo; i <= hi; ++i) {
+        endUs = std::max(endUs, json.ops[i].endUs);
+    }
+    const double firstUs = json.ops.front().startUs;
+    double lastUs = 0;
+    for (const JsonOps::Op& op : json.ops) {
+        lastUs = std::max(lastUs, op.endUs);
+    }
+    // Times relative to the first GPU op: the trace's origin is not the JSON's.
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::WholeTrace;
+    const model::TimeNs firstNs = resolveWindow(trace, whole)->startNs();
+    EXPECT_NEAR((steady->startNs() - firstNs) / kNsPerUsD, json.ops[lo].startUs - firstUs, 0.002);
+    EXPECT_NEAR((steady->endNs() - firstNs) / kNsPerUsD, endUs - firstUs, 0.002);
+    // Seconds of start-up (imports, cuDNN and cuBLAS set-up, the first copies) are left out.
+    ASSERT_FALSE(steady->leftOut.empty());
+    EXPECT_EQ(steady->leftOut.front().kind, LeftOut::Kind::StartUp);
+    EXPECT_GT(steady->leftOut.front().range.durationNs(), 5 * model::kNsPerSecond);
+    EXPECT_LT(steady->durationNs(), (lastUs - firstUs) * kNsPerUsD / 5);
+
+    const AnalysisResult r = analyzeTrace(trace, {}, *steady);
+    ASSERT_EQ(r.utilization.attribution.size(), 1u);
+    const IdleAttribution& a = r.utilization.attribution[0];
+    const auto split = json.idleByCause(json.ops[lo].startUs, endUs);
+    double idleUs = 0;
+    for (const auto& [cause, us] : split) {
+        idleUs += us;
+    }
+    EXPECT_NEAR(a.idleNs / kNsPerUsD, idleUs, 1.0);
+    for (const GapCause cause : {GapCause::AfterBlockingCall, GapCause::Host, GapCause::GpuWait}) {
+        const auto it = split.find(toString(cause));
+        const double us = it == split.end() ? 0.0 : it->second;
+        EXPECT_NEAR(a.ns(cause) / kNsPerUsD, us, 0.01 * idleUs) << toString(cause);
+    }
+    // A launch-bound loop: most of its idle time is the host's.
+    EXPECT_GT(a.pct(GapCause::Host), 50.0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "HandTrace.h"
 #include "analysis/Analysis.h"
+#include "analysis/ApiNames.h"
 #include "support/TraceFactory.h"
 
 namespace wl::analysis {
@@ -86,6 +87,50 @@ TEST(SyncApiInLoop, AOneOffLongGapAfterAWaitIsNotTheLoopsCost) {
     EXPECT_EQ(d.costNs, 3 * 720);
 }
 
+TEST(SyncApiInLoop, AGraphLaunchIsNeverTheBlockingCallEvenWhenANodeFinishesInsideIt) {
+    // A graph relaunch loop (NVIDIA's jacobiCudaGraphs): each iteration updates a node of the
+    // executable graph, launches it (25 us: the update is applied then, and the graph's memset
+    // node is done before the call returns), then waits in cudaStreamSynchronize.
+    test::HandTrace t;
+    const model::TrackIndex stream = t.stream(1);
+    constexpr int kIterations = 10;
+    constexpr model::TimeNs kPeriodNs = 100'000;
+    for (int i = 0; i < kIterations; ++i) {
+        const model::TimeNs at = i * kPeriodNs;
+        t.api("cudaGraphExecKernelNodeSetParams_v10010", at, at + 3'000);
+        const std::uint64_t launch = t.api("cudaGraphLaunch_v10000", at + 3'000, at + 28'000);
+        t.builder().addMemset(stream, at + 8'000, at + 9'000, "Memset", launch, {});
+        t.builder().addKernel(stream, at + 30'000, at + 60'000, "jacobi", launch, {});
+        t.api("cudaStreamSynchronize_v3020", at + 28'500, at + 60'500);
+    }
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::SyncApiInLoop);
+    // The waits that drained the queue: from each iteration's kernel end to the next memset.
+    EXPECT_EQ(d.count, static_cast<std::uint64_t>(kIterations - 1));
+    EXPECT_EQ(d.costNs, (kIterations - 1) * 48'000);
+    EXPECT_NE(d.message.find("cudaStreamSynchronize x9"), std::string::npos) << d.message;
+    EXPECT_EQ(d.message.find("cudaGraphLaunch"), std::string::npos) << d.message;
+    // The hole between the memset node and the kernel node, while cudaGraphLaunch still ran and
+    // after it returned, is launch overhead: the host's.
+    std::size_t hostGaps = 0;
+    for (const IdleGap& g : r.utilization.gaps) {
+        if (g.streamId != -1) {
+            continue;
+        }
+        if (g.reason.valid()) {
+            EXPECT_EQ(baseApiName(trace->str(trace->slice(g.reason).nameId)),
+                      "cudaStreamSynchronize");
+        }
+        if (g.cause == GapCause::Host) {
+            ++hostGaps;
+            EXPECT_EQ(g.durationNs, 21'000);
+        }
+    }
+    EXPECT_EQ(hostGaps, static_cast<std::size_t>(kIterations));
+    EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::Host), kIterations * 21'000);
+}
+
 TEST(SyncMemcpy, BlockingCopiesExceptDeviceToDeviceAndSmallUploads) {
     test::HandTrace t;
     t.copy(1, 10, 100, CopyKind::DeviceToHost, 1 << 20, 0, 110, "cudaMemcpy_v3020");       // yes
@@ -142,6 +187,37 @@ TEST(SyncApiInLoop, FiresWithCountAndIdleTime) {
     EXPECT_EQ(gaps.count, 3u);
     EXPECT_EQ(gaps.costNs, 3 * 720);
     EXPECT_NE(gaps.message.find("100.0% after a blocking call"), std::string::npos) << gaps.message;
+}
+
+// A loop that waits for each of its one-block kernels; the GPU idles `idleNs` of every 10 us.
+model::TracePtr busySyncLoop(model::TimeNs idleNs) {
+    test::HandTrace t;
+    t.addH100();
+    for (int i = 0; i < 10; ++i) {
+        const model::TimeNs base = 10'000 * i;
+        t.kernel(1, base + idleNs, base + 10'000, base, "serial_sum", test::launchConfig(1, 1));
+        t.streamSync(base + 5, base + 10'010, /*record=*/false);
+    }
+    return t.finish();
+}
+
+TEST(SyncApiInLoop, AFewPercentOfABusyWindowIsInformationAndNotTheHeadline) {
+    AnalysisOptions o;
+    o.minIdleAfterSyncNs = 100;
+    o.gapThresholdNs = 100;
+    // 300 ns of every 10 us: the GPU is 97% busy, and all its idle time follows the waits.
+    const AnalysisResult busy = analyzeTrace(*busySyncLoop(300), o);
+    EXPECT_DOUBLE_EQ(busy.gpuBusyPct(), 100.0 * 97'000 / 99'700);
+    const Diagnostic d = only(busy, RuleId::SyncApiInLoop);
+    EXPECT_EQ(d.severity, Severity::Info);
+    ASSERT_FALSE(busy.diagnostics.empty());
+    EXPECT_EQ(busy.diagnostics.front().rule, RuleId::LowOccupancyKernel);
+    EXPECT_EQ(busy.diagnostics.front().severity, Severity::Warning);
+    EXPECT_EQ(busy.diagnostics.back().rule, RuleId::SyncApiInLoop);
+    // 2 us of every 10 us is worth a warning, and comes first again.
+    const AnalysisResult idle = analyzeTrace(*busySyncLoop(2'000), o);
+    EXPECT_EQ(only(idle, RuleId::SyncApiInLoop).severity, Severity::Warning);
+    EXPECT_EQ(idle.diagnostics.front().rule, RuleId::SyncApiInLoop);
 }
 
 TEST(SyncApiInLoop, NotForTwoWaitsOrWhenWorkIsQueuedAhead) {

@@ -57,6 +57,25 @@ TEST(Statistics, ShortNamesNextToTheFullOnes) {
     EXPECT_NE(s.kernels[0].nameId, s.kernels[1].nameId);
 }
 
+TEST(Statistics, TwoKernelsWithOneShortNameAreTwoRowsThatReadAsTwo) {
+    test::HandTrace t;
+    t.kernel(1, 0, 100, -1,
+             "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+             "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+             "at::detail::Array<char*, 1>)");
+    t.kernel(1, 200, 250, -1,
+             "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+             "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, "
+             "at::detail::Array<char*, 3>)");
+    const auto trace = t.finish();
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
+    ASSERT_EQ(s.kernels.size(), 2u);
+    EXPECT_EQ(s.kernels[0].shortName,
+              "vectorized_elementwise_kernel<4, FillFunctor<float>, Array<char*, 1>>");
+    EXPECT_EQ(s.kernels[1].shortName,
+              "vectorized_elementwise_kernel<4, AddFunctor<float>, Array<char*, 3>>");
+}
+
 TEST(Statistics, KernelLaunchesOfOneNameInsideTheWindow) {
     test::HandTrace t;
     t.kernel(1, 0, 100, -1, "k1");

@@ -145,6 +145,30 @@ TEST(Window, AnalysisOfOneInstanceLeavesTheWarmUpOut) {
     EXPECT_EQ(loop.statistics.kernels[0].count, 1u);
 }
 
+TEST(Window, EveryInstanceOfANumberedRangeIsEveryNumber) {
+    // "Analyse every 'ProfilerStep#4'" from the range's menu: every step, not the one.
+    test::HandTrace t;
+    for (int i = 0; i < 6; ++i) {
+        t.nvtx("ProfilerStep#" + std::to_string(i), i * 1'000, i * 1'000 + 800);
+        t.kernel(1, i * 1'000 + 100, i * 1'000 + 500, -1);
+    }
+    t.nvtx("ProfilerStepper", 6'000, 6'500);  // another name that starts alike
+    const auto trace = t.finish();
+    const WindowRequest every = WindowRequest::everyInstanceOf("ProfilerStep#4");
+    EXPECT_EQ(every.kind, WindowRequest::Kind::NvtxRange);
+    EXPECT_EQ(every.rangeName, "ProfilerStep#");
+    EXPECT_EQ(every.instance, 0);
+    const auto w = resolveWindow(*trace, every);
+    ASSERT_TRUE(w.ok()) << w.error().message;
+    EXPECT_EQ(w->parts.size(), 6u);
+    EXPECT_EQ(w->durationNs(), 6 * 800);
+    EXPECT_EQ(describeWindow(*w), "every 'ProfilerStep#' (6 spans, 4.8 \u00b5s)");
+    // A name without numbers is taken as it is.
+    const WindowRequest plain = WindowRequest::everyInstanceOf("ProfilerStepper");
+    EXPECT_EQ(plain.rangeName, "ProfilerStepper");
+    EXPECT_EQ(resolveWindow(*trace, plain)->parts.size(), 1u);
+}
+
 TEST(Window, CaptureRangeFromProfilerCallsIsTheDefault) {
     test::HandTrace t;
     t.kernel(1, 100, 200, 10, "setup");

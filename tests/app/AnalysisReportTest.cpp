@@ -53,5 +53,36 @@ TEST(AnalysisReport, TextNamesKernelsByTheirShortNames) {
     EXPECT_EQ(report.find("at::native"), std::string::npos) << report;
 }
 
+TEST(AnalysisReport, SaysWhatTheSteadyStateLeavesOut) {
+    // One upload, 10 us of start-up, then ten kernels of one loop.
+    test::HandTrace t;
+    t.copy(1, 0, 100, model::CopyKind::HostToDevice, 1'000, -1, -1);
+    for (int i = 0; i < 10; ++i) {
+        t.kernel(1, 10'000 + i * 1'000, 10'800 + i * 1'000, -1, "step");
+    }
+    const auto trace = t.finish();
+    const analysis::AnalysisResult result = analysis::analyzeTrace(*trace);
+    ASSERT_EQ(result.window().source, analysis::WindowSource::SteadyState);
+
+    std::ostringstream text;
+    printAnalysisText(text, *trace, result);
+    const std::string report = text.str();
+    EXPECT_NE(report.find("\nWindow: steady state (9.8 \u00b5s), 10.0 \u00b5s to 19.8 \u00b5s\n"
+                          "  start-up: 10.0 \u00b5s before the steady state, not analysed\n"),
+              std::string::npos)
+        << report;
+
+    std::string json;
+    io::JsonWriter out(json);
+    out.beginObject();
+    appendAnalysisJson(out, *trace, result);
+    out.endObject();
+    EXPECT_NE(json.find("\"source\":\"steady_state\""), std::string::npos) << json.substr(0, 600);
+    EXPECT_NE(json.find("\"left_out\":[{\"kind\":\"start-up\",\"name\":null,\"start_ns\":0,"
+                        "\"end_ns\":10000,\"duration_ns\":10000,"),
+              std::string::npos)
+        << json.substr(0, 600);
+}
+
 }  // namespace
 }  // namespace wl::app

@@ -146,6 +146,30 @@ TEST(DetailsPanel, ApiCallNamesTheWorkItLaunched) {
     EXPECT_EQ(panel.value("Grid"), "");
 }
 
+TEST(DetailsPanel, AFlowBetweenHostSlicesIsNoLaunch) {
+    // Perfetto's flow test traces: "SenderB" on one process's thread flows to "Blergh" on
+    // another's. Neither is a launch: no stream, no launch latency.
+    model::TraceBuilder b;
+    const auto sender = b.hostTrack(b.hostProcess(15903, "sender"), 15904);
+    const auto receiver = b.hostTrack(b.hostProcess(15875, "receiver"), 15895);
+    b.addSlice(sender, 0, 10'000, "SenderB", model::SliceKind::Other);
+    b.addSlice(receiver, 1'002'000, 1'102'000, "Blergh", model::SliceKind::Other);
+    b.addFlow(0x403, sender, 1'000, receiver, 1'050'000);
+    auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "SenderB"));
+    EXPECT_EQ(panel.value("Launches"), "");
+    EXPECT_EQ(panel.value("Launch latency"), "");
+    EXPECT_TRUE(panel.value("Flow to").startsWith("Blergh on "))
+        << panel.value("Flow to").toStdString();
+    EXPECT_FALSE(panel.value("Flow to").contains("stream"));
+    panel.showSlice(findSlice(*trace, "Blergh"));
+    EXPECT_EQ(panel.value("Launched by"), "");
+    EXPECT_EQ(panel.value("Launch latency"), "");
+    EXPECT_TRUE(panel.value("Flow from").startsWith("SenderB on "));
+}
+
 TEST(DetailsPanel, ApiCallIsNamedWithoutCuptisVersionSuffix) {
     model::TraceBuilder b;
     const auto host = b.hostProcess(100, "python3");

@@ -27,6 +27,31 @@ const DeviceLimits& AnalysisResult::limitsFor(std::int32_t deviceId) const {
     return it == limits.end() ? kUnknown : it->second;
 }
 
+namespace {
+
+// An idle-time finding whose idle time is a small share of its GPU's window (a wait of 2% of a
+// window the GPU kept 97% busy) is information, not a warning: the rules that find the cause of
+// idle time fire on the share of the idle time, which says nothing of what is at stake.
+void keepInProportion(const AnalysisResult& result, std::vector<Diagnostic>& found) {
+    for (Diagnostic& d : found) {
+        const bool idleFinding = d.rule == RuleId::SyncApiInLoop || d.rule == RuleId::GpuGap ||
+                                 d.rule == RuleId::HostRangeStallsGpu ||
+                                 d.rule == RuleId::DevicesWait;
+        if (!idleFinding || d.severity != Severity::Warning || d.costNs <= 0) {
+            continue;
+        }
+        for (const DeviceUtilization& u : result.utilization.devices) {
+            if (u.deviceId == d.deviceId && u.windowNs > 0 &&
+                100.0 * static_cast<double>(d.costNs) / static_cast<double>(u.windowNs) <
+                    result.options.minWarningSharePct) {
+                d.severity = Severity::Info;
+            }
+        }
+    }
+}
+
+}  // namespace
+
 AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options) {
     const auto window = resolveWindow(trace, WindowRequest{});
     return analyzeTrace(trace, options, window.ok() ? window.value() : AnalysisWindow{});
@@ -59,6 +84,7 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
     checkAllocInLoop(ctx, found);
     checkDevicesWait(ctx, found);
     checkCollectiveWait(ctx, found);
+    keepInProportion(result, found);
     std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {
         if (a.severity != b.severity) {
             return a.severity > b.severity;

@@ -50,11 +50,16 @@ HostActivity::~HostActivity() = default;
 
 namespace {
 
+// How a call name counts, classified once per name (names repeat).
+enum class CallClass : std::uint8_t { Other, Sync, Launch };
+
 // Does the call wait for the GPU? Explicit synchronisation by name; otherwise a call whose copy or
-// memset was done on the GPU before the call returned (the call waited for it).
-bool isBlocking(const model::Trace& trace, model::SliceRef call, bool explicitSync) {
-    if (explicitSync) {
-        return true;
+// memset was done on the GPU before the call returned (the call waited for it). Never a launch: a
+// graph's first node (a memset) can finish while cudaGraphLaunch still returns, but the launch
+// waited for nothing; a long launch is launch overhead, the host's doing.
+bool isBlocking(const model::Trace& trace, model::SliceRef call, CallClass callClass) {
+    if (callClass != CallClass::Other) {
+        return callClass == CallClass::Sync;
     }
     const model::SliceRef op = rules::launchedOp(trace, call);
     if (!op.valid()) {
@@ -78,12 +83,15 @@ HostActivity::Intervals& HostActivity::blockingOf(model::TrackIndex apiTrack) {
     if (!slot) {
         slot = std::make_unique<Intervals>();
         const model::Track& track = m_trace.track(apiTrack);
-        std::map<model::StringId, bool> explicitSync;  // names repeat: classify each once
+        std::map<model::StringId, CallClass> classes;
         for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
             const model::Slice& s = track.slices[i];
-            auto [it, fresh] = explicitSync.try_emplace(s.nameId, false);
+            auto [it, fresh] = classes.try_emplace(s.nameId, CallClass::Other);
             if (fresh) {
-                it->second = isSynchronizingApi(m_trace.str(s.nameId));
+                const std::string_view name = m_trace.str(s.nameId);
+                it->second = isSynchronizingApi(name) ? CallClass::Sync
+                             : isLaunchApi(name)      ? CallClass::Launch
+                                                      : CallClass::Other;
             }
             const model::SliceRef ref{apiTrack, i};
             if (isBlocking(m_trace, ref, it->second)) {

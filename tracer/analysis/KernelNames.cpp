@@ -407,7 +407,185 @@ bool isClassicBlasKernel(std::string_view id) {
     return (op == "gemm" || op == "gemv") && (id[5] == '_' || isDigit(id[5]) || isUpper(id[5]));
 }
 
+// Whether c continues a name in a template argument ("lambda#1" is one name here).
+bool isNameChar(char c) {
+    return isIdentChar(c) || c == '#';
+}
+
+// One template argument as short as it still reads: no parameter lists or cv-qualifiers of the
+// functions it names, no call operators, a lambda as its enclosing function's
+// ("at::native::addcmul_cuda_kernel(at::TensorIteratorBase&, c10::Scalar const&)::{lambda()#2}::
+// operator()() const::{lambda(float, float, float)#1}" -> "addcmul_cuda_kernel::lambda#1"), no
+// scope qualifiers ("at::native::CUDAFunctor_add<float>" -> "CUDAFunctor_add<float>"), inside
+// nested template arguments too, and no space before a closing angle bracket.
+std::string readableArgument(std::string_view arg) {
+    std::string s(trim(arg));
+    for (std::size_t at; (at = s.find("(anonymous namespace)::")) != std::string::npos;) {
+        s.erase(at, std::string_view("(anonymous namespace)::").size());
+    }
+    // "{lambda(float)#1}" -> "lambda#1"
+    for (std::size_t at; (at = s.find("{lambda")) != std::string::npos;) {
+        const std::size_t close = matchingClose(s, at);
+        if (close == std::string::npos) {
+            break;
+        }
+        const std::string_view inner = std::string_view(s).substr(at, close - at);
+        const std::size_t hash = inner.rfind('#');
+        const std::string number = hash != std::string_view::npos && hash > inner.rfind(')')
+                                       ? std::string(inner.substr(hash))
+                                       : std::string();
+        s.replace(at, close - at + 1, "lambda" + number);
+    }
+    // Parameter lists and calls: a bracket right after a name, a '>' or a ')'. A cast
+    // ("(cudnnKernelDataType_t)0") follows a comma or '<' and stays.
+    for (std::size_t i = 1; i < s.size();) {
+        if (s[i] == '(' && (isIdentChar(s[i - 1]) || s[i - 1] == '>' || s[i - 1] == ')')) {
+            const std::size_t close = matchingClose(s, i);
+            s.erase(i, close == std::string::npos ? std::string::npos : close - i + 1);
+            continue;
+        }
+        ++i;
+    }
+    // The qualifiers of member functions ("operator()() const::{lambda...}").
+    for (const std::string_view word : {" const", " volatile"}) {
+        for (std::size_t at = 0; (at = s.find(word, at)) != std::string::npos;) {
+            const std::size_t end = at + word.size();
+            if (end < s.size() && isNameChar(s[end])) {
+                at = end;
+                continue;
+            }
+            s.erase(at, word.size());
+        }
+    }
+    std::string out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (!(std::isalpha(static_cast<unsigned char>(s[i])) != 0 || s[i] == '_')) {
+            if (s[i] == '>' && !out.empty() && out.back() == ' ') {
+                out.pop_back();
+            }
+            out += s[i++];
+            continue;
+        }
+        // A qualified name: its parts, then only the last one (or the function a lambda is in).
+        std::vector<std::string> chain;
+        for (;;) {
+            std::size_t end = i;
+            while (end < s.size() && isNameChar(s[end])) {
+                ++end;
+            }
+            chain.emplace_back(s.substr(i, end - i));
+            i = end;
+            if (s.compare(i, 2, "::") == 0 && i + 2 < s.size() &&
+                (std::isalpha(static_cast<unsigned char>(s[i + 2])) != 0 || s[i + 2] == '_')) {
+                i += 2;
+                continue;
+            }
+            break;
+        }
+        std::erase_if(chain, [](const std::string& part) { return part == "operator"; });
+        if (chain.empty()) {
+            // A call operator with template arguments ("::operator()<ReduceAdd>::{lambda}"):
+            // it names nothing, and neither do they.
+            if (endsWith(out, "::")) {
+                out.resize(out.size() - 2);
+            }
+            if (i < s.size() && s[i] == '<') {
+                const std::size_t close = matchingClose(s, i);
+                i = close == std::string::npos ? s.size() : close + 1;
+            }
+            continue;
+        }
+        std::string name = chain.back();
+        if (startsWith(name, "lambda")) {
+            for (std::size_t j = chain.size() - 1; j-- > 0;) {
+                if (!startsWith(chain[j], "lambda")) {
+                    name = chain[j] + "::" + name;
+                    break;
+                }
+            }
+        }
+        out += name;
+    }
+    return std::string(trim(out));
+}
+
+// The template arguments of a kernel's function, each readable; empty when it has none.
+std::vector<std::string> templateArguments(std::string_view fullName) {
+    std::string full = demangleKernelName(trim(fullName));
+    std::vector<Component> parts = components(full);
+    while (!parts.empty() && parts.back().name.empty()) {
+        parts.pop_back();
+    }
+    std::vector<std::string> out;
+    if (parts.empty() || parts.back().templateArgs.empty()) {
+        return out;
+    }
+    const std::string_view args = parts.back().templateArgs;
+    std::size_t from = 0;
+    forEachTopLevel(args, [&](std::size_t i) {
+        if (args[i] == ',') {
+            out.push_back(readableArgument(args.substr(from, i - from)));
+            from = i + 1;
+        }
+        return false;
+    });
+    out.push_back(readableArgument(args.substr(from)));
+    return out;
+}
+
 }  // namespace
+
+std::vector<std::string> distinctShortKernelNames(const std::vector<std::string_view>& fullNames) {
+    std::vector<std::string> out;
+    out.reserve(fullNames.size());
+    std::unordered_map<std::string, std::vector<std::size_t>> byShort;
+    for (std::size_t i = 0; i < fullNames.size(); ++i) {
+        out.push_back(shortKernelName(fullNames[i]));
+        byShort[out.back()].push_back(i);
+    }
+    for (const auto& [shortName, indexes] : byShort) {
+        if (indexes.size() < 2) {
+            continue;
+        }
+        // The arguments up to the last one in which the kernels differ; the same ones after it
+        // would only make the names longer.
+        std::vector<std::vector<std::string>> args;
+        std::size_t longest = 0;
+        for (const std::size_t i : indexes) {
+            args.push_back(templateArguments(fullNames[i]));
+            longest = std::max(longest, args.back().size());
+        }
+        std::size_t shown = 0;
+        for (std::size_t k = 0; k < longest; ++k) {
+            for (const auto& a : args) {
+                if (k >= a.size() || a[k] != args.front()[k]) {
+                    shown = k + 1;
+                    break;
+                }
+            }
+        }
+        // A short name that kept a class argument (cutlass::Kernel<Op>) gets the list instead.
+        const std::string base = shortName.substr(0, shortName.find('<'));
+        std::unordered_map<std::string, std::size_t> seen;
+        for (std::size_t m = 0; m < indexes.size(); ++m) {
+            std::string name = base;
+            if (shown > 0) {
+                name += '<';
+                for (std::size_t k = 0; k < shown && k < args[m].size(); ++k) {
+                    name += (k == 0 ? "" : ", ") + args[m][k];
+                }
+                name += args[m].size() > shown ? ", ...>" : ">";
+            }
+            const std::size_t n = ++seen[name];
+            if (n > 1) {
+                name += " #" + std::to_string(n);
+            }
+            out[indexes[m]] = std::move(name);
+        }
+    }
+    return out;
+}
 
 std::string demangleKernelName(std::string_view name) {
     if (!startsWith(name, "_Z")) {

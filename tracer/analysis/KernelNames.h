@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "model/Trace.h"
 
@@ -33,6 +34,17 @@ std::string demangleKernelName(std::string_view name);
 //  - plain C names (`partial_reduce`, `cupy_multiply__float_float_float`, `volta_sgemm_128x64_nn`)
 //    stay as they are.
 std::string shortKernelName(std::string_view demangledOrMangled);
+
+// The short names of distinct kernels (full names, each once), told apart, in the order given.
+// Where two full names have one short name (two instantiations of PyTorch's
+// `vectorized_elementwise_kernel`), each gets its template arguments up to the last one in which
+// they differ, without namespaces, parameter lists or call operators, a lambda named by the
+// function it is in (`vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, Array<char*, 3>>`,
+// `unrolled_elementwise_kernel<addcmul_cuda_kernel::lambda#1, ...>`); names still alike
+// (overloads that differ in their parameters only) get " #2", " #3", ... after the first.
+// Names that differ already stay short. Every table and finding that shows kernels by short name
+// takes its names from here, so one kernel reads the same everywhere.
+std::vector<std::string> distinctShortKernelNames(const std::vector<std::string_view>& fullNames);
 
 // The library a kernel comes from ("cuBLAS", "cuDNN", "CUTLASS", "CUB", "Thrust", "PyTorch",
 // "CuPy", "NCCL", "FlashAttention", ...), or empty for the user's own code. Judged by the name's

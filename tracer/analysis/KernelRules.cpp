@@ -115,6 +115,12 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     std::vector<Listed> listed;
     std::map<std::string, std::size_t> listedAt;
     std::set<model::StringId> libraryNames;
+    // A finding names its kernel as the statistics do: two instantiations with one short name
+    // told apart. The library finding groups them under the one short name ("2 variants").
+    std::unordered_map<model::StringId, const std::string*> shown;
+    for (const KernelStats& k : ctx.result.statistics.kernels) {
+        shown.emplace(k.nameId, &k.shortName);
+    }
     for (auto& [key, g] : groups) {
         const double sharePct = kernelTotal > 0 ? 100.0 * g.d.costNs / kernelTotal : 0.0;
         if (kernelTotal > 0 && sharePct < ctx.options.minKernelSharePct) {
@@ -145,7 +151,9 @@ void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             }
             continue;
         }
-        g.d.message = (lib.empty() ? "" : std::string(lib) + " kernel ") + name + " (" +
+        const auto distinct = shown.find(key.second);
+        g.d.message = (lib.empty() ? "" : std::string(lib) + " kernel ") +
+                      (distinct != shown.end() ? *distinct->second : name) + " (" +
                       std::to_string(g.d.count) + " launch" + (g.d.count == 1 ? "" : "es") + ", " +
                       formatDuration(g.d.costNs) +
                       (lib.empty() ? "" : ", " + formatPercent(sharePct) + " of kernel time") +

@@ -14,6 +14,10 @@ struct AnalysisOptions {
     model::TimeNs gapThresholdNs = 20 * model::kNsPerUs;
     // gpu-gap fires only when the device idled at least this share of the window.
     double minGpuGapIdlePct = 5.0;
+    // Idle-time findings (sync-api-in-loop, gpu-gap, host-range-stalls-gpu, devices-wait) whose
+    // idle time is less than this share of their GPU's window are information, not warnings, and
+    // come after the warnings.
+    double minWarningSharePct = 5.0;
 
     // low-utilization: the device span is cut into this many windows; a window whose busy share
     // is below the threshold is reported.

@@ -173,13 +173,23 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
     out.kernels.reserve(byName.size());
     for (auto& [nameId, k] : byName) {
         k.name = std::string(trace.str(nameId));
-        k.shortName = shortKernelName(k.name);  // once per distinct name
         k.nameId = nameId;
         k.meanNs = static_cast<double>(k.totalNs) / static_cast<double>(k.count);
         k.pctOfGpuTime = out.kernelTotalNs > 0 ? 100.0 * static_cast<double>(k.totalNs) /
                                                      static_cast<double>(out.kernelTotalNs)
                                                : 0.0;
         out.kernels.push_back(std::move(k));
+    }
+    {
+        // Once per distinct name, and two kernels with one short name told apart.
+        std::vector<std::string_view> fullNames;
+        for (const KernelStats& k : out.kernels) {
+            fullNames.push_back(k.name);
+        }
+        std::vector<std::string> shortNames = distinctShortKernelNames(fullNames);
+        for (std::size_t i = 0; i < out.kernels.size(); ++i) {
+            out.kernels[i].shortName = std::move(shortNames[i]);
+        }
     }
     std::sort(out.kernels.begin(), out.kernels.end(),
               [](const KernelStats& a, const KernelStats& b) {

@@ -12,6 +12,7 @@
 #include "analysis/CaptureRange.h"
 #include "analysis/Format.h"
 #include "analysis/Intervals.h"
+#include "model/NameFolding.h"
 
 namespace wl::analysis {
 
@@ -29,8 +30,35 @@ const char* toString(WindowSource source) {
             return "time";
         case WindowSource::Selection:
             return "selection";
+        case WindowSource::SteadyState:
+            return "steady_state";
     }
     return "trace";
+}
+
+const char* toString(LeftOut::Kind kind) {
+    switch (kind) {
+        case LeftOut::Kind::StartUp:
+            return "start-up";
+        case LeftOut::Kind::TearDown:
+            return "tear-down";
+        case LeftOut::Kind::WarmUp:
+            break;
+    }
+    return "warm-up";
+}
+
+std::string describeLeftOut(const LeftOut& leftOut) {
+    const std::string duration = formatDuration(leftOut.range.durationNs());
+    switch (leftOut.kind) {
+        case LeftOut::Kind::StartUp:
+            return "start-up: " + duration + " before the steady state, not analysed";
+        case LeftOut::Kind::TearDown:
+            return "tear-down: " + duration + " after the steady state, not analysed";
+        case LeftOut::Kind::WarmUp:
+            break;
+    }
+    return "warm-up: '" + leftOut.name + "' (" + duration + ") left out of the iterations";
 }
 
 std::vector<model::TimeRange>::const_iterator firstPartEndingAfter(
@@ -133,12 +161,19 @@ bool isNvtxTrack(const model::Track& track) {
 
 model::Result<AnalysisWindow> nvtxWindow(const model::Trace& trace, const WindowRequest& request) {
     std::vector<model::TimeRange> instances;
+    std::unordered_map<model::StringId, bool> matches;  // each name compared once
     for (const model::Track& track : trace.tracks()) {
         if (!isNvtxTrack(track)) {
             continue;
         }
         for (const model::Slice& s : track.slices) {
-            if (trace.str(s.nameId) == request.rangeName) {
+            auto [it, fresh] = matches.try_emplace(s.nameId, false);
+            if (fresh) {
+                const std::string_view name = trace.str(s.nameId);
+                it->second = request.foldedName ? model::foldDigits(name) == request.rangeName
+                                                : name == request.rangeName;
+            }
+            if (it->second) {
                 instances.push_back({s.startNs, s.endNs()});
             }
         }
@@ -203,6 +238,14 @@ model::Result<WindowRequest> WindowRequest::nvtx(std::string_view spec) {
     return r;
 }
 
+WindowRequest WindowRequest::everyInstanceOf(std::string_view rangeName) {
+    WindowRequest r;
+    r.kind = Kind::NvtxRange;
+    r.rangeName = model::foldDigits(rangeName);
+    r.foldedName = r.rangeName != rangeName;
+    return r;
+}
+
 model::Result<WindowRequest> WindowRequest::timeMs(std::string_view spec) {
     const auto colon = spec.find(':');
     WindowRequest r;
@@ -245,6 +288,9 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
             }
             if (auto iterations = iterationWindow(trace)) {
                 return *iterations;
+            }
+            if (auto steady = steadyStateWindow(trace)) {
+                return *steady;
             }
             [[fallthrough]];
         }
@@ -308,9 +354,14 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
         const std::string prefix(name.substr(0, end));
         return prefix.back() == '#' ? prefix : prefix + "#";
     };
+    struct Instance {
+        model::TimeRange range;
+        model::StringId nameId;
+    };
     struct Family {
         std::size_t count = 0;  // on the thread with the most (a job's ranks each run the loop)
-        std::map<const model::Track*, std::size_t> perThread;
+        const model::Track* countingThread = nullptr;
+        std::map<const model::Track*, std::vector<Instance>> perThread;
         model::TimeNs firstNs = 0;
         model::TimeNs lastNs = 0;
     };
@@ -348,12 +399,16 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
                     f->lastNs = std::max(f->lastNs, s.endNs());
                     continue;
                 }
-                const std::size_t onThread = ++f->perThread[&track];
+                auto& onThread = f->perThread[&track];
+                onThread.push_back({{s.startNs, s.endNs()}, s.nameId});
                 if (f->count == 0) {
                     f->firstNs = s.startNs;
                     f->lastNs = s.endNs();
                 }
-                f->count = std::max(f->count, onThread);
+                if (onThread.size() > f->count) {
+                    f->count = onThread.size();
+                    f->countingThread = &track;
+                }
                 f->firstNs = std::min(f->firstNs, s.startNs);
                 f->lastNs = std::max(f->lastNs, s.endNs());
             }
@@ -374,6 +429,49 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
     w.name = *bestName;
     w.instance = static_cast<std::int32_t>(best->count);
     w.parts = {{best->firstNs, best->lastNs}};
+
+    // Warm-up: leading iterations of the counting thread far longer than the median of those
+    // after them (a first step that compiles, autotunes or allocates for seconds before steps of
+    // milliseconds) would be most of what the window measures. Two iterations always remain.
+    std::vector<Instance> steps = best->perThread.at(best->countingThread);
+    std::sort(steps.begin(), steps.end(), [](const Instance& a, const Instance& b) {
+        return a.range.startNs < b.range.startNs;
+    });
+    std::size_t warmUps = 0;
+    while (steps.size() - warmUps > 2) {
+        std::vector<model::TimeNs> rest;
+        for (std::size_t i = warmUps + 1; i < steps.size(); ++i) {
+            rest.push_back(steps[i].range.durationNs());
+        }
+        std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rest.size() / 2),
+                         rest.end());
+        if (steps[warmUps].range.durationNs() <= kWarmUpFactor * rest[rest.size() / 2]) {
+            break;
+        }
+        ++warmUps;
+    }
+    if (warmUps == 0) {
+        return w;
+    }
+    // Every thread's instances of the left-out names go (a job's ranks each ran step 0); the
+    // window starts with the first iteration kept on any thread.
+    std::vector<model::StringId> leftOutNames;
+    for (std::size_t i = 0; i < warmUps; ++i) {
+        leftOutNames.push_back(steps[i].nameId);
+        w.leftOut.push_back(
+            {LeftOut::Kind::WarmUp, steps[i].range, std::string(trace.str(steps[i].nameId))});
+    }
+    model::TimeNs startNs = best->lastNs;
+    for (const auto& [thread, instances] : best->perThread) {
+        for (const Instance& instance : instances) {
+            if (std::find(leftOutNames.begin(), leftOutNames.end(), instance.nameId) ==
+                leftOutNames.end()) {
+                startNs = std::min(startNs, instance.range.startNs);
+            }
+        }
+    }
+    w.instance -= static_cast<std::int32_t>(warmUps);
+    w.parts = {{startNs, best->lastNs}};
     return w;
 }
 
@@ -442,6 +540,8 @@ std::string describeWindow(const AnalysisWindow& window) {
         case WindowSource::Iterations:
             return std::to_string(window.instance) + " iterations '" + window.name + "' (" +
                    formatDuration(window.durationNs()) + ")";
+        case WindowSource::SteadyState:
+            return "steady state (" + formatDuration(window.durationNs()) + ")";
         case WindowSource::Time:
         case WindowSource::Selection:
             return std::string(window.source == WindowSource::Selection ? "selection " : "") +

@@ -24,9 +24,30 @@ enum class WindowSource : std::uint8_t {
     Iterations,
     Time,       // an explicit time range (command line)
     Selection,  // a time range selected in the window
+    // The program's repeated GPU work, found from the ops themselves (steadyStateWindow): the
+    // default window of a trace that marks neither a capture range nor iterations, so one-off
+    // start-up and tear-down are not measured with the loop.
+    SteadyState,
 };
-// "trace", "capture", "nvtx", "iterations", "time", "selection"
+// "trace", "capture", "nvtx", "iterations", "time", "selection", "steady_state"
 const char* toString(WindowSource source);
+
+// A stretch of the trace that a default window leaves out, for the report to say so.
+struct LeftOut {
+    enum class Kind : std::uint8_t {
+        StartUp,   // before the steady state: first GPU op to the steady state's start
+        TearDown,  // after it: the steady state's end to the last GPU op's end
+        WarmUp,    // a leading iteration far longer than the others
+    };
+    Kind kind = Kind::StartUp;
+    model::TimeRange range;
+    std::string name;  // WarmUp: the iteration's NVTX name ("ProfilerStep#0")
+};
+// "start-up", "tear-down", "warm-up"
+const char* toString(LeftOut::Kind kind);
+// "start-up: 30.1 ms before the steady state, not analysed",
+// "warm-up: 'ProfilerStep#0' (652.0 ms) left out of the iterations"
+std::string describeLeftOut(const LeftOut& leftOut);
 
 // The part of a trace that an analysis describes: one or more disjoint time ranges (every
 // instance of an NVTX range, every capture range), sorted. Every figure of an AnalysisResult is
@@ -41,6 +62,8 @@ struct AnalysisWindow {
     // restricted to, sorted. Empty: every row. Only the row summary reads it; every other figure
     // describes the whole time of the window.
     std::vector<model::TrackIndex> tracks;
+    // What a default window (steady state, iterations) leaves out of the trace, in time order.
+    std::vector<LeftOut> leftOut;
 
     model::TimeNs startNs() const { return parts.empty() ? 0 : parts.front().startNs; }
     model::TimeNs endNs() const { return parts.empty() ? 0 : parts.back().endNs; }
@@ -59,7 +82,8 @@ bool overlapsParts(const std::vector<model::TimeRange>& parts, model::TimeNs sta
 // What the user asked for; resolveWindow() turns it into parts of a given trace.
 struct WindowRequest {
     enum class Kind : std::uint8_t {
-        Default,     // the capture range, else the iterations, else the whole trace
+        Default,     // the capture range, else the iterations, else the steady state, else the
+                     // whole trace
         WholeTrace,  // first to last GPU op
         Capture,     // the capture range(s); an error when there are none
         NvtxRange,   // rangeName, instance (0 = every instance)
@@ -71,12 +95,19 @@ struct WindowRequest {
     std::int32_t instance = 0;
     model::TimeRange time;
     std::vector<model::TrackIndex> tracks;  // Selection: its rows (empty: all); see AnalysisWindow
+    // NvtxRange, every instance: rangeName has its numbers folded ("ProfilerStep#") and matches
+    // every range whose name folds to it. See everyInstanceOf.
+    bool foldedName = false;
 
     // "NAME" (every instance) or "NAME#K" (the K-th, 1-based, in start order). A name that itself
     // ends in "#digits" can be given as "NAME#digits#K".
     static model::Result<WindowRequest> nvtx(std::string_view spec);
     // "START_MS:END_MS" in trace time, as the ruler shows it (decimals allowed).
     static model::Result<WindowRequest> timeMs(std::string_view spec);
+    // Every instance of the range an NVTX slice is one of: the ranges of its name with the numbers
+    // folded ("ProfilerStep#4" -> every "ProfilerStep#N", "I/O 3" -> every "I/O N"), since a
+    // numbered name is one instance of a repeated range; a name without numbers as it is.
+    static WindowRequest everyInstanceOf(std::string_view rangeName);
 };
 
 // The capture ranges of a trace: those it carries (record's capture options) or, failing that,
@@ -87,8 +118,19 @@ std::vector<model::TimeRange> captureRanges(const model::Trace& trace);
 // The iterations of a training loop, when the trace marks them with NVTX ranges named like
 // "step 3", "Step #3", "ProfilerStep#551", "iteration 7", "iter_7", "batch 2" or "epoch 1" (a
 // non-negative number: warm-up steps numbered below 0 are left out), at least 2 of one such name:
-// the name with the most instances wins. Nullopt when there are none.
+// the name with the most instances wins. Leading iterations far longer than the others (a
+// warm-up step of seconds before steps of milliseconds: more than kWarmUpFactor times the median
+// of the iterations after it) are left out, and named in leftOut, as long as two remain. Nullopt
+// when there are none.
 std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace);
+inline constexpr std::int64_t kWarmUpFactor = 5;
+
+// The program's steady state, for a trace that marks neither a capture range nor iterations: the
+// span of its repeated GPU work, without the one-off start-up before it and tear-down after it
+// (each in leftOut, when at least 5% of the GPU work's extent). Nullopt when the GPU work does not
+// repeat, when the steady state would be the whole trace anyway, and for a merged job of several
+// ranks. Linear in the number of GPU ops after one sort. The rule is in SteadyState.cpp.
+std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace);
 
 // Resolves a request against a trace. Errors (with the names or counts that exist) for an NVTX
 // name that is not in the trace, an instance past the last, an empty time range, or a capture

@@ -18,6 +18,7 @@
 #include "analysis/KernelNames.h"
 #include "ui/details/ArgMembers.h"
 #include "ui/details/Units.h"
+#include "ui/timeline/TimelineLayout.h"
 
 namespace wl::ui {
 namespace {
@@ -419,7 +420,31 @@ void DetailsPanel::fillMemcpy(const model::Slice& s, const model::MemcpyDetail& 
 
 void DetailsPanel::fillLaunch(const model::Slice& s) {
     const model::Trace& t = *m_trace;
-    if (const model::Flow* in = t.flowTo(m_ref); in && in->from.valid()) {
+    // Only a flow into GPU work is a launch; a producer's flow between two host slices (Perfetto's
+    // flow events, a framework's "fwdbwd") links them and says nothing of streams or latency.
+    const auto isLaunch = [&t](const model::Flow& f) {
+        return t.track(f.to.track).kind == model::TrackKind::GpuStream;
+    };
+    const auto where = [&t](model::SliceRef ref) {
+        return tr("%1 on %2")
+            .arg(qstr(t.str(t.slice(ref).nameId)),
+                 TimelineLayout::trackTitle(t, t.track(ref.track)));
+    };
+    const model::Flow* in = t.flowTo(m_ref);
+    const model::Flow* out = t.flowFrom(m_ref);
+    const bool flowIn = in && in->from.valid() && !isLaunch(*in);
+    const bool flowOut = out && out->to.valid() && !isLaunch(*out);
+    if (flowIn || flowOut)
+        addGroup(tr("Flow"));
+    if (flowIn) {
+        addRow(tr("Flow from"), where(in->from), in->from);
+        in = nullptr;
+    }
+    if (flowOut) {
+        addRow(tr("Flow to"), where(out->to), out->to);
+        out = nullptr;
+    }
+    if (in && in->from.valid()) {
         const model::Slice& api = t.slice(in->from);
         addGroup(tr("Launch"));
         addRow(tr("Launched by"),
@@ -428,7 +453,7 @@ void DetailsPanel::fillLaunch(const model::Slice& s) {
         addRow(tr("API call duration"), units::duration(api.durationNs));
         addRow(tr("Launch latency"), units::duration(s.startNs - api.startNs));
     }
-    if (const model::Flow* out = t.flowFrom(m_ref); out && out->to.valid()) {
+    if (out && out->to.valid()) {
         const model::Slice& work = t.slice(out->to);
         const model::Track& workTrack = t.track(out->to.track);
         addGroup(tr("Launched work"));

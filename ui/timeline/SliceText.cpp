@@ -130,16 +130,25 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     if (const model::NvtxDetail* n = trace.nvtx(s); n && n->domainId != 0) {
         rows += row(QStringLiteral("Domain"), qstr(trace.str(n->domainId)));
     }
-    if (const model::Flow* f = trace.flowTo(ref)) {
+    // Only a flow into GPU work is a launch; a flow between host slices just links them.
+    const auto launch = [&trace](const model::Flow& f) {
+        return trace.track(f.to.track).kind == model::TrackKind::GpuStream;
+    };
+    const auto where = [&trace](model::SliceRef other) {
+        return qstr(trace.str(trace.slice(other).nameId)) + QStringLiteral(" on ") +
+               TimelineLayout::trackTitle(trace, trace.track(other.track));
+    };
+    if (const model::Flow* f = trace.flowTo(ref); f && launch(*f)) {
         const model::Slice& api = trace.slice(f->from);
         rows += row(QStringLiteral("Launched by"), qstr(trace.str(api.nameId)));
         rows += row(QStringLiteral("Launch latency"), formatDuration(s.startNs - api.startNs));
+    } else if (f) {
+        rows += row(QStringLiteral("Flow from"), where(f->from));
     }
-    if (const model::Flow* f = trace.flowFrom(ref)) {
-        const model::Slice& gpu = trace.slice(f->to);
-        rows += row(QStringLiteral("Launches"),
-                    qstr(trace.str(gpu.nameId)) + QStringLiteral(" on ") +
-                        TimelineLayout::trackTitle(trace, trace.track(f->to.track)));
+    if (const model::Flow* f = trace.flowFrom(ref); f && launch(*f)) {
+        rows += row(QStringLiteral("Launches"), where(f->to));
+    } else if (f) {
+        rows += row(QStringLiteral("Flow to"), where(f->to));
     }
     if (badge) {
         rows += row(QStringLiteral("Theoretical occupancy"),
