@@ -1,5 +1,5 @@
 // `warpline record [-o FILE] -- PROGRAM [ARGS...]`: runs another CUDA program with the injection
-// library (CUDA_INJECTION64_PATH) and NVTX pointed at CUPTI (NVTX_INJECTION64_PATH); the library
+// library as its CUDA and NVTX tool (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH); the library
 // writes the trace when the program exits. The program's exit code is passed through.
 #include <dirent.h>
 #include <fcntl.h>
@@ -453,10 +453,9 @@ int recordCommand(const std::vector<std::string>& args) {
                                                          : parsed.output;
         setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
         const char* userNvtx = std::getenv("NVTX_INJECTION64_PATH");
-        // The injection library forwards NVTX to the libcupti the program ends up using (a
-        // user's own NVTX tool wins). A libcupti named there (left by another CUPTI tool) is
-        // replaced: the program may load a different copy of CUPTI (PyTorch ships one), and NVTX
-        // would then go to a copy that records nothing.
+        // The injection library records NVTX itself (a user's own NVTX tool wins). A libcupti
+        // named there (left by another CUPTI tool) is replaced: NVTX would go to CUPTI's own
+        // records, which the trace is not made from.
         const bool userTool = userNvtx != nullptr && userNvtx[0] != '\0' &&
                               std::strstr(userNvtx, "libcupti") == nullptr;
         if (!userTool) {

@@ -81,8 +81,6 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     CuptiTracer tracer(api);
     ASSERT_TRUE(tracer.start(spilling()).ok());
     queueLaunches(*api, 1, 10'000);
-    api->queue(markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 9'000, "Loop", "train"));
-    api->queue(markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 14'000, nullptr, "train"));
     api->queue(deviceRecord(0, "Fake H200"));
     api->flushAll(0);  // buffer 1 handed over
     queueLaunches(*api, 10, 20'000);
@@ -94,7 +92,6 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     EXPECT_EQ(recovered.value().outputPath, m_dir + "/train.json.gz");
     EXPECT_EQ(r.counts().kernel, 6u);
     EXPECT_EQ(r.counts().api, 6u);
-    EXPECT_EQ(r.counts().nvtx, 1u);
     EXPECT_EQ(r.flows().size(), 6u);  // every launch joined to its kernel, as live
     EXPECT_EQ(r.metadataValue("pid"), "4242");
     EXPECT_EQ(r.metadataValue("command"), "python3 train.py");
@@ -103,7 +100,8 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     EXPECT_EQ(r.devices()[0].name, "Fake H200");
     bool saysRecovered = false;
     for (const std::string& w : r.diagnostics().warnings) {
-        saysRecovered |= w.find("recovered from 2 activity buffers") != std::string::npos;
+        saysRecovered |= w.find("recovered from 2 activity buffers") != std::string::npos &&
+                         w.find("NVTX ranges") != std::string::npos;
     }
     EXPECT_TRUE(saysRecovered);
 

@@ -209,17 +209,6 @@ void SpillWriter::appendBuffer(const std::uint8_t* buffer, std::size_t validByte
         {payload, std::string_view(reinterpret_cast<const char*>(buffer), validBytes), fields});
 }
 
-void SpillWriter::appendRangeIds(std::span<const std::uint64_t> ids) {
-    if (ids.empty()) {
-        return;
-    }
-    std::string payload;
-    for (std::uint64_t id : ids) {
-        put(payload, id);
-    }
-    writeBlock(kTagRangeIds, {payload});
-}
-
 void SpillWriter::remove() {
     if (m_file != nullptr) {
         std::fclose(m_file);
@@ -271,10 +260,7 @@ model::Result<SpillSummary> replaySpill(const std::string& path, RecordTranslato
                 summary.metadata[key] = value;
             }
         } else if (tag == kTagRangeIds) {
-            std::uint64_t id = 0;
-            while (cursor.get(id)) {
-                translator.noteStartEndRange(id);
-            }
+            // Spill files of earlier builds: NVTX is no longer recorded by CUPTI.
         } else if (tag == kTagBuffer) {
             std::uint32_t recordCount = 0;
             std::uint32_t fieldCount = 0;

@@ -29,7 +29,7 @@ namespace wl::cupti {
 //   'B' a buffer: u32 records, u32 pointer fields, u64 dropped records, u32 record offsets[],
 //       u64 bytes, the buffer's bytes, then per pointer field: u32 field offset, u32 length
 //       (0xFFFFFFFF: null), the characters
-//   'R' NVTX start/end range ids (u64 each)
+//   'R' NVTX start/end range ids (u64 each), written by earlier builds; skipped
 // A block cut short by the process's end is ignored (and said so): every earlier block is whole.
 class SpillWriter {
 public:
@@ -43,7 +43,6 @@ public:
     // calls it under its run lock.
     void appendBuffer(const std::uint8_t* buffer, std::size_t validBytes,
                       std::span<const CUpti_Activity* const> records, std::uint64_t dropped);
-    void appendRangeIds(std::span<const std::uint64_t> ids);
     // The trace was written: the spill is no longer needed.
     void remove();
     const std::string& path() const { return m_path; }
@@ -69,7 +68,7 @@ struct SpillSummary {
     bool cutShort = false;  // the last block was incomplete (the process died writing it)
 };
 
-// Feeds every record of a spill file to `translator` (and the NVTX start/end range ids). Errors:
+// Feeds every record of a spill file to `translator`. Errors:
 // the file cannot be read, or is not a spill file.
 model::Result<SpillSummary> replaySpill(const std::string& path, RecordTranslator& translator);
 
