@@ -8,6 +8,7 @@
 #include "CuptiRecords.h"
 #include "FakeCuptiApi.h"
 #include "cupti/BufferPool.h"
+#include "cupti/NvtxInjection.h"
 
 namespace wl::cupti {
 namespace {
@@ -236,6 +237,28 @@ TEST(CuptiTracerTest, NvtxIsLeftToWarplinesRecorderUnlessTheUserChoseATool) {
     CuptiTracer::ensureNvtxInjection();
     EXPECT_EQ(std::string(std::getenv("NVTX_INJECTION64_PATH")), "/opt/user/choice.so");
     unsetenv("NVTX_INJECTION64_PATH");
+}
+
+TEST(CuptiTracerTest, AnotherNvtxToolIsNamedInTheTrace) {
+    if (nvtxInjectionInstalled()) {
+        GTEST_SKIP() << "NVTX attached to Warpline already in this process";
+    }
+    auto traceWith = [](const char* tool) {
+        setenv("NVTX_INJECTION64_PATH", tool, 1);
+        auto api = std::make_shared<FakeCuptiApi>();
+        CuptiTracer tracer(api);
+        EXPECT_TRUE(tracer.start().ok());
+        auto trace = tracer.stop();
+        unsetenv("NVTX_INJECTION64_PATH");
+        std::string warnings;
+        for (const auto& w : trace.value()->diagnostics().warnings) {
+            warnings += w;
+        }
+        return warnings;
+    };
+    EXPECT_NE(traceWith("/bin/sh").find("names another NVTX tool (/bin/sh)"), std::string::npos);
+    // This program itself (where the tracer lives, as warpline_inject does under `record`).
+    EXPECT_EQ(traceWith("/proc/self/exe").find("another NVTX tool"), std::string::npos);
 }
 
 TEST(BufferPoolTest, BuffersAreAlignedRecycledAndGrowWhenDry) {

@@ -391,6 +391,18 @@ TEST_F(NvtxRecorderTest, UnbalancedRangesAreCountedAndNamedNeverDropped) {
     EXPECT_EQ(next.neverEnded, 0u);
 }
 
+TEST_F(NvtxRecorderTest, ManyUnbalancedCallsAreAllCountedAndSummed) {
+    auto pop = core<nvtxRangePop_impl_fntype>(NVTX_CBID_CORE_RangePop);
+    for (int i = 0; i < 30; ++i) {
+        pop();
+    }
+    const NvtxCapture capture = recorder.collect();
+    EXPECT_EQ(capture.unmatchedEnds, 30u);
+    ASSERT_EQ(capture.warnings.size(), NvtxRecorder::kMaxWarnings + 1);
+    EXPECT_EQ(capture.warnings.back().rfind("10 more NVTX ranges", 0), 0u)
+        << capture.warnings.back();
+}
+
 TEST_F(NvtxRecorderTest, NothingIsRecordedWhileOff) {
     auto pushA = core<nvtxRangePushA_impl_fntype>(NVTX_CBID_CORE_RangePushA);
     auto pop = core<nvtxRangePop_impl_fntype>(NVTX_CBID_CORE_RangePop);

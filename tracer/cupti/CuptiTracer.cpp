@@ -1,6 +1,7 @@
 #include "cupti/CuptiTracer.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -185,6 +186,17 @@ void CUPTIAPI tracerCallback(void* /*userData*/, CUpti_CallbackDomain domain, CU
         }
         return;
     }
+}
+
+// Whether `path` is the file this code was loaded from (`record`: warpline_inject, which NVTX
+// loads as its tool too).
+bool isThisModule(const char* path) {
+    Dl_info info{};
+    struct stat self {};
+    struct stat named {};
+    return dladdr(reinterpret_cast<void*>(&isThisModule), &info) != 0 &&
+           info.dli_fname != nullptr && stat(info.dli_fname, &self) == 0 &&
+           stat(path, &named) == 0 && self.st_dev == named.st_dev && self.st_ino == named.st_ino;
 }
 
 std::string processName() {
@@ -512,7 +524,8 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         d.nvtxTurnedOn = !NvtxRecorder::instance().recording();
         NvtxRecorder::instance().setRecording(true);
         const char* tool = std::getenv("NVTX_INJECTION64_PATH");
-        if (tool != nullptr && tool[0] != '\0' && !nvtxInjectionInstalled()) {
+        if (tool != nullptr && tool[0] != '\0' && !nvtxInjectionInstalled() &&
+            !isThisModule(tool)) {
             d.warnings.push_back(std::string("NVTX_INJECTION64_PATH names another NVTX tool (") +
                                  tool + "): NVTX ranges of this process go there, not here");
         }

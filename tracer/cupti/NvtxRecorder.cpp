@@ -4,7 +4,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <unordered_map>
 
 namespace wl::cupti {
@@ -14,6 +16,9 @@ namespace {
 // large enough that a busy thread rarely allocates.
 constexpr std::size_t kFirstChunkEvents = 256;
 constexpr std::size_t kChunkEvents = 4096;
+// How long collect() waits for a thread that is inside an NVTX call: 100 ms in all.
+constexpr int kLockTries = 1000;
+constexpr std::chrono::microseconds kLockWait{100};
 
 std::atomic<std::uint64_t> g_nextSerial{1};
 
@@ -246,10 +251,24 @@ NvtxCapture NvtxRecorder::collect() {
     std::vector<Taken> taken;
     NvtxCapture capture;
     std::map<std::pair<const NvtxDomain*, std::uint32_t>, std::string> categoryNames;
+    std::vector<std::int64_t> stuck;
     {
         std::lock_guard lock(m_mutex);
         for (auto& thread : m_threads) {
-            std::lock_guard threadLock(thread->mutex);
+            // A thread stopped inside an NVTX call holds its lock for good (the trace is being
+            // written from a signal handler's request while that thread waits): its events are
+            // left out, and said so, rather than the trace never being written.
+            std::unique_lock threadLock(thread->mutex, std::defer_lock);
+            for (int tries = 0; !threadLock.try_lock(); ++tries) {
+                if (tries == kLockTries) {
+                    break;
+                }
+                std::this_thread::sleep_for(kLockWait);
+            }
+            if (!threadLock.owns_lock()) {
+                stuck.push_back(thread->tid);
+                continue;
+            }
             if (!thread->chunks.empty()) {
                 taken.push_back(Taken{thread->tid, thread->pid, std::move(thread->chunks)});
                 thread->chunks.clear();
@@ -262,11 +281,17 @@ NvtxCapture NvtxRecorder::collect() {
         capture.deviceNames = m_deviceNames;
         capture.otherNames = m_otherNames;
     }
+    std::size_t named = 0;  // unpaired ranges named in the warnings
     auto warn = [&](std::string message) {
-        if (capture.warnings.size() < kMaxWarnings) {
+        if (named < kMaxWarnings) {
             capture.warnings.push_back(std::move(message));
+            ++named;
         }
     };
+    for (std::int64_t tid : stuck) {
+        capture.warnings.push_back("NVTX events of thread " + std::to_string(tid) +
+                                   " were left out: it was stopped inside an NVTX call");
+    }
     auto rangeOf = [&](const Event& event, std::int64_t pid, std::int64_t tid) {
         NvtxRange range;
         range.startNs = event.timestampNs;
@@ -376,8 +401,8 @@ NvtxCapture NvtxRecorder::collect() {
              " was started and never ended (thread " + std::to_string(start->tid) + ")");
     }
     const std::uint64_t problems = capture.neverEnded + capture.unmatchedEnds;
-    if (problems > capture.warnings.size()) {
-        capture.warnings.push_back(std::to_string(problems - capture.warnings.size()) +
+    if (problems > named) {
+        capture.warnings.push_back(std::to_string(problems - named) +
                                    " more NVTX ranges never ended or ends without a start");
     }
     return capture;
