@@ -337,7 +337,7 @@ std::vector<WrittenTrace> recoverKilled(const std::string& spillDir, bool forceO
 // One trace of every process of the run, beside the trace of the program `record` started
 // (`rootPid`; processes share the host clock).
 void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
-                 bool forceOverwrite) {
+                 const std::string& pattern, bool forceOverwrite) {
     std::vector<model::MergeInput> inputs;
     for (const WrittenTrace& w : written) {
         auto trace = io::loadTrace(w.path);
@@ -357,8 +357,12 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
     const auto root = std::find_if(written.begin(), written.end(), [&](const WrittenTrace& w) {
         return statValue(w.stats, "pid") == std::to_string(rootPid);
     });
-    std::string path =
-        io::mergedOutputPath(root != written.end() ? root->path : written.front().path);
+    // Beside the processes' traces: a pattern that names them apart names it too (under a
+    // launcher such as torchrun, which traces nothing of its own); else beside the root's.
+    std::string path = io::mergedPatternOutputPath(pattern);
+    if (path.empty()) {
+        path = io::mergedOutputPath(root != written.end() ? root->path : written.front().path);
+    }
     if (!forceOverwrite && fileExists(path)) {
         printError("merged trace not written: " + path +
                    " exists already (pass --force-overwrite to replace it)");
@@ -512,6 +516,7 @@ int recordCommand(const std::vector<std::string>& args) {
 
     const std::vector<std::string> lines = readLines(statusPath);
     std::vector<WrittenTrace> written;
+    std::size_t skipped = 0;  // processes that ran no GPU work (a launcher): no trace
     for (const std::string& line : lines) {
         if (line.rfind("ok ", 0) == 0) {
             const std::string rest = line.substr(3);
@@ -522,6 +527,11 @@ int recordCommand(const std::vector<std::string>& args) {
             written.push_back(std::move(w));
         } else if (line.rfind("error ", 0) == 0) {
             printError(parsed.command[0] + ": " + line.substr(6));
+        } else if (line.rfind("skipped ", 0) == 0) {
+            ++skipped;
+            std::fprintf(stderr, "warpline: no trace of process %s: %s\n",
+                         statValue(line.substr(8), "pid").c_str(),
+                         "it launched no GPU work and made no NVTX call");
         }
     }
     for (WrittenTrace& w : recoverKilled(work, parsed.settings.forceOverwrite)) {
@@ -537,8 +547,13 @@ int recordCommand(const std::vector<std::string>& args) {
             std::fprintf(stderr, "  %s\n", w.path.c_str());
         }
         if (parsed.merge) {
-            writeMerged(written, child, parsed.settings.forceOverwrite);
+            writeMerged(written, child, parsed.output, parsed.settings.forceOverwrite);
         }
+    }
+    if (written.empty() && skipped > 0 && skipped == lines.size()) {
+        printError(parsed.command[0] +
+                   ": no trace was written: the program launched no GPU work and made no NVTX "
+                   "call");
     }
     if (written.empty() && lines.empty()) {
         if (WIFSIGNALED(waitStatus)) {

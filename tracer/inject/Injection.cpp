@@ -53,6 +53,7 @@ std::atomic<bool> g_initialized{false};
 std::atomic<bool> g_written{false};
 wl::cupti::CuptiTracer* g_tracer = nullptr;  // never destroyed: it must outlive every exit handler
 std::string g_outputPath;                    // chosen at start: the spill file names it too
+std::string g_outputNote;  // why g_outputPath is the fallback name, said when it is written
 pid_t g_tracedPid = 0;  // a process forked without exec inherits the tracer's memory, not its use
 
 // While a spill file is kept, CUPTI is asked for its buffers this often: a kill loses at most
@@ -196,6 +197,20 @@ void writeTrace() {
     }
     const std::string& path = g_outputPath;
     const auto& metadata = trace.value()->metadata();
+    // A process that initialised CUDA but gave the GPU nothing to do and marked nothing (a
+    // launcher such as torchrun, which only counts the devices) leaves no trace of its own.
+    const auto& counts = trace.value()->counts();
+    if (counts.kernel + counts.memcpy + counts.memset + counts.memory + counts.sync + counts.nvtx ==
+            0 &&
+        metadata.find(wl::cupti::kCaptureRemovedKey) == metadata.end()) {
+        g_tracer->discardSpill();
+        reportStatus("skipped pid=" + std::to_string(getpid()) +
+                     " api_calls=" + std::to_string(counts.api));
+        return;
+    }
+    if (!g_outputNote.empty()) {
+        std::fprintf(stderr, "warpline: warning: %s\n", g_outputNote.c_str());
+    }
     auto saved = wl::io::saveTrace(*trace.value(), path);
     if (!saved.ok()) {
         std::fprintf(stderr, "warpline: error: %s\n", saved.error().describe().c_str());
@@ -391,12 +406,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                      applied.error().message.c_str());
     }
     // A name that cannot be made in this process (a %q{VAR} it lacks) must not lose its trace:
-    // it goes to the default name in the current folder, and the recorder says so.
+    // it goes to the default name in the current folder, and the recorder says so when it is
+    // written (a launcher without the variable writes none).
     const auto named = outputPath(settings.forceOverwrite);
     g_outputPath = named.ok() ? named.value() : fallbackOutputPath();
     if (!named.ok()) {
-        std::fprintf(stderr, "warpline: warning: %s; writing %s instead\n",
-                     named.error().message.c_str(), g_outputPath.c_str());
+        g_outputNote = named.error().message + "; writing " + g_outputPath + " instead";
     }
     options.metadata["clock_sync_start"] = clockPair();
     if (const char* spillDir = std::getenv("WARPLINE_RECORD_SPILL_DIR");

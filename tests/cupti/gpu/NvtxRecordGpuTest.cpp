@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -159,6 +160,33 @@ TEST_F(NvtxRecordGpuTest, EveryNvtxFormOfACudaProgramIsRecorded) {
 
     // The unbalanced calls are counted warnings.
     EXPECT_EQ(trace.diagnostics().unmatchedEnds, 3u);
+}
+
+// torchrun's shape: a launcher that initialises CUDA only to count devices and starts the ranks.
+// Its ranks' traces and the merged one sit together under the -o pattern's names; the launcher
+// leaves no trace (none under the fallback name in the working folder either).
+TEST_F(NvtxRecordGpuTest, ALauncherLeavesNoTraceAndTheMergedOneGoesBesideTheRanks) {
+    const std::string log = m_dir + "/record.log";
+    const std::string command = "cd '" + m_dir + "' && " + warpline() +
+                                " record -o 'ranks/job-%q{RANK}.json' -- '" + NVTX_GPU_PROBE_EXE +
+                                "' --launcher > '" + log + "' 2>&1";
+    std::filesystem::create_directory(m_dir + "/ranks");
+    const int status = std::system(command.c_str());
+    const std::string output = test::readFile(log);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(m_dir)) {
+        if (entry.is_regular_file() && entry.path().filename() != "record.log") {
+            files.insert(std::filesystem::relative(entry.path(), m_dir).string());
+        }
+    }
+    EXPECT_EQ(files, (std::set<std::string>{"ranks/job-0.json", "ranks/job-1.json",
+                                            "ranks/job.merged.json"}))
+        << output;
+    EXPECT_NE(output.find("no trace of process"), std::string::npos) << output;
+    auto merged = io::loadTrace(m_dir + "/ranks/job.merged.json");
+    ASSERT_TRUE(merged.ok()) << merged.error().describe();
+    EXPECT_GT(merged.value()->counts().kernel, 0u);
 }
 
 }  // namespace

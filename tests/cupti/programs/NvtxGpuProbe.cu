@@ -1,6 +1,8 @@
 // Every NVTX form (NvtxProbeForms.h) around GPU work: thrust and CUB calls (which add their own
 // ranges in the CCCL domain) and a kernel on a stream the program names, on a device, stream and
-// event named through NVTX. For the `warpline record` GPU test.
+// event named through NVTX. For the `warpline record` GPU test. With --launcher it behaves like
+// torchrun: it initialises CUDA only to count the devices, starts itself twice with RANK=0 and
+// RANK=1, and waits for them.
 #include <nvtx3/nvToolsExtCuda.h>
 #include <nvtx3/nvToolsExtCudaRt.h>
 #include <thrust/device_vector.h>
@@ -8,8 +10,12 @@
 #include <thrust/sort.h>
 #include <cub/device/device_reduce.cuh>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "NvtxProbeForms.h"
 
@@ -33,7 +39,31 @@ __global__ void probe_fill(float* data, int n, float value) {
 
 }  // namespace
 
-int main() {
+int launch() {
+    int devices = 0;
+    CHECK(cudaGetDeviceCount(&devices));
+    pid_t ranks[2] = {};
+    for (int rank = 0; rank < 2; ++rank) {
+        ranks[rank] = fork();
+        if (ranks[rank] == 0) {
+            setenv("RANK", rank == 0 ? "0" : "1", 1);
+            execl("/proc/self/exe", "nvtx_gpu_probe", static_cast<char*>(nullptr));
+            std::_Exit(91);
+        }
+    }
+    int failed = 0;
+    for (pid_t pid : ranks) {
+        int status = 0;
+        waitpid(pid, &status, 0);
+        failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    return failed == 0 ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--launcher") == 0) {
+        return launch();
+    }
     constexpr int kN = 1 << 16;
     CHECK(cudaSetDevice(0));
     nvtxNameCudaDeviceA(0, nvtx_probe::kDeviceName);
