@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -466,6 +467,22 @@ TEST_F(RecordTranslatorTest, NvtxNamesNameThreadStreamAndDeviceRows) {
     }
     EXPECT_TRUE(gpuNamed);
     EXPECT_EQ(trace->metadataValue("nvtx resource names"), "event 0x10: done");
+}
+
+TEST_F(RecordTranslatorTest, OnlyDevicesWithWorkHaveRows) {
+    feed(deviceRecord(0, "Fake H200"));
+    feed(deviceRecord(1, "Fake H200"));  // CUPTI describes every device, used or not
+    feed(kernelRecord("k", 300, 400, 5, 13, 0));
+    EXPECT_TRUE(translator.ranWorkOn(0));
+    EXPECT_FALSE(translator.ranWorkOn(1));
+    auto trace = finish();
+    std::set<int> groups;
+    for (const auto& process : trace->processes()) {
+        if (process.deviceId >= 0) {
+            groups.insert(process.deviceId);
+        }
+    }
+    EXPECT_EQ(groups, (std::set<int>{0}));
 }
 
 TEST_F(RecordTranslatorTest, ThreadsAndStreamsAreNamed) {

@@ -468,6 +468,13 @@ struct CuptiTracer::Impl {
                 builder.diagnostics().warn(series.error().message);
                 continue;
             }
+            if (!translator.ranWorkOn(device)) {
+                // Sampled (in-process runs sample every device) but never used: its metrics
+                // would make a group of flat rows for a GPU the program did not touch.
+                builder.diagnostics().note("GPU metrics of GPU " + std::to_string(device) +
+                                           " left out: the program ran no GPU work there");
+                continue;
+            }
             const auto process = translator.gpuProcess(device);
             for (const MetricSeries& s : series.value()) {
                 const auto counter = builder.counterTrack(process, "GPU metrics", s.name, s.unit);

@@ -62,6 +62,9 @@ public:
 
     // Devices that ran GPU work or reported DEVICE records, in ascending order.
     std::vector<int> devices() const;
+    // Whether the program's records put anything on this device (kernels, copies, memsets,
+    // allocations, synchronisations): only such devices get a group of rows.
+    bool ranWorkOn(int deviceId) const { return m_gpuProcesses.count(deviceId) != 0; }
     std::uint64_t recordCount() const { return m_recordCount; }
 
     // Emits what was waiting for a join (NVTX ranges, synchronisations), names streams, threads and
