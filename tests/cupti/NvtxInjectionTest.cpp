@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <string>
 
 #include "cupti/programs/NvtxProbeForms.h"
@@ -123,6 +124,20 @@ TEST_F(NvtxInjectionTest, AProgramThatOnlyUsedNvtxGetsATraceOfEveryForm) {
               std::string::npos)
         << warnings;
     EXPECT_NE(warnings.find("pop without a push"), std::string::npos) << warnings;
+}
+
+TEST_F(NvtxInjectionTest, RecordWritesTheTraceOfAProgramThatOnlyUsedNvtx) {
+    const std::string command = "cd '" + m_dir + "' && env -u NVTX_INJECTION64_PATH '" +
+                                WARPLINE_EXE + "' record -o probe.json -- '" + NVTX_PROBE_EXE +
+                                "' > '" + m_dir + "/log' 2>&1";
+    const int status = std::system(command.c_str());
+    const std::string log = test::readFile(m_dir + "/log");
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
+    EXPECT_NE(log.find("trace written to probe.json"), std::string::npos) << log;
+    auto loaded = io::loadTrace(m_dir + "/probe.json");
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    EXPECT_EQ(loaded.value()->counts().nvtx, std::size(nvtx_probe::kExpectedForms));
+    EXPECT_EQ(loaded.value()->metadataValue("producer"), "warpline record");
 }
 
 TEST_F(NvtxInjectionTest, NothingIsRecordedWhenOnlyCudaIsTraced) {
