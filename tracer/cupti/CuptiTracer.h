@@ -84,8 +84,9 @@ public:
 
     // Makes this process's NVTX calls reach Warpline's NVTX recorder (NvtxInjection.h, through
     // NVTX's static injection hook): an NVTX_INJECTION64_PATH that names a libcupti (left by
-    // another CUPTI tool) is cleared, since CUPTI no longer records NVTX for us; any other tool
-    // the user set wins. Must run before the process's first NVTX call; start() calls it too.
+    // another CUPTI tool) is cleared, as CUPTI's own NVTX records are not what the trace is made
+    // of; any other tool the user set wins. Must run before the process's first NVTX call;
+    // start() calls it too.
     static void ensureNvtxInjection();
     // CUPTI's clock now: the clock of every record's timestamps (0 when it cannot be read).
     static std::uint64_t clockNs();
