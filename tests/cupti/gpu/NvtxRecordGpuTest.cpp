@@ -90,8 +90,6 @@ TEST_F(NvtxRecordGpuTest, EveryNvtxFormOfACudaProgramIsRecorded) {
         EXPECT_EQ(found.track->kind, e.startEnd ? TrackKind::NvtxAsync : TrackKind::Nvtx) << e.name;
         if (e.mark) {
             EXPECT_EQ(found.slice->durationNs, 0) << e.name;
-        } else {
-            EXPECT_GT(found.slice->durationNs, 0) << e.name;
         }
     }
     const Found pushEx = findNvtx(trace, kPushEx);
@@ -117,6 +115,11 @@ TEST_F(NvtxRecordGpuTest, EveryNvtxFormOfACudaProgramIsRecorded) {
                    !track.slices.empty();
     }
     EXPECT_TRUE(ccclRow);
+
+    // Ranges around GPU work last as long as its launches and synchronisations.
+    for (const char* name : {kPushA, kScopedLiteral, kScopedInDomain, kAttributed}) {
+        EXPECT_GT(findNvtx(trace, name).slice->durationNs, 1000) << name;
+    }
 
     // One clock: the CUDA calls the program made inside "push A" lie inside it.
     const Found pushA = findNvtx(trace, kPushA);
