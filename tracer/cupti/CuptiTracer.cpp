@@ -237,6 +237,7 @@ struct CuptiTracer::Impl {
     // start() turned NVTX recording on (in-process runs); stop() turns it off again. `record`
     // keeps it on from the program's first NVTX call.
     bool nvtxTurnedOn = false;
+    std::size_t spilledNvtxNames = 0;  // names in the spill file (flusher thread only)
 
     // Periodic flushing (TracerOptions::flushPeriodMs) on a thread of its own. A forked child
     // inherits the tracer but not the thread: only the process that started it joins it.
@@ -249,6 +250,7 @@ struct CuptiTracer::Impl {
     void startFlusher(std::uint32_t periodMs) {
         flusherStop = false;
         flusherOwner = getpid();
+        spilledNvtxNames = 0;
         flusher = std::thread([this, periodMs] {
             std::unique_lock lock(flusherMutex);
             while (!flusherWake.wait_for(lock, std::chrono::milliseconds(periodMs),
@@ -256,9 +258,32 @@ struct CuptiTracer::Impl {
                 lock.unlock();
                 // Hands over every buffer whose records are complete, full or not.
                 api->flushAll(0);
+                spillNvtx();
                 lock.lock();
             }
         });
+    }
+
+    // The NVTX calls since the last time, and the names given, to the spill file: NVTX lives in
+    // the process's memory only until the trace is written.
+    void spillNvtx() {
+        if (!options.traceNvtx) {
+            return;
+        }
+        NvtxRecorder& recorder = NvtxRecorder::instance();
+        const std::vector<NvtxSpilledEvent> events = recorder.takeForSpill();
+        const NvtxSpilledNames names = recorder.namesForSpill();
+        const std::size_t nameCount = names.categories.size() + names.threadNames.size() +
+                                      names.streamNames.size() + names.deviceNames.size() +
+                                      names.otherNames.size();
+        if (events.empty() && nameCount == spilledNvtxNames) {
+            return;
+        }
+        spilledNvtxNames = nameCount;
+        std::lock_guard lock(g_runMutex);
+        if (run && run->spill() != nullptr) {
+            run->spill()->appendNvtx(events, names);
+        }
     }
 
     void stopFlusher() {

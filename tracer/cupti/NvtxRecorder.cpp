@@ -52,6 +52,9 @@ struct NvtxRecorder::ThreadBuffer {
     std::int64_t tid = 0;
     std::int64_t pid = 0;
     std::vector<std::vector<Event>> chunks;
+    // Where takeForSpill() stopped: chunk index and events in it.
+    std::size_t spilledChunk = 0;
+    std::size_t spilledInChunk = 0;
     // Open pushes per domain on this thread: what push and pop return.
     std::vector<std::pair<const NvtxDomain*, int>> depths;
 
@@ -87,21 +90,21 @@ NvtxRecorder::ThreadBuffer& NvtxRecorder::threadBuffer() {
     }
     const std::int64_t tid = currentTid();
     std::lock_guard lock(m_mutex);
-    ThreadBuffer* found = nullptr;
-    for (auto& buffer : m_threads) {
-        if (buffer->tid == tid) {
-            found = buffer.get();
-            break;
-        }
-    }
-    if (found == nullptr) {
-        auto buffer = std::make_unique<ThreadBuffer>();
-        buffer->tid = tid;
-        buffer->pid = getpid();
-        found = m_threads.emplace_back(std::move(buffer)).get();
-    }
+    ThreadBuffer* found = &bufferOf(tid, getpid());
     t_cache = Cache{m_serial, found};
     return *found;
+}
+
+NvtxRecorder::ThreadBuffer& NvtxRecorder::bufferOf(std::int64_t tid, std::int64_t pid) {
+    for (auto& buffer : m_threads) {
+        if (buffer->tid == tid) {
+            return *buffer;
+        }
+    }
+    auto buffer = std::make_unique<ThreadBuffer>();
+    buffer->tid = tid;
+    buffer->pid = pid;
+    return *m_threads.emplace_back(std::move(buffer));
 }
 
 void NvtxRecorder::append(EventKind kind, const NvtxDomain* domain,
@@ -273,6 +276,8 @@ NvtxCapture NvtxRecorder::collect() {
                 taken.push_back(Taken{thread->tid, thread->pid, std::move(thread->chunks)});
                 thread->chunks.clear();
             }
+            thread->spilledChunk = 0;
+            thread->spilledInChunk = 0;
             thread->depths.clear();
         }
         categoryNames = m_categoryNames;
@@ -406,6 +411,98 @@ NvtxCapture NvtxRecorder::collect() {
                                    " more NVTX ranges never ended or ends without a start");
     }
     return capture;
+}
+
+std::vector<NvtxSpilledEvent> NvtxRecorder::takeForSpill() {
+    std::vector<NvtxSpilledEvent> out;
+    std::lock_guard lock(m_mutex);
+    for (auto& thread : m_threads) {
+        std::lock_guard threadLock(thread->mutex);
+        for (std::size_t c = thread->spilledChunk; c < thread->chunks.size(); ++c) {
+            const auto& chunk = thread->chunks[c];
+            const std::size_t from = c == thread->spilledChunk ? thread->spilledInChunk : 0;
+            for (std::size_t i = from; i < chunk.size(); ++i) {
+                const Event& e = chunk[i];
+                NvtxSpilledEvent s;
+                s.pid = thread->pid;
+                s.tid = thread->tid;
+                s.timestampNs = e.timestampNs;
+                s.rangeId = e.rangeId;
+                if (e.domain != nullptr) {
+                    s.domain = e.domain->name;
+                }
+                s.message = e.registered != nullptr ? *e.registered : e.message;
+                s.payload = e.payload;
+                s.colorArgb = e.colorArgb;
+                s.category = e.category;
+                s.kind = static_cast<std::uint8_t>(e.kind);
+                s.hasColor = e.hasColor;
+                s.hasPayload = e.hasPayload;
+                out.push_back(std::move(s));
+            }
+        }
+        if (!thread->chunks.empty()) {
+            thread->spilledChunk = thread->chunks.size() - 1;
+            thread->spilledInChunk = thread->chunks.back().size();
+        }
+    }
+    return out;
+}
+
+NvtxSpilledNames NvtxRecorder::namesForSpill() const {
+    NvtxSpilledNames names;
+    std::lock_guard lock(m_mutex);
+    for (const auto& [key, name] : m_categoryNames) {
+        names.categories.push_back(
+            {key.first != nullptr ? key.first->name : std::string(), key.second, name});
+    }
+    names.threadNames = m_threadNames;
+    names.streamNames = m_streamNames;
+    names.deviceNames = m_deviceNames;
+    names.otherNames = m_otherNames;
+    return names;
+}
+
+void NvtxRecorder::replay(const NvtxSpilledEvent& spilled) {
+    if (spilled.kind > static_cast<std::uint8_t>(EventKind::Mark)) {
+        return;  // not a kind this build wrote
+    }
+    const NvtxDomain* domain = spilled.domain.empty() ? nullptr : createDomain(spilled.domain);
+    std::lock_guard lock(m_mutex);
+    ThreadBuffer& thread = bufferOf(spilled.tid, spilled.pid);
+    std::lock_guard threadLock(thread.mutex);
+    if (thread.chunks.empty() || thread.chunks.back().size() == thread.chunks.back().capacity()) {
+        thread.chunks.emplace_back().reserve(kChunkEvents);
+    }
+    Event& event = thread.chunks.back().emplace_back();
+    event.timestampNs = spilled.timestampNs;
+    event.rangeId = spilled.rangeId;
+    event.domain = domain;
+    event.message = spilled.message;
+    event.payload = spilled.payload;
+    event.colorArgb = spilled.colorArgb;
+    event.category = spilled.category;
+    event.kind = static_cast<EventKind>(spilled.kind);
+    event.hasColor = spilled.hasColor;
+    event.hasPayload = spilled.hasPayload;
+}
+
+void NvtxRecorder::replayNames(const NvtxSpilledNames& names) {
+    for (const auto& category : names.categories) {
+        nameCategory(category.domain.empty() ? nullptr : createDomain(category.domain), category.id,
+                     category.name);
+    }
+    std::lock_guard lock(m_mutex);
+    for (const auto& [tid, name] : names.threadNames) {
+        m_threadNames[tid] = name;
+    }
+    for (const auto& [id, name] : names.streamNames) {
+        m_streamNames[id] = name;
+    }
+    for (const auto& [device, name] : names.deviceNames) {
+        m_deviceNames[device] = name;
+    }
+    m_otherNames = names.otherNames;
 }
 
 std::string NvtxRecorder::utf8(std::u32string_view text) {

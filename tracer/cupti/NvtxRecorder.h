@@ -63,6 +63,41 @@ struct NvtxCapture {
     std::vector<std::string> warnings;  // the first few of the above, named
 };
 
+// One recorded call as the spill file keeps it (SpillFile.h): its domain and name as text, so a
+// recorder in another process can replay it.
+struct NvtxSpilledEvent {
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    std::uint64_t timestampNs = 0;
+    std::uint64_t rangeId = 0;
+    std::string domain;
+    std::string message;
+    double payload = 0.0;
+    std::uint32_t colorArgb = 0;
+    std::uint32_t category = 0;
+    std::uint8_t kind = 0;  // NvtxRecorder's event kind
+    bool hasColor = false;
+    bool hasPayload = false;
+};
+
+// The names given so far, for the spill file.
+struct NvtxSpilledNames {
+    struct Category {
+        std::string domain;
+        std::uint32_t id = 0;
+        std::string name;
+    };
+    std::vector<Category> categories;
+    std::map<std::int64_t, std::string> threadNames;
+    std::map<std::uint32_t, std::string> streamNames;
+    std::map<int, std::string> deviceNames;
+    std::vector<std::string> otherNames;
+    bool empty() const {
+        return categories.empty() && threadNames.empty() && streamNames.empty() &&
+               deviceNames.empty() && otherNames.empty();
+    }
+};
+
 // Records the program's NVTX calls: the handlers of the NVTX injection (NvtxInjection.cpp) call
 // it on the program's threads. Each thread appends to a buffer of its own (its lock is only ever
 // contended by collect()); push/pop and start/end are paired, names resolved and strings
@@ -116,6 +151,14 @@ public:
     // Calls that arrived while recording, since the last collect().
     std::uint64_t eventCount() const;
 
+    // For the spill file, so a process killed without warning keeps its NVTX: copies of the calls
+    // recorded since the last call (collect() still gets them), and every name given so far.
+    std::vector<NvtxSpilledEvent> takeForSpill();
+    NvtxSpilledNames namesForSpill() const;
+    // Recovery from a spill file: a call as if its thread had made it now, and the names.
+    void replay(const NvtxSpilledEvent& event);
+    void replayNames(const NvtxSpilledNames& names);
+
     // wchar_t text (UTF-32 on Linux) as UTF-8; invalid code points become U+FFFD.
     static std::string utf8(std::u32string_view text);
 
@@ -137,6 +180,7 @@ private:
     struct ThreadBuffer;
 
     ThreadBuffer& threadBuffer();
+    ThreadBuffer& bufferOf(std::int64_t tid, std::int64_t pid);  // under m_mutex
     void append(EventKind kind, const NvtxDomain* domain, const NvtxAttributes* attributes,
                 std::uint64_t rangeId, int* level);
 

@@ -60,7 +60,8 @@ model::Result<RecoveredTrace> recoverSpilledTrace(const std::string& spillPath,
         " activity buffers. Records CUPTI had not yet handed over (about the last second before "
         "the process ended) are missing" +
         (summary.cutShort ? ", and the last buffer was cut short" : std::string()) +
-        ". NVTX ranges are kept only in the process's memory: they are not recovered.");
+        ", as are the NVTX calls of that last second (ranges it left open are counted as never "
+        "ended).");
     RecoveredTrace recovered;
     recovered.outputPath = valueOr(metadata, kSpillOutputKey);
     recovered.trace = builder.finalize();
