@@ -1,5 +1,5 @@
 // `warpline record [-o FILE] -- PROGRAM [ARGS...]`: runs another CUDA program with the injection
-// library (CUDA_INJECTION64_PATH) and NVTX pointed at CUPTI (NVTX_INJECTION64_PATH); the library
+// library as its CUDA and NVTX tool (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH); the library
 // writes the trace when the program exits. The program's exit code is passed through.
 #include <dirent.h>
 #include <fcntl.h>
@@ -337,7 +337,7 @@ std::vector<WrittenTrace> recoverKilled(const std::string& spillDir, bool forceO
 // One trace of every process of the run, beside the trace of the program `record` started
 // (`rootPid`; processes share the host clock).
 void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
-                 bool forceOverwrite) {
+                 const std::string& pattern, bool forceOverwrite) {
     std::vector<model::MergeInput> inputs;
     for (const WrittenTrace& w : written) {
         auto trace = io::loadTrace(w.path);
@@ -357,8 +357,12 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
     const auto root = std::find_if(written.begin(), written.end(), [&](const WrittenTrace& w) {
         return statValue(w.stats, "pid") == std::to_string(rootPid);
     });
-    std::string path =
-        io::mergedOutputPath(root != written.end() ? root->path : written.front().path);
+    // Beside the processes' traces: a pattern that names them apart names it too (under a
+    // launcher such as torchrun, which traces nothing of its own); else beside the root's.
+    std::string path = io::mergedPatternOutputPath(pattern);
+    if (path.empty()) {
+        path = io::mergedOutputPath(root != written.end() ? root->path : written.front().path);
+    }
     if (!forceOverwrite && fileExists(path)) {
         printError("merged trace not written: " + path +
                    " exists already (pass --force-overwrite to replace it)");
@@ -453,10 +457,9 @@ int recordCommand(const std::vector<std::string>& args) {
                                                          : parsed.output;
         setenv("CUDA_INJECTION64_PATH", injection.c_str(), 1);
         const char* userNvtx = std::getenv("NVTX_INJECTION64_PATH");
-        // The injection library forwards NVTX to the libcupti the program ends up using (a
-        // user's own NVTX tool wins). A libcupti named there (left by another CUPTI tool) is
-        // replaced: the program may load a different copy of CUPTI (PyTorch ships one), and NVTX
-        // would then go to a copy that records nothing.
+        // The injection library records NVTX itself (a user's own NVTX tool wins). A libcupti
+        // named there (left by another CUPTI tool) is replaced: NVTX would go to CUPTI's own
+        // records, which the trace is not made from.
         const bool userTool = userNvtx != nullptr && userNvtx[0] != '\0' &&
                               std::strstr(userNvtx, "libcupti") == nullptr;
         if (!userTool) {
@@ -513,6 +516,7 @@ int recordCommand(const std::vector<std::string>& args) {
 
     const std::vector<std::string> lines = readLines(statusPath);
     std::vector<WrittenTrace> written;
+    std::size_t skipped = 0;  // processes that ran no GPU work (a launcher): no trace
     for (const std::string& line : lines) {
         if (line.rfind("ok ", 0) == 0) {
             const std::string rest = line.substr(3);
@@ -523,6 +527,11 @@ int recordCommand(const std::vector<std::string>& args) {
             written.push_back(std::move(w));
         } else if (line.rfind("error ", 0) == 0) {
             printError(parsed.command[0] + ": " + line.substr(6));
+        } else if (line.rfind("skipped ", 0) == 0) {
+            ++skipped;
+            std::fprintf(stderr, "warpline: no trace of process %s: %s\n",
+                         statValue(line.substr(8), "pid").c_str(),
+                         "it launched no GPU work and made no NVTX call");
         }
     }
     for (WrittenTrace& w : recoverKilled(work, parsed.settings.forceOverwrite)) {
@@ -538,8 +547,13 @@ int recordCommand(const std::vector<std::string>& args) {
             std::fprintf(stderr, "  %s\n", w.path.c_str());
         }
         if (parsed.merge) {
-            writeMerged(written, child, parsed.settings.forceOverwrite);
+            writeMerged(written, child, parsed.output, parsed.settings.forceOverwrite);
         }
+    }
+    if (written.empty() && skipped > 0 && skipped == lines.size()) {
+        printError(parsed.command[0] +
+                   ": no trace was written: the program launched no GPU work and made no NVTX "
+                   "call");
     }
     if (written.empty() && lines.empty()) {
         if (WIFSIGNALED(waitStatus)) {

@@ -188,33 +188,6 @@ inline CUpti_ActivityOverhead3 overheadRecord(std::uint64_t start, std::uint64_t
     return o;
 }
 
-inline CUpti_ActivityMarker2 markerRecord(std::uint32_t flags, std::uint32_t id, std::uint64_t ts,
-                                          const char* name, const char* domain,
-                                          std::uint32_t tid = 100, std::uint32_t pid = 42) {
-    auto m = zeroed<CUpti_ActivityMarker2>();
-    m.kind = CUPTI_ACTIVITY_KIND_MARKER;
-    m.flags = static_cast<CUpti_ActivityFlag>(flags);
-    m.id = id;
-    m.timestamp = ts;
-    m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    m.objectId.pt.processId = pid;
-    m.objectId.pt.threadId = tid;
-    m.name = name;
-    m.domain = domain;
-    return m;
-}
-
-inline CUpti_ActivityMarkerData2 markerDataRecord(std::uint32_t id, std::uint32_t argb,
-                                                  std::uint32_t category) {
-    auto d = zeroed<CUpti_ActivityMarkerData2>();
-    d.kind = CUPTI_ACTIVITY_KIND_MARKER_DATA;
-    d.flags = static_cast<CUpti_ActivityFlag>(CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB);
-    d.id = id;
-    d.color = argb;
-    d.category = category;
-    return d;
-}
-
 inline CUpti_ActivityName threadNameRecord(std::uint32_t tid, const char* name) {
     auto n = zeroed<CUpti_ActivityName>();
     n.kind = CUPTI_ACTIVITY_KIND_NAME;

@@ -8,6 +8,7 @@
 #include "CuptiRecords.h"
 #include "FakeCuptiApi.h"
 #include "cupti/BufferPool.h"
+#include "cupti/NvtxInjection.h"
 
 namespace wl::cupti {
 namespace {
@@ -79,10 +80,11 @@ TEST(CuptiTracerTest, EnablesConcurrentKernelsFirstAndNeverSerialisingKernels) {
          {CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
           CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_RUNTIME,
           CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_OVERHEAD,
-          CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA, CUPTI_ACTIVITY_KIND_STREAM,
-          CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_NAME}) {
+          CUPTI_ACTIVITY_KIND_STREAM, CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_NAME}) {
         EXPECT_EQ(api->enabledKinds.count(kind), 1u) << "kind " << kind;
     }
+    // NVTX is recorded by Warpline's own NVTX tool, not through CUPTI's records.
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_MARKER), 0u);
     ASSERT_TRUE(tracer.stop().ok());
     EXPECT_TRUE(api->enabledKinds.empty());
 }
@@ -221,20 +223,42 @@ TEST(CuptiTracerTest, TwoTracersCannotRunAtOnce) {
     EXPECT_TRUE(second.stop().ok());
 }
 
-TEST(CuptiTracerTest, NvtxInjectionPointsAtTheLoadedCupti) {
+TEST(CuptiTracerTest, NvtxIsLeftToWarplinesRecorderUnlessTheUserChoseATool) {
     const std::string path = CuptiTracer::loadedCuptiPath();
     ASSERT_FALSE(path.empty());
     EXPECT_NE(path.find("libcupti"), std::string::npos);
 
-    unsetenv("NVTX_INJECTION64_PATH");
+    // A libcupti left there would get NVTX and record nothing of it.
+    setenv("NVTX_INJECTION64_PATH", path.c_str(), 1);
     CuptiTracer::ensureNvtxInjection();
-    ASSERT_NE(std::getenv("NVTX_INJECTION64_PATH"), nullptr);
-    EXPECT_EQ(std::string(std::getenv("NVTX_INJECTION64_PATH")), path);
+    EXPECT_EQ(std::getenv("NVTX_INJECTION64_PATH"), nullptr);
 
     setenv("NVTX_INJECTION64_PATH", "/opt/user/choice.so", 1);
     CuptiTracer::ensureNvtxInjection();
     EXPECT_EQ(std::string(std::getenv("NVTX_INJECTION64_PATH")), "/opt/user/choice.so");
     unsetenv("NVTX_INJECTION64_PATH");
+}
+
+TEST(CuptiTracerTest, AnotherNvtxToolIsNamedInTheTrace) {
+    if (nvtxInjectionInstalled()) {
+        GTEST_SKIP() << "NVTX attached to Warpline already in this process";
+    }
+    auto traceWith = [](const char* tool) {
+        setenv("NVTX_INJECTION64_PATH", tool, 1);
+        auto api = std::make_shared<FakeCuptiApi>();
+        CuptiTracer tracer(api);
+        EXPECT_TRUE(tracer.start().ok());
+        auto trace = tracer.stop();
+        unsetenv("NVTX_INJECTION64_PATH");
+        std::string warnings;
+        for (const auto& w : trace.value()->diagnostics().warnings) {
+            warnings += w;
+        }
+        return warnings;
+    };
+    EXPECT_NE(traceWith("/bin/sh").find("names another NVTX tool (/bin/sh)"), std::string::npos);
+    // This program itself (where the tracer lives, as warpline_inject does under `record`).
+    EXPECT_EQ(traceWith("/proc/self/exe").find("another NVTX tool"), std::string::npos);
 }
 
 TEST(BufferPoolTest, BuffersAreAlignedRecycledAndGrowWhenDry) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -331,16 +332,29 @@ TEST_F(RecordTranslatorTest, MemoryOperationsMakeTheDeviceMemoryRow) {
     EXPECT_EQ(pools->samples.back().value, double(2 << 20));
 }
 
+NvtxRange nvtxRange(std::uint64_t start, std::uint64_t end, std::string name,
+                    std::string domain = {}, std::int64_t tid = 100) {
+    NvtxRange r;
+    r.startNs = start;
+    r.endNs = end;
+    r.name = std::move(name);
+    r.domain = std::move(domain);
+    r.pid = 1;
+    r.tid = tid;
+    r.endTid = tid;
+    return r;
+}
+
 TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {
-    const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
-    const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;
-    feed(markerRecord(start, 1, 100, "Batch", nullptr));
-    feed(markerRecord(end, 1, 400, nullptr, nullptr));
-    auto data = markerDataRecord(1, 0xFF00FF00u, 7);
-    data.payloadKind = CUPTI_METRIC_VALUE_KIND_UINT64;
-    data.payload.metricValueUint64 = 4096;
-    feed(data);
-    translator.noteCategoryName(7, "I/O");
+    NvtxCapture capture;
+    NvtxRange batch = nvtxRange(100, 400, "Batch");
+    batch.colorArgb = 0xFF00FF00u;
+    batch.category = 7;
+    batch.categoryName = "I/O";
+    batch.hasPayload = true;
+    batch.payload = 4096;
+    capture.ranges.push_back(batch);
+    translator.addNvtx(capture);
     auto trace = finish();
     const model::NvtxDetail* n = nullptr;
     for (const auto& track : trace->tracks()) {
@@ -353,22 +367,21 @@ TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {
     ASSERT_NE(n, nullptr);
     EXPECT_EQ(n->category, 7);
     EXPECT_EQ(trace->str(n->categoryNameId), "I/O");
+    EXPECT_EQ(n->colorArgb, 0xFF00FF00u);
     EXPECT_TRUE(n->hasPayload);
     EXPECT_EQ(n->payload, 4096.0);
 }
 
 TEST_F(RecordTranslatorTest, NvtxRangesNestPerThreadAndDomainWithColours) {
-    const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
-    const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;
-    feed(markerRecord(start, 1, 100, "Loop", nullptr));
-    feed(markerRecord(start, 2, 200, "Step 0 to 15", nullptr));
-    feed(markerRecord(end, 2, 300, nullptr, nullptr));
-    feed(markerRecord(end, 1, 400, nullptr, nullptr));
-    feed(markerRecord(start, 3, 150, "Compute", "physics"));
-    feed(markerRecord(end, 3, 250, nullptr, "physics"));
-    feed(markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 4, 260, "checkpoint", nullptr));
-    feed(markerDataRecord(1, 0xFF00FF00u, 3));
-    feed(markerDataRecord(3, 0xFFFF0000u, 0));
+    NvtxCapture capture;
+    capture.ranges.push_back(nvtxRange(100, 400, "Loop"));
+    capture.ranges.back().colorArgb = 0xFF00FF00u;
+    capture.ranges.push_back(nvtxRange(200, 300, "Step 0 to 15"));
+    capture.ranges.push_back(nvtxRange(150, 250, "Compute", "physics"));
+    capture.ranges.back().colorArgb = 0xFFFF0000u;
+    capture.ranges.push_back(nvtxRange(260, 260, "checkpoint"));
+    capture.ranges.back().mark = true;
+    translator.addNvtx(capture);
     auto trace = finish();
 
     const auto nvtx = tracksOf(*trace, TrackKind::Nvtx);
@@ -384,7 +397,6 @@ TEST_F(RecordTranslatorTest, NvtxRangesNestPerThreadAndDomainWithColours) {
             if (name == "Loop") {
                 EXPECT_EQ(s.depth, 0);
                 EXPECT_EQ(d->colorArgb, 0xFF00FF00u);
-                EXPECT_EQ(d->category, 3);
                 EXPECT_EQ(s.durationNs, 300);
             } else if (name == "Step 0 to 15") {
                 EXPECT_EQ(s.depth, 1);
@@ -394,6 +406,7 @@ TEST_F(RecordTranslatorTest, NvtxRangesNestPerThreadAndDomainWithColours) {
                 EXPECT_EQ(d->colorArgb, 0xFFFF0000u);
             } else {
                 EXPECT_EQ(name, "checkpoint");
+                EXPECT_EQ(domain, "");
                 EXPECT_EQ(s.durationNs, 0);
             }
             ++seen;
@@ -403,19 +416,20 @@ TEST_F(RecordTranslatorTest, NvtxRangesNestPerThreadAndDomainWithColours) {
     EXPECT_EQ(trace->diagnostics().unmatchedEnds, 0u);
 }
 
-TEST_F(RecordTranslatorTest, StartEndRangesGoToTheAsyncTrack) {
-    const auto start = CUPTI_ACTIVITY_FLAG_MARKER_START;
-    const auto end = CUPTI_ACTIVITY_FLAG_MARKER_END;
-    // Started on thread 100, ended on thread 200: cannot be a push/pop range.
-    feed(markerRecord(start, 10, 100, "request", nullptr, 100));
-    feed(markerRecord(end, 10, 900, nullptr, nullptr, 200));
-    // Same thread, but closed with nvtxRangeEnd (reported by the NVTX callback).
-    feed(markerRecord(start, 11, 200, "upload", nullptr, 100));
-    feed(markerRecord(end, 11, 300, nullptr, nullptr, 100));
-    translator.noteStartEndRange(11);
-    // Begins never ended and ends never begun are both counted.
-    feed(markerRecord(start, 12, 400, "open", nullptr, 100));
-    feed(markerRecord(end, 13, 500, nullptr, nullptr, 100));
+TEST_F(RecordTranslatorTest, StartEndRangesGoToTheAsyncTrackAndLostEndsAreCounted) {
+    NvtxCapture capture;
+    // Started on thread 100, ended on thread 200.
+    capture.ranges.push_back(nvtxRange(100, 900, "request"));
+    capture.ranges.back().startEnd = true;
+    capture.ranges.back().endTid = 200;
+    // Same thread, but a start/end range: it may overlap the thread's push/pop ranges.
+    capture.ranges.push_back(nvtxRange(200, 300, "upload"));
+    capture.ranges.back().startEnd = true;
+    capture.neverEnded = 1;
+    capture.unmatchedEnds = 1;
+    capture.warnings = {"NVTX range \"open\" was started and never ended (thread 100)",
+                        "NVTX pop without a push on thread 100"};
+    translator.addNvtx(capture);
     auto trace = finish();
 
     const auto async = tracksOf(*trace, TrackKind::NvtxAsync);
@@ -423,6 +437,52 @@ TEST_F(RecordTranslatorTest, StartEndRangesGoToTheAsyncTrack) {
     ASSERT_EQ(async[0]->slices.size(), 2u);
     EXPECT_TRUE(tracksOf(*trace, TrackKind::Nvtx).empty());
     EXPECT_EQ(trace->diagnostics().unmatchedEnds, 2u);
+    const auto& warnings = trace->diagnostics().warnings;
+    EXPECT_NE(std::find(warnings.begin(), warnings.end(), capture.warnings[0]), warnings.end());
+    EXPECT_NE(std::find(warnings.begin(), warnings.end(), capture.warnings[1]), warnings.end());
+}
+
+TEST_F(RecordTranslatorTest, NvtxNamesNameThreadStreamAndDeviceRows) {
+    NvtxCapture capture;
+    capture.ranges.push_back(nvtxRange(100, 200, "step", {}, 100));
+    capture.threadNames[100] = "loader";
+    capture.streamNames[13] = "copies";
+    capture.deviceNames[0] = "trainer";
+    capture.otherNames = {"event 0x10: done"};
+    translator.addNvtx(capture);
+    feed(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, kLaunchCbid, 100, 150, 5));
+    feed(kernelRecord("k", 300, 400, 5, 13));
+    feed(deviceRecord(0, "Fake H200"));
+    auto trace = finish();
+
+    const auto nvtx = tracksOf(*trace, TrackKind::Nvtx);
+    ASSERT_EQ(nvtx.size(), 1u);
+    EXPECT_EQ(trace->str(nvtx[0]->nameId), "NVTX: loader (tid 100)");
+    const auto streams = tracksOf(*trace, TrackKind::GpuStream);
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(trace->str(streams[0]->nameId), "copies (stream 13)");
+    bool gpuNamed = false;
+    for (const auto& process : trace->processes()) {
+        gpuNamed |= trace->str(process.nameId) == "GPU 0: trainer (Fake H200)";
+    }
+    EXPECT_TRUE(gpuNamed);
+    EXPECT_EQ(trace->metadataValue("nvtx resource names"), "event 0x10: done");
+}
+
+TEST_F(RecordTranslatorTest, OnlyDevicesWithWorkHaveRows) {
+    feed(deviceRecord(0, "Fake H200"));
+    feed(deviceRecord(1, "Fake H200"));  // CUPTI describes every device, used or not
+    feed(kernelRecord("k", 300, 400, 5, 13, 0));
+    EXPECT_TRUE(translator.ranWorkOn(0));
+    EXPECT_FALSE(translator.ranWorkOn(1));
+    auto trace = finish();
+    std::set<int> groups;
+    for (const auto& process : trace->processes()) {
+        if (process.deviceId >= 0) {
+            groups.insert(process.deviceId);
+        }
+    }
+    EXPECT_EQ(groups, (std::set<int>{0}));
 }
 
 TEST_F(RecordTranslatorTest, ThreadsAndStreamsAreNamed) {

@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "CuptiRecords.h"
 #include "FakeCuptiApi.h"
 #include "cupti/CuptiTracer.h"
+#include "cupti/NvtxRecorder.h"
 #include "cupti/SpillRecovery.h"
 #include "support/TestData.h"
 
@@ -81,8 +84,6 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     CuptiTracer tracer(api);
     ASSERT_TRUE(tracer.start(spilling()).ok());
     queueLaunches(*api, 1, 10'000);
-    api->queue(markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 9'000, "Loop", "train"));
-    api->queue(markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 14'000, nullptr, "train"));
     api->queue(deviceRecord(0, "Fake H200"));
     api->flushAll(0);  // buffer 1 handed over
     queueLaunches(*api, 10, 20'000);
@@ -94,7 +95,6 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     EXPECT_EQ(recovered.value().outputPath, m_dir + "/train.json.gz");
     EXPECT_EQ(r.counts().kernel, 6u);
     EXPECT_EQ(r.counts().api, 6u);
-    EXPECT_EQ(r.counts().nvtx, 1u);
     EXPECT_EQ(r.flows().size(), 6u);  // every launch joined to its kernel, as live
     EXPECT_EQ(r.metadataValue("pid"), "4242");
     EXPECT_EQ(r.metadataValue("command"), "python3 train.py");
@@ -103,7 +103,8 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     EXPECT_EQ(r.devices()[0].name, "Fake H200");
     bool saysRecovered = false;
     for (const std::string& w : r.diagnostics().warnings) {
-        saysRecovered |= w.find("recovered from 2 activity buffers") != std::string::npos;
+        saysRecovered |= w.find("recovered from 2 activity buffers") != std::string::npos &&
+                         w.find("NVTX calls") != std::string::npos;
     }
     EXPECT_TRUE(saysRecovered);
 
@@ -115,6 +116,66 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     EXPECT_TRUE(exists(m_dir + "/4242.spill")) << "kept until the trace is written";
     tracer.discardSpill();
     EXPECT_FALSE(exists(m_dir + "/4242.spill"));
+}
+
+TEST_F(SpillFileTest, AKilledProcessesNvtxComesBackFromTheSpill) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    TracerOptions options = spilling();
+    options.flushPeriodMs = 5;
+    ASSERT_TRUE(tracer.start(options).ok());
+    NvtxRecorder& nvtx = NvtxRecorder::instance();
+    ASSERT_TRUE(nvtx.recording());
+    NvtxDomain* domain = nvtx.createDomain("train");
+    nvtx.nameCategory(domain, 4, "I/O");
+    nvtx.nameOsThread(static_cast<std::uint32_t>(gettid()), "loader");
+    NvtxAttributes step;
+    step.message = "step 0";
+    step.category = 4;
+    step.hasPayload = true;
+    step.payload = 42;
+    nvtx.push(domain, step);
+    NvtxAttributes mark;
+    mark.message = "checkpoint";
+    nvtx.mark(nullptr, mark);
+    nvtx.pop(domain);
+    NvtxAttributes open;
+    open.message = "epoch";
+    nvtx.push(nullptr, open);  // still open when the process is "killed"
+    api->queue(deviceRecord(0, "Fake H200"));
+    // The flusher writes NVTX every period; wait for a spill that holds the calls above.
+    std::shared_ptr<const model::Trace> recovered;
+    for (int attempt = 0; attempt < 200 && !recovered; ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        auto r = recoverSpilledTrace(m_dir + "/4242.spill", fakeNames(api));
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        if (r.value().trace->counts().nvtx >= 2) {
+            recovered = r.value().trace;
+        }
+    }
+    ASSERT_TRUE(recovered) << "the NVTX calls never reached the spill file";
+    const model::Trace& t = *recovered;
+    EXPECT_EQ(t.counts().nvtx, 2u);
+    bool stepFound = false;
+    for (const auto& track : t.tracks()) {
+        for (const auto& slice : track.slices) {
+            if (t.str(slice.nameId) != "step 0") {
+                continue;
+            }
+            stepFound = true;
+            const auto* d = t.nvtx(slice);
+            ASSERT_NE(d, nullptr);
+            EXPECT_EQ(t.str(d->domainId), "train");
+            EXPECT_EQ(t.str(d->categoryNameId), "I/O");
+            EXPECT_EQ(d->payload, 42.0);
+            EXPECT_NE(std::string(t.str(track.nameId)).find("loader"), std::string::npos);
+        }
+    }
+    EXPECT_TRUE(stepFound);
+    EXPECT_EQ(t.diagnostics().unmatchedEnds, 1u) << "\"epoch\" was open at the kill";
+    auto live = tracer.stop();
+    ASSERT_TRUE(live.ok());
+    EXPECT_EQ(live.value()->counts().nvtx, 2u);
 }
 
 TEST_F(SpillFileTest, ABlockCutShortByTheKillIsLeftOutAndSaid) {

@@ -61,5 +61,15 @@ TEST(RecordOutput, BadPatternsAreErrorsThatSayWhy) {
     EXPECT_FALSE(recordOutputPath("", process(9, true)).ok());
 }
 
+TEST(RecordOutput, TheMergedTraceOfAPatternGoesBesideTheProcessesTraces) {
+    EXPECT_EQ(mergedPatternOutputPath("ddp-%q{RANK}.json.gz"), "ddp.merged.json.gz");
+    EXPECT_EQ(mergedPatternOutputPath("runs/rank%q{RANK}-%h.json.gz"), "runs/rank.merged.json.gz");
+    EXPECT_EQ(mergedPatternOutputPath("out/%p.json"), "out/warpline.merged.json");
+    EXPECT_EQ(mergedPatternOutputPath("job_%n_100%%.json.gz"), "job__100%.merged.json.gz");
+    // No pattern (the root's trace names it), or traces in one folder per process.
+    EXPECT_EQ(mergedPatternOutputPath("mp.json.gz"), "");
+    EXPECT_EQ(mergedPatternOutputPath("rank%q{RANK}/trace.json.gz"), "");
+}
+
 }  // namespace
 }  // namespace wl::io

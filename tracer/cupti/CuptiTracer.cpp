@@ -1,7 +1,7 @@
 #include "cupti/CuptiTracer.h"
 
 #include <dlfcn.h>
-#include <generated_nvtx_meta.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +21,8 @@
 #include "cupti/CaptureFilter.h"
 #include "cupti/CuptiApi.h"
 #include "cupti/DeferredMetrics.h"
+#include "cupti/NvtxInjection.h"
+#include "cupti/NvtxRecorder.h"
 #include "cupti/PmSampler.h"
 #include "cupti/RecordTranslator.h"
 #include "cupti/SpillFile.h"
@@ -57,10 +59,6 @@ constexpr KindSpec kRuntimeKinds[] = {
 constexpr KindSpec kDriverKinds[] = {
     {CUPTI_ACTIVITY_KIND_DRIVER, "driver API", false},
 };
-constexpr KindSpec kNvtxKinds[] = {
-    {CUPTI_ACTIVITY_KIND_MARKER, "NVTX markers", false},
-    {CUPTI_ACTIVITY_KIND_MARKER_DATA, "NVTX marker data", false},
-};
 
 bool isRefusal(CUptiResult result) {
     return result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
@@ -80,12 +78,6 @@ class ActiveRun;
 // tracer that is running registers itself here; g_runMutex also serialises translation.
 std::mutex g_runMutex;
 ActiveRun* g_run = nullptr;
-
-// NVTX range ids closed by nvtxRangeEnd (start/end ranges), collected on the application's threads
-// by the NVTX callback under a lock of their own so they never wait for a translation.
-std::mutex g_rangeMutex;
-std::vector<std::uint64_t> g_startEndRanges;
-std::vector<std::pair<std::uint32_t, std::string>> g_categoryNames;  // nvtxNameCategory calls
 
 // What the running tracer does when a context is created: TracerOptions::onExitHandlersAdded
 // until the first one appears, and GPU metrics that start with each device's first context
@@ -194,36 +186,17 @@ void CUPTIAPI tracerCallback(void* /*userData*/, CUpti_CallbackDomain domain, CU
         }
         return;
     }
-    if (domain != CUPTI_CB_DOMAIN_NVTX || data == nullptr) {
-        return;
-    }
-    const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
-    if (nvtx->functionParams == nullptr) {
-        return;
-    }
-    std::uint64_t rangeId = 0;
-    const auto nameCategory = [](std::uint32_t category, const char* name) {
-        if (name != nullptr) {
-            std::lock_guard lock(g_rangeMutex);
-            g_categoryNames.emplace_back(category, std::string(name, strnlen(name, 256)));
-        }
-    };
-    // Category names of the default domain (CUPTI's headers give no parameters for the
-    // domain variant).
-    if (id == CUPTI_CBID_NVTX_nvtxNameCategoryA) {
-        const auto* p = static_cast<const nvtxNameCategoryA_params*>(nvtx->functionParams);
-        nameCategory(p->category, p->name);
-        return;
-    }
-    if (id == CUPTI_CBID_NVTX_nvtxRangeEnd) {
-        rangeId = static_cast<const nvtxRangeEnd_params*>(nvtx->functionParams)->id;
-    } else if (id == CUPTI_CBID_NVTX_nvtxDomainRangeEnd) {
-        rangeId = static_cast<const nvtxDomainRangeEnd_params*>(nvtx->functionParams)->core.id;
-    } else {
-        return;
-    }
-    std::lock_guard lock(g_rangeMutex);
-    g_startEndRanges.push_back(rangeId);
+}
+
+// Whether `path` is the file this code was loaded from (`record`: warpline_inject, which NVTX
+// loads as its tool too).
+bool isThisModule(const char* path) {
+    Dl_info info{};
+    struct stat self {};
+    struct stat named {};
+    return dladdr(reinterpret_cast<void*>(&isThisModule), &info) != 0 &&
+           info.dli_fname != nullptr && stat(info.dli_fname, &self) == 0 &&
+           stat(path, &named) == 0 && self.st_dev == named.st_dev && self.st_ino == named.st_ino;
 }
 
 std::string processName() {
@@ -261,6 +234,10 @@ struct CuptiTracer::Impl {
     std::shared_ptr<DeferredMetrics> deferredMetrics;  // shared with the callbacks
     std::uint64_t tracingStartNs = 0;  // CUPTI's clock at start() (for --delay / --duration)
     std::unique_ptr<SpillWriter> finishedSpill;  // kept after stop() until the trace is written
+    // start() turned NVTX recording on (in-process runs); stop() turns it off again. `record`
+    // keeps it on from the program's first NVTX call.
+    bool nvtxTurnedOn = false;
+    std::size_t spilledNvtxNames = 0;  // names in the spill file (flusher thread only)
 
     // Periodic flushing (TracerOptions::flushPeriodMs) on a thread of its own. A forked child
     // inherits the tracer but not the thread: only the process that started it joins it.
@@ -273,18 +250,40 @@ struct CuptiTracer::Impl {
     void startFlusher(std::uint32_t periodMs) {
         flusherStop = false;
         flusherOwner = getpid();
+        spilledNvtxNames = 0;
         flusher = std::thread([this, periodMs] {
-            std::size_t rangeIdsSpilled = 0;
             std::unique_lock lock(flusherMutex);
             while (!flusherWake.wait_for(lock, std::chrono::milliseconds(periodMs),
                                          [this] { return flusherStop; })) {
                 lock.unlock();
                 // Hands over every buffer whose records are complete, full or not.
                 api->flushAll(0);
-                spillRangeIds(rangeIdsSpilled);
+                spillNvtx();
                 lock.lock();
             }
         });
+    }
+
+    // The NVTX calls since the last time, and the names given, to the spill file: NVTX lives in
+    // the process's memory only until the trace is written.
+    void spillNvtx() {
+        if (!options.traceNvtx) {
+            return;
+        }
+        NvtxRecorder& recorder = NvtxRecorder::instance();
+        const std::vector<NvtxSpilledEvent> events = recorder.takeForSpill();
+        const NvtxSpilledNames names = recorder.namesForSpill();
+        const std::size_t nameCount = names.categories.size() + names.threadNames.size() +
+                                      names.streamNames.size() + names.deviceNames.size() +
+                                      names.otherNames.size();
+        if (events.empty() && nameCount == spilledNvtxNames) {
+            return;
+        }
+        spilledNvtxNames = nameCount;
+        std::lock_guard lock(g_runMutex);
+        if (run && run->spill() != nullptr) {
+            run->spill()->appendNvtx(events, names);
+        }
     }
 
     void stopFlusher() {
@@ -301,23 +300,6 @@ struct CuptiTracer::Impl {
         }
         flusherWake.notify_all();
         flusher.join();
-    }
-
-    // NVTX start/end range ids collected since the last call, to the spill file.
-    void spillRangeIds(std::size_t& alreadySpilled) {
-        std::vector<std::uint64_t> fresh;
-        {
-            std::lock_guard lock(g_rangeMutex);
-            if (g_startEndRanges.size() > alreadySpilled) {
-                fresh.assign(g_startEndRanges.begin() + static_cast<std::ptrdiff_t>(alreadySpilled),
-                             g_startEndRanges.end());
-                alreadySpilled = g_startEndRanges.size();
-            }
-        }
-        std::lock_guard lock(g_runMutex);
-        if (run && run->spill() != nullptr) {
-            run->spill()->appendRangeIds(fresh);
-        }
     }
 
     // Without TracerOptions::recordStateQueries: CUPTI is told not to record the state queries
@@ -435,6 +417,11 @@ struct CuptiTracer::Impl {
     }
 
     void rollBack() {
+        if (std::exchange(nvtxTurnedOn, false)) {
+            // What this failed start recorded must not reach the next run's trace.
+            NvtxRecorder::instance().setRecording(false);
+            (void)NvtxRecorder::instance().collect();
+        }
         stopFlusher();
         endDeferredMetrics();
         for (auto& sampler : samplers) {
@@ -506,6 +493,13 @@ struct CuptiTracer::Impl {
                 builder.diagnostics().warn(series.error().message);
                 continue;
             }
+            if (!translator.ranWorkOn(device)) {
+                // Sampled (in-process runs sample every device) but never used: its metrics
+                // would make a group of flat rows for a GPU the program did not touch.
+                builder.diagnostics().note("GPU metrics of GPU " + std::to_string(device) +
+                                           " left out: the program ran no GPU work there");
+                continue;
+            }
             const auto process = translator.gpuProcess(device);
             for (const MetricSeries& s : series.value()) {
                 const auto counter = builder.counterTrack(process, "GPU metrics", s.name, s.unit);
@@ -557,21 +551,25 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
     }
     if (options.traceNvtx) {
         ensureNvtxInjection();
+        // NVTX reaches the recorder through NVTX's injection (NvtxInjection.h): the program's
+        // calls from now on are kept.
+        d.nvtxTurnedOn = !NvtxRecorder::instance().recording();
+        NvtxRecorder::instance().setRecording(true);
+        const char* tool = std::getenv("NVTX_INJECTION64_PATH");
+        if (tool != nullptr && tool[0] != '\0' && !nvtxInjectionInstalled() &&
+            !isThisModule(tool)) {
+            d.warnings.push_back(std::string("NVTX_INJECTION64_PATH names another NVTX tool (") +
+                                 tool + "): NVTX ranges of this process go there, not here");
+        }
     }
 
     BufferPool::instance().reserve(std::min(options.preallocatedBuffers, options.maxBuffers),
                                    options.bufferBytes);
-    {
-        std::lock_guard lock(g_rangeMutex);
-        g_startEndRanges.clear();
-        g_categoryNames.clear();
-    }
-
     // Subscribing is how CUPTI tells us another profiler already owns the process.
-    // The callback API only serves to tell NVTX start/end ranges from push/pop ones. Another
-    // CUPTI client may hold it (a framework's profiler that subscribed at load time) while the
-    // activity API stays free: then trace without it; enabling the activity kinds below is what
-    // decides whether CUPTI refuses this process.
+    // The callback API only serves the hooks at context creation and the launches that wait for
+    // GPU metrics. Another CUPTI client may hold it (a framework's profiler that subscribed at
+    // load time) while the activity API stays free: then trace without it; enabling the activity
+    // kinds below is what decides whether CUPTI refuses this process.
     CUptiResult result = d.api->subscribe(&d.subscriber, &tracerCallback, nullptr);
     if (result != CUPTI_SUCCESS) {
         d.subscriber = nullptr;
@@ -579,15 +577,8 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
             return d.cuptiFailure("start", result);
         }
         d.warnings.push_back(
-            "another CUPTI client holds the callback API: NVTX start/end ranges "
-            "are told from push/pop ranges by their threads only");
-    }
-    if (options.traceNvtx && d.subscriber != nullptr) {
-        result = d.api->enableDomain(true, d.subscriber, CUPTI_CB_DOMAIN_NVTX);
-        if (result != CUPTI_SUCCESS) {
-            d.warnings.push_back("NVTX start/end ranges cannot be told from push/pop ranges: " +
-                                 d.api->resultString(result));
-        }
+            "another CUPTI client holds the callback API: the creation of CUDA contexts is not "
+            "reported to Warpline (GPU metrics, and the exit hooks that run at a first context)");
     }
 
     auto api = d.api;
@@ -638,12 +629,6 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
         }
         if (!options.recordStateQueries) {
             d.leaveOutStateQueries();
-        }
-    }
-    if (options.traceNvtx) {
-        if (auto status = d.enableKinds(std::begin(kNvtxKinds), std::end(kNvtxKinds));
-            !status.ok()) {
-            return status;
         }
     }
     d.defaultStreams.clear();
@@ -724,16 +709,11 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
                              " (the trace is complete; only recovery after a kill was at risk)");
     }
     translator.addDroppedRecords(d.api->droppedRecords(nullptr, 0));  // the global queue
-    {
-        std::lock_guard lock(g_rangeMutex);
-        for (std::uint64_t id : g_startEndRanges) {
-            translator.noteStartEndRange(id);
+    if (d.options.traceNvtx) {
+        translator.addNvtx(NvtxRecorder::instance().collect());
+        if (std::exchange(d.nvtxTurnedOn, false)) {
+            NvtxRecorder::instance().setRecording(false);
         }
-        g_startEndRanges.clear();
-        for (auto& [category, name] : g_categoryNames) {
-            translator.noteCategoryName(category, std::move(name));
-        }
-        g_categoryNames.clear();
     }
     if (!d.options.queryDeviceProperties) {
         // Only which physical GPU each ordinal was: traces of a job's processes and hosts are
@@ -780,6 +760,13 @@ std::uint64_t CuptiTracer::clockNs() {
     return makeRealCuptiApi()->timestampNs();
 }
 
+void CuptiTracer::ensureNvtxInjection() {
+    const char* current = std::getenv("NVTX_INJECTION64_PATH");
+    if (current != nullptr && std::strstr(current, "libcupti") != nullptr) {
+        unsetenv("NVTX_INJECTION64_PATH");
+    }
+}
+
 std::string CuptiTracer::loadedCuptiPath() {
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&cuptiActivityEnable), &info) == 0 ||
@@ -787,17 +774,6 @@ std::string CuptiTracer::loadedCuptiPath() {
         return {};
     }
     return info.dli_fname;
-}
-
-void CuptiTracer::ensureNvtxInjection() {
-    const char* current = std::getenv("NVTX_INJECTION64_PATH");
-    if (current != nullptr && current[0] != '\0') {
-        return;  // the user's choice wins
-    }
-    const std::string path = loadedCuptiPath();
-    if (!path.empty()) {
-        setenv("NVTX_INJECTION64_PATH", path.c_str(), 0);
-    }
 }
 
 }  // namespace wl::cupti

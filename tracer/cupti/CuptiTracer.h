@@ -16,7 +16,7 @@ struct TracerOptions {
     bool traceApi = true;  // CUDA API calls (needed for launch flows), as chosen below
     bool traceRuntimeApi = true;
     bool traceDriverApi = true;  // each runtime launch makes a driver call too
-    bool traceNvtx = true;       // NVTX ranges and marks
+    bool traceNvtx = true;       // NVTX ranges and marks (NvtxRecorder), from start() to stop()
     // Calls that only read state (cudaGetDevice, cudaGetLastError, cuPointerGetAttribute: see
     // analysis::isStateQueryApi) are not recorded unless this is set: PyTorch makes tens of them
     // per kernel, and CUPTI's cost per recorded call falls on the program's thread.
@@ -82,8 +82,11 @@ public:
     // stop().
     void discardSpill();
 
-    // Points NVTX_INJECTION64_PATH at the libcupti this process loaded, unless the user set it.
-    // Must run before the process's first NVTX call; start() calls it too.
+    // Makes this process's NVTX calls reach Warpline's NVTX recorder (NvtxInjection.h, through
+    // NVTX's static injection hook): an NVTX_INJECTION64_PATH that names a libcupti (left by
+    // another CUPTI tool) is cleared, as CUPTI's own NVTX records are not what the trace is made
+    // of; any other tool the user set wins. Must run before the process's first NVTX call;
+    // start() calls it too.
     static void ensureNvtxInjection();
     // CUPTI's clock now: the clock of every record's timestamps (0 when it cannot be read).
     static std::uint64_t clockNs();

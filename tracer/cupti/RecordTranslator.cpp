@@ -167,12 +167,6 @@ void RecordTranslator::translate(const CUpti_Activity& record) {
         case CUPTI_ACTIVITY_KIND_OVERHEAD:
             translateOverhead(record);
             break;
-        case CUPTI_ACTIVITY_KIND_MARKER:
-            translateMarker(record);
-            break;
-        case CUPTI_ACTIVITY_KIND_MARKER_DATA:
-            translateMarkerData(record);
-            break;
         case CUPTI_ACTIVITY_KIND_NAME:
             translateName(record);
             break;
@@ -512,68 +506,6 @@ void RecordTranslator::translateOverhead(const CUpti_Activity& record) {
                         overheadName(o.overheadKind), model::SliceKind::Overhead);
 }
 
-void RecordTranslator::translateMarker(const CUpti_Activity& record) {
-    const auto& m = reinterpret_cast<const CUpti_ActivityMarker2&>(record);
-    std::int64_t pid = 0;
-    std::int64_t tid = 0;
-    if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
-        m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
-        pid = m.objectId.pt.processId;
-        tid = m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m.objectId.pt.threadId : 0;
-    }
-    if (m.timestamp == 0) {
-        ++m_builder->diagnostics().invalidTimestamps;
-        m_builder->diagnostics().warn("NVTX marker without a timestamp was skipped");
-        return;
-    }
-    const auto flags = static_cast<std::uint32_t>(m.flags);
-    if (flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
-        m_markerEnds[m.id] = MarkerEnd{m.timestamp, pid, tid};
-        return;
-    }
-    MarkerStart start;
-    start.timestamp = m.timestamp;
-    start.name = copyString(m.name);
-    start.domain = copyString(m.domain);
-    start.pid = pid;
-    start.tid = tid;
-    if (flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
-        start.instant = true;
-        m_marks.emplace_back(m.id, std::move(start));
-    } else if (flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
-        m_markerStarts[m.id] = std::move(start);
-    } else {
-        // NVTX sync-object markers (acquire/release) are not shown.
-        unknownRecord(static_cast<std::uint32_t>(record.kind));
-    }
-}
-
-void RecordTranslator::translateMarkerData(const CUpti_Activity& record) {
-    const auto& d = reinterpret_cast<const CUpti_ActivityMarkerData2&>(record);
-    MarkerData data;
-    if (static_cast<std::uint32_t>(d.flags) & CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB) {
-        data.colorArgb = d.color;
-    }
-    data.category = static_cast<std::int32_t>(d.category);
-    switch (d.payloadKind) {
-        case CUPTI_METRIC_VALUE_KIND_DOUBLE:
-            data.payload = d.payload.metricValueDouble;
-            data.hasPayload = true;
-            break;
-        case CUPTI_METRIC_VALUE_KIND_UINT64:
-            data.payload = static_cast<double>(d.payload.metricValueUint64);
-            data.hasPayload = true;
-            break;
-        case CUPTI_METRIC_VALUE_KIND_INT64:
-            data.payload = static_cast<double>(d.payload.metricValueInt64);
-            data.hasPayload = true;
-            break;
-        default:
-            break;  // no payload (the other kinds are metric units NVTX does not use)
-    }
-    m_markerData[d.id] = data;
-}
-
 void RecordTranslator::translateName(const CUpti_Activity& record) {
     const auto& n = reinterpret_cast<const CUpti_ActivityName&>(record);
     std::string name = copyString(n.name);
@@ -640,12 +572,59 @@ void RecordTranslator::addDroppedRecords(std::uint64_t count) {
               " activity records (buffers full): the trace is incomplete");
 }
 
-void RecordTranslator::noteCategoryName(std::uint32_t category, std::string name) {
-    m_categoryNames[category] = std::move(name);
-}
-
-void RecordTranslator::noteStartEndRange(std::uint64_t rangeId) {
-    m_startEndRanges.insert(rangeId);
+void RecordTranslator::addNvtx(const NvtxCapture& capture) {
+    auto& diag = m_builder->diagnostics();
+    auto threadTrack = [&](std::int64_t pid, std::int64_t tid, const std::string& domain) {
+        const auto key = std::make_tuple(pid, tid, domain);
+        if (auto it = m_nvtxTracks.find(key); it != m_nvtxTracks.end()) {
+            return it->second;
+        }
+        const auto track = m_builder->nvtxTrack(hostProcess(pid), tid, domain);
+        m_nvtxTracks.emplace(key, track);
+        noteThreadTrack(tid, track, domain.empty() ? "NVTX" : "NVTX " + domain);
+        return track;
+    };
+    for (const NvtxRange& range : capture.ranges) {
+        std::uint64_t endNs = range.endNs;
+        if (!checkInterval(range.startNs, endNs, range.mark ? "NVTX mark" : "NVTX range")) {
+            continue;
+        }
+        model::NvtxDetail detail;
+        detail.colorArgb = range.colorArgb;
+        detail.domainId = m_builder->intern(range.domain);
+        detail.category = static_cast<std::int32_t>(range.category);
+        if (!range.categoryName.empty()) {
+            detail.categoryNameId = m_builder->intern(range.categoryName);
+        }
+        detail.hasPayload = range.hasPayload;
+        detail.payload = range.payload;
+        // Start/end ranges may overlap the thread's push/pop ranges and end on another thread.
+        const auto track = range.startEnd || range.endTid != range.tid
+                               ? m_builder->nvtxAsyncTrack(hostProcess(range.pid), range.domain)
+                               : threadTrack(range.pid, range.tid, range.domain);
+        m_builder->addNvtx(track, static_cast<model::TimeNs>(range.startNs),
+                           static_cast<model::TimeNs>(endNs), range.name, detail);
+    }
+    diag.unmatchedEnds += capture.neverEnded + capture.unmatchedEnds;
+    for (const std::string& warning : capture.warnings) {
+        diag.warn(warning);
+    }
+    for (const auto& [tid, name] : capture.threadNames) {
+        m_threadNames[tid] = name;
+    }
+    for (const auto& [streamId, name] : capture.streamNames) {
+        m_streamNames[streamId] = name;
+    }
+    for (const auto& [device, name] : capture.deviceNames) {
+        m_deviceNames[device] = name;
+    }
+    if (!capture.otherNames.empty()) {
+        std::string names;
+        for (const std::string& name : capture.otherNames) {
+            names += (names.empty() ? "" : "; ") + name;
+        }
+        m_builder->setMetadata("nvtx resource names", names);
+    }
 }
 
 void RecordTranslator::noteDefaultStreams(int deviceId, std::uint32_t legacyStreamId,
@@ -667,77 +646,11 @@ std::vector<int> RecordTranslator::devices() const {
 }
 
 void RecordTranslator::complete() {
-    emitMarkers();
     emitSyncs();
     nameStreams();
     nameThreads();
     addDevices();
     m_builder->setMetadata("cupti records", std::to_string(m_recordCount));
-}
-
-void RecordTranslator::emitMarkers() {
-    auto& diag = m_builder->diagnostics();
-    auto nvtxDetail = [&](std::uint32_t id, const std::string& domain) {
-        model::NvtxDetail detail;
-        if (auto it = m_markerData.find(id); it != m_markerData.end()) {
-            detail.colorArgb = it->second.colorArgb;
-            detail.category = it->second.category;
-            detail.hasPayload = it->second.hasPayload;
-            detail.payload = it->second.payload;
-            if (auto name = m_categoryNames.find(static_cast<std::uint32_t>(detail.category));
-                detail.category != 0 && name != m_categoryNames.end()) {
-                detail.categoryNameId = m_builder->intern(name->second);
-            }
-        }
-        detail.domainId = m_builder->intern(domain);
-        return detail;
-    };
-    auto threadTrack = [&](std::int64_t pid, std::int64_t tid, const std::string& domain) {
-        const auto key = std::make_tuple(pid, tid, domain);
-        if (auto it = m_nvtxTracks.find(key); it != m_nvtxTracks.end()) {
-            return it->second;
-        }
-        const auto track = m_builder->nvtxTrack(hostProcess(pid), tid, domain);
-        m_nvtxTracks.emplace(key, track);
-        noteThreadTrack(tid, track, domain.empty() ? "NVTX" : "NVTX " + domain);
-        return track;
-    };
-    // Deterministic order (ids are assigned in call order) so equal inputs give equal traces.
-    std::map<std::uint32_t, const MarkerStart*> starts;
-    for (const auto& [id, start] : m_markerStarts) {
-        starts.emplace(id, &start);
-    }
-    for (const auto& [id, start] : starts) {
-        auto endIt = m_markerEnds.find(id);
-        if (endIt == m_markerEnds.end()) {
-            ++diag.unmatchedEnds;
-            diag.warn("NVTX range \"" + start->name + "\" was never ended");
-            continue;
-        }
-        const MarkerEnd& end = endIt->second;
-        std::uint64_t endTs = end.timestamp;
-        if (!checkInterval(start->timestamp, endTs, "NVTX range")) {
-            continue;
-        }
-        const bool async = m_startEndRanges.count(id) != 0 || end.tid != start->tid;
-        const auto track = async ? m_builder->nvtxAsyncTrack(hostProcess(start->pid), start->domain)
-                                 : threadTrack(start->pid, start->tid, start->domain);
-        m_builder->addNvtx(track, static_cast<model::TimeNs>(start->timestamp),
-                           static_cast<model::TimeNs>(endTs), start->name,
-                           nvtxDetail(id, start->domain));
-    }
-    for (const auto& [id, end] : m_markerEnds) {
-        if (m_markerStarts.count(id) == 0) {
-            ++diag.unmatchedEnds;
-            diag.warn("NVTX range end without a start (id " + std::to_string(id) + ")");
-        }
-    }
-    for (const auto& [id, mark] : m_marks) {
-        const auto track = threadTrack(mark.pid, mark.tid, mark.domain);
-        m_builder->addNvtx(track, static_cast<model::TimeNs>(mark.timestamp),
-                           static_cast<model::TimeNs>(mark.timestamp), mark.name,
-                           nvtxDetail(id, mark.domain));
-    }
 }
 
 void RecordTranslator::emitSyncs() {
@@ -856,7 +769,13 @@ void RecordTranslator::addDevices() {
             merged.maxWarpsPerSm = merged.maxThreadsPerSm / merged.warpSize;
         }
         m_builder->addDevice(merged);
-        if (m_gpuProcesses.count(id) != 0 && !merged.name.empty()) {
+        const auto named = m_deviceNames.find(id);
+        if (m_gpuProcesses.count(id) != 0 && named != m_deviceNames.end()) {
+            // The program's name for the device first (nvtxNameCudaDevice), then the model.
+            m_builder->setProcessName(m_gpuProcesses[id],
+                                      "GPU " + std::to_string(id) + ": " + named->second +
+                                          (merged.name.empty() ? "" : " (" + merged.name + ")"));
+        } else if (m_gpuProcesses.count(id) != 0 && !merged.name.empty()) {
             m_builder->setProcessName(m_gpuProcesses[id],
                                       "GPU " + std::to_string(id) + ": " + merged.name);
         }

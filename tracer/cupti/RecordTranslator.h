@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "cupti/NvtxRecorder.h"
 #include "model/DeviceProperties.h"
 #include "model/TraceBuilder.h"
 
@@ -22,10 +23,10 @@ namespace wl::cupti {
 
 // Turns CUPTI activity records into TraceBuilder calls. The only place that knows the versioned
 // CUPTI structs (CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4, Memset4, Synchronization2, API,
-// CudaEvent2, Overhead3, Marker2, MarkerData2, Name, Stream, Device5, Context3). Every string is
-// copied out of the record before translate() returns, so the caller may recycle the buffer at
-// once. Records that must be joined (NVTX start/end pairs, marker colours, stream and thread names,
-// synchronisations that only carry a context id) are kept until complete().
+// CudaEvent2, Overhead3, Name, Stream, Device5, Context3). Every string is copied out of the
+// record before translate() returns, so the caller may recycle the buffer at once. Records that
+// must be joined (stream and thread names, synchronisations that only carry a context id) are
+// kept until complete(). NVTX comes from Warpline's own NVTX recorder (addNvtx), not from CUPTI.
 // Not thread-safe: the tracer serialises calls (CUPTI delivers buffers on its own thread).
 // Times: CUPTI's nanosecond clock, passed through unchanged; the builder rebases them.
 class RecordTranslator {
@@ -45,11 +46,12 @@ public:
     void translate(const CUpti_Activity& record);
 
     void addDroppedRecords(std::uint64_t count);
-    // An NVTX range id that was closed by nvtxRangeEnd (a start/end range, not push/pop): such
-    // ranges may cross threads and overlap, so they go to the domain's async track.
-    void noteStartEndRange(std::uint64_t rangeId);
-    // A name given to an NVTX category (nvtxNameCategory), shown with the ranges of that category.
-    void noteCategoryName(std::uint32_t category, std::string name);
+    // The program's NVTX ranges and marks (NvtxRecorder::collect), on the clock of the records:
+    // push/pop ranges and marks on their thread's NVTX row of their domain, start/end ranges
+    // (which may overlap and cross threads) on the domain's async row; the names given to
+    // threads, streams and devices name their rows; ranges never ended and ends without a start
+    // are counted warnings.
+    void addNvtx(const NvtxCapture& capture);
     // Device properties from the CUDA runtime; merged with CUPTI's DEVICE record (CUPTI wins where
     // it reports a value).
     void addRuntimeDeviceProperties(const model::DeviceProperties& properties);
@@ -60,6 +62,9 @@ public:
 
     // Devices that ran GPU work or reported DEVICE records, in ascending order.
     std::vector<int> devices() const;
+    // Whether the program's records put anything on this device (kernels, copies, memsets,
+    // allocations, synchronisations): only such devices get a group of rows.
+    bool ranWorkOn(int deviceId) const { return m_gpuProcesses.count(deviceId) != 0; }
     std::uint64_t recordCount() const { return m_recordCount; }
 
     // Emits what was waiting for a join (NVTX ranges, synchronisations), names streams, threads and
@@ -70,25 +75,6 @@ public:
     model::ProcessIndex gpuProcess(int deviceId);
 
 private:
-    struct MarkerStart {
-        std::uint64_t timestamp = 0;
-        std::string name;
-        std::string domain;
-        std::int64_t pid = 0;
-        std::int64_t tid = 0;
-        bool instant = false;
-    };
-    struct MarkerEnd {
-        std::uint64_t timestamp = 0;
-        std::int64_t pid = 0;
-        std::int64_t tid = 0;
-    };
-    struct MarkerData {
-        std::uint32_t colorArgb = 0;
-        std::int32_t category = 0;
-        bool hasPayload = false;
-        double payload = 0.0;
-    };
     struct PendingSync {
         std::uint64_t start = 0;
         std::uint64_t end = 0;
@@ -117,8 +103,6 @@ private:
     void translateApi(const CUpti_Activity& record, model::ApiKind kind);
     void translateCudaEvent(const CUpti_Activity& record);
     void translateOverhead(const CUpti_Activity& record);
-    void translateMarker(const CUpti_Activity& record);
-    void translateMarkerData(const CUpti_Activity& record);
     void translateName(const CUpti_Activity& record);
     void translateStream(const CUpti_Activity& record);
     void translateDevice(const CUpti_Activity& record);
@@ -133,7 +117,6 @@ private:
     model::TrackIndex streamTrack(int deviceId, std::uint32_t contextId, std::uint32_t streamId);
     model::ProcessIndex hostProcess(std::int64_t pid);
     void noteThreadTrack(std::int64_t tid, model::TrackIndex track, std::string prefix);
-    void emitMarkers();
     void emitSyncs();
     void nameStreams();
     void nameThreads();
@@ -151,12 +134,7 @@ private:
     std::map<int, model::DeviceProperties> m_runtimeDevices;
     std::set<std::uint32_t> m_unknownKindsWarned;
 
-    std::unordered_map<std::uint32_t, MarkerStart> m_markerStarts;
-    std::unordered_map<std::uint32_t, MarkerEnd> m_markerEnds;
-    std::unordered_map<std::uint32_t, MarkerData> m_markerData;
-    std::vector<std::pair<std::uint32_t, MarkerStart>> m_marks;  // instantaneous markers
-    std::unordered_set<std::uint64_t> m_startEndRanges;
-    std::unordered_map<std::uint32_t, std::string> m_categoryNames;
+    std::map<int, std::string> m_deviceNames;  // nvtxNameCudaDevice / nvtxNameCuDevice
 
     std::vector<PendingSync> m_syncs;
     std::unordered_map<std::uint32_t, std::uint32_t> m_eventStream;  // CUDA event id -> stream id

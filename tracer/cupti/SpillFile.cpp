@@ -15,6 +15,8 @@ constexpr char kMagic[8] = {'W', 'L', 'S', 'P', 'I', 'L', 'L', '1'};
 constexpr std::uint32_t kTagMetadata = 'M';
 constexpr std::uint32_t kTagBuffer = 'B';
 constexpr std::uint32_t kTagRangeIds = 'R';
+constexpr std::uint32_t kTagNvtx = 'N';
+constexpr std::uint32_t kTagNvtxNames = 'n';
 constexpr std::uint32_t kNullPointer = 0xFFFFFFFFu;
 // A block larger than this is not one we wrote (buffers are at most a few hundred MB).
 constexpr std::uint64_t kMaxBlockBytes = 1ull << 32;
@@ -82,6 +84,11 @@ void put(std::string& out, T value) {
     out.append(reinterpret_cast<const char*>(&value), sizeof(value));
 }
 
+void putText(std::string& out, const std::string& text) {
+    put(out, static_cast<std::uint32_t>(text.size()));
+    out += text;
+}
+
 // Reads fixed-size values from a block, failing (not crashing) on a short one.
 class Cursor {
 public:
@@ -104,10 +111,83 @@ public:
         return true;
     }
 
+    bool text(std::string& out) {
+        std::uint32_t length = 0;
+        const std::uint8_t* at = nullptr;
+        if (!get(length) || !bytes(length, at)) {
+            return false;
+        }
+        out.assign(reinterpret_cast<const char*>(at), length);
+        return true;
+    }
+
 private:
     std::span<const std::uint8_t> m_data;
     std::size_t m_at = 0;
 };
+
+bool readNvtxEvents(Cursor& cursor, NvtxRecorder& recorder) {
+    std::uint32_t count = 0;
+    if (!cursor.get(count)) {
+        return false;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+        NvtxSpilledEvent e;
+        std::uint8_t flags = 0;
+        if (!cursor.get(e.kind) || !cursor.get(flags) || !cursor.get(e.pid) || !cursor.get(e.tid) ||
+            !cursor.get(e.timestampNs) || !cursor.get(e.rangeId) || !cursor.get(e.colorArgb) ||
+            !cursor.get(e.category) || !cursor.get(e.payload) || !cursor.text(e.domain) ||
+            !cursor.text(e.message)) {
+            return false;
+        }
+        e.hasColor = (flags & 1) != 0;
+        e.hasPayload = (flags & 2) != 0;
+        recorder.replay(e);
+    }
+    return true;
+}
+
+bool readNvtxNames(Cursor& cursor, NvtxSpilledNames& names) {
+    names = {};
+    std::uint32_t count = 0;
+    if (!cursor.get(count)) {
+        return false;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+        NvtxSpilledNames::Category c;
+        if (!cursor.text(c.domain) || !cursor.get(c.id) || !cursor.text(c.name)) {
+            return false;
+        }
+        names.categories.push_back(std::move(c));
+    }
+    const auto readMap = [&](auto& map) {
+        std::uint32_t n = 0;
+        if (!cursor.get(n)) {
+            return false;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) {
+            typename std::decay_t<decltype(map)>::key_type key{};
+            std::string name;
+            if (!cursor.get(key) || !cursor.text(name)) {
+                return false;
+            }
+            map[key] = std::move(name);
+        }
+        return true;
+    };
+    if (!readMap(names.threadNames) || !readMap(names.streamNames) || !readMap(names.deviceNames) ||
+        !cursor.get(count)) {
+        return false;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+        std::string name;
+        if (!cursor.text(name)) {
+            return false;
+        }
+        names.otherNames.push_back(std::move(name));
+    }
+    return true;
+}
 
 model::Error spillError(const std::string& path, const std::string& why) {
     return model::Error{path + ": " + why, path, -1};
@@ -209,15 +289,50 @@ void SpillWriter::appendBuffer(const std::uint8_t* buffer, std::size_t validByte
         {payload, std::string_view(reinterpret_cast<const char*>(buffer), validBytes), fields});
 }
 
-void SpillWriter::appendRangeIds(std::span<const std::uint64_t> ids) {
-    if (ids.empty()) {
-        return;
+void SpillWriter::appendNvtx(std::span<const NvtxSpilledEvent> events,
+                             const NvtxSpilledNames& names) {
+    if (!events.empty()) {
+        std::string payload;
+        put(payload, static_cast<std::uint32_t>(events.size()));
+        for (const NvtxSpilledEvent& e : events) {
+            put(payload, e.kind);
+            put(payload, static_cast<std::uint8_t>((e.hasColor ? 1 : 0) | (e.hasPayload ? 2 : 0)));
+            put(payload, e.pid);
+            put(payload, e.tid);
+            put(payload, e.timestampNs);
+            put(payload, e.rangeId);
+            put(payload, e.colorArgb);
+            put(payload, e.category);
+            put(payload, e.payload);
+            putText(payload, e.domain);
+            putText(payload, e.message);
+        }
+        writeBlock(kTagNvtx, {payload});
     }
-    std::string payload;
-    for (std::uint64_t id : ids) {
-        put(payload, id);
+    if (!names.empty()) {
+        std::string payload;
+        put(payload, static_cast<std::uint32_t>(names.categories.size()));
+        for (const auto& c : names.categories) {
+            putText(payload, c.domain);
+            put(payload, c.id);
+            putText(payload, c.name);
+        }
+        const auto putMap = [&payload](const auto& map) {
+            put(payload, static_cast<std::uint32_t>(map.size()));
+            for (const auto& [key, name] : map) {
+                put(payload, key);
+                putText(payload, name);
+            }
+        };
+        putMap(names.threadNames);
+        putMap(names.streamNames);
+        putMap(names.deviceNames);
+        put(payload, static_cast<std::uint32_t>(names.otherNames.size()));
+        for (const std::string& name : names.otherNames) {
+            putText(payload, name);
+        }
+        writeBlock(kTagNvtxNames, {payload});
     }
-    writeBlock(kTagRangeIds, {payload});
 }
 
 void SpillWriter::remove() {
@@ -238,6 +353,10 @@ model::Result<SpillSummary> replaySpill(const std::string& path, RecordTranslato
         return spillError(path, "not a warpline spill file");
     }
     SpillSummary summary;
+    // The NVTX calls are paired as the live recorder pairs them; the clock is never read.
+    NvtxRecorder nvtx([]() -> std::uint64_t { return 0; });
+    NvtxSpilledNames names;
+    bool sawNvtx = false;
     std::vector<std::uint8_t> payload;
     std::vector<std::uint8_t> records;  // the buffer's bytes, aligned as CUPTI's were (new[])
     while (true) {
@@ -271,9 +390,16 @@ model::Result<SpillSummary> replaySpill(const std::string& path, RecordTranslato
                 summary.metadata[key] = value;
             }
         } else if (tag == kTagRangeIds) {
-            std::uint64_t id = 0;
-            while (cursor.get(id)) {
-                translator.noteStartEndRange(id);
+            // Spill files of earlier builds: NVTX is no longer recorded by CUPTI.
+        } else if (tag == kTagNvtx) {
+            sawNvtx = true;
+            if (!readNvtxEvents(cursor, nvtx)) {
+                return spillError(path, "a damaged NVTX block");
+            }
+        } else if (tag == kTagNvtxNames) {
+            sawNvtx = true;
+            if (!readNvtxNames(cursor, names)) {
+                return spillError(path, "a damaged NVTX names block");
             }
         } else if (tag == kTagBuffer) {
             std::uint32_t recordCount = 0;
@@ -329,6 +455,10 @@ model::Result<SpillSummary> replaySpill(const std::string& path, RecordTranslato
             ++summary.buffers;
         }
         // Unknown tags are skipped: a later build may add some.
+    }
+    if (sawNvtx) {
+        nvtx.replayNames(names);
+        translator.addNvtx(nvtx.collect());
     }
     return summary;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "cupti/NvtxRecorder.h"
 #include "cupti/RecordTranslator.h"
 #include "cupti/SpillRecovery.h"
 #include "model/Result.h"
@@ -29,7 +30,14 @@ namespace wl::cupti {
 //   'B' a buffer: u32 records, u32 pointer fields, u64 dropped records, u32 record offsets[],
 //       u64 bytes, the buffer's bytes, then per pointer field: u32 field offset, u32 length
 //       (0xFFFFFFFF: null), the characters
-//   'R' NVTX start/end range ids (u64 each)
+//   'R' NVTX start/end range ids (u64 each), written by earlier builds; skipped
+//   'N' NVTX calls (NvtxSpilledEvent): u32 count, then per call: u8 kind, u8 flags (1 colour,
+//       2 payload), i64 pid, i64 tid, u64 timestamp, u64 range id, u32 colour, u32 category,
+//       f64 payload, then the domain and the message (u32 length, the characters)
+//   'n' the NVTX names given so far (NvtxSpilledNames), each block replacing the last: u32
+//       count and (string domain, u32 id, string name) per category, u32 count and (i64 tid,
+//       string) per thread, u32 count and (u32 id, string) per stream, u32 count and (i32
+//       device, string) per device, u32 count and strings for the rest
 // A block cut short by the process's end is ignored (and said so): every earlier block is whole.
 class SpillWriter {
 public:
@@ -43,7 +51,8 @@ public:
     // calls it under its run lock.
     void appendBuffer(const std::uint8_t* buffer, std::size_t validBytes,
                       std::span<const CUpti_Activity* const> records, std::uint64_t dropped);
-    void appendRangeIds(std::span<const std::uint64_t> ids);
+    // The program's NVTX calls since the last append, and the names given so far.
+    void appendNvtx(std::span<const NvtxSpilledEvent> events, const NvtxSpilledNames& names);
     // The trace was written: the spill is no longer needed.
     void remove();
     const std::string& path() const { return m_path; }
@@ -69,7 +78,7 @@ struct SpillSummary {
     bool cutShort = false;  // the last block was incomplete (the process died writing it)
 };
 
-// Feeds every record of a spill file to `translator` (and the NVTX start/end range ids). Errors:
+// Feeds every record of a spill file to `translator`, and its NVTX calls (addNvtx). Errors:
 // the file cannot be read, or is not a spill file.
 model::Result<SpillSummary> replaySpill(const std::string& path, RecordTranslator& translator);
 

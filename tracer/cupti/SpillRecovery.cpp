@@ -59,7 +59,9 @@ model::Result<RecoveredTrace> recoverSpilledTrace(const std::string& spillPath,
         std::to_string(summary.buffers) +
         " activity buffers. Records CUPTI had not yet handed over (about the last second before "
         "the process ended) are missing" +
-        (summary.cutShort ? ", and the last buffer was cut short" : std::string()) + ".");
+        (summary.cutShort ? ", and the last buffer was cut short" : std::string()) +
+        ", as are the NVTX calls of that last second (ranges it left open are counted as never "
+        "ended).");
     RecoveredTrace recovered;
     recovered.outputPath = valueOr(metadata, kSpillOutputKey);
     recovered.trace = builder.finalize();

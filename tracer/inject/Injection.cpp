@@ -4,7 +4,9 @@
 // exits: at exit, and also when a signal that would end the program arrives (SIGTERM from a
 // launcher, SIGHUP, Ctrl+C where the program has no handler of its own, abort(), a crash), so what
 // was recorded up to then is kept. Every traced process (the program and the processes it starts)
-// writes a trace of its own.
+// writes a trace of its own. NVTX_INJECTION64_PATH names this library too: its
+// InitializeInjectionNvtx2 records the program's NVTX calls itself (cupti/NvtxInjection.h), from
+// the first one on, and a process that used NVTX but never CUDA still writes a trace of them.
 //
 // Environment (set by `warpline record`):
 //   WARPLINE_RECORD_OUTPUT    the -o name or pattern (io::recordOutputPath; default
@@ -31,12 +33,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <string>
 #include <thread>
 
 #include "cupti/CaptureFilter.h"
 #include "cupti/CuptiTracer.h"
+#include "cupti/NvtxInjection.h"
+#include "cupti/NvtxRecorder.h"
 #include "cupti/RecordSettings.h"
+#include "cupti/RecordTranslator.h"
 #include "cupti/SpillRecovery.h"
 #include "io/RecordOutput.h"
 #include "io/TraceFile.h"
@@ -47,6 +53,7 @@ std::atomic<bool> g_initialized{false};
 std::atomic<bool> g_written{false};
 wl::cupti::CuptiTracer* g_tracer = nullptr;  // never destroyed: it must outlive every exit handler
 std::string g_outputPath;                    // chosen at start: the spill file names it too
+std::string g_outputNote;  // why g_outputPath is the fallback name, said when it is written
 pid_t g_tracedPid = 0;  // a process forked without exec inherits the tracer's memory, not its use
 
 // While a spill file is kept, CUPTI is asked for its buffers this often: a kill loses at most
@@ -138,6 +145,36 @@ std::string commandLine() {
     return text;
 }
 
+// What the trace says about the process: who made it, and which process of which job it is.
+std::map<std::string, std::string> processMetadata() {
+    std::map<std::string, std::string> metadata;
+    metadata["producer"] = "warpline record";
+    metadata["command"] = commandLine();
+    // Which process of which job this is: traces of one job's ranks are told apart by these
+    // (written as Kineto's distributedInfo too).
+    metadata["host"] = hostName();
+    metadata["pid"] = std::to_string(getpid());
+    struct LauncherVariable {
+        const char* key;
+        const char* names[4];  // the first one set wins
+    };
+    static constexpr LauncherVariable kLauncherVariables[] = {
+        {"rank", {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}},
+        {"world_size", {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}},
+        {"local_rank", {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", nullptr}},
+    };
+    for (const LauncherVariable& v : kLauncherVariables) {
+        for (const char* name : v.names) {
+            const char* value = name != nullptr ? std::getenv(name) : nullptr;
+            if (value != nullptr && value[0] != '\0') {
+                metadata[v.key] = value;
+                break;
+            }
+        }
+    }
+    return metadata;
+}
+
 // The signal that ended the program, when one did (0: it exited).
 std::atomic<int> g_endingSignal{0};
 
@@ -160,6 +197,20 @@ void writeTrace() {
     }
     const std::string& path = g_outputPath;
     const auto& metadata = trace.value()->metadata();
+    // A process that initialised CUDA but gave the GPU nothing to do and marked nothing (a
+    // launcher such as torchrun, which only counts the devices) leaves no trace of its own.
+    const auto& counts = trace.value()->counts();
+    if (counts.kernel + counts.memcpy + counts.memset + counts.memory + counts.sync + counts.nvtx ==
+            0 &&
+        metadata.find(wl::cupti::kCaptureRemovedKey) == metadata.end()) {
+        g_tracer->discardSpill();
+        reportStatus("skipped pid=" + std::to_string(getpid()) +
+                     " api_calls=" + std::to_string(counts.api));
+        return;
+    }
+    if (!g_outputNote.empty()) {
+        std::fprintf(stderr, "warpline: warning: %s\n", g_outputNote.c_str());
+    }
     auto saved = wl::io::saveTrace(*trace.value(), path);
     if (!saved.ok()) {
         std::fprintf(stderr, "warpline: error: %s\n", saved.error().describe().c_str());
@@ -271,34 +322,67 @@ void installSignalHandlers() {
 
 namespace {
 
-// NVTX injection entry points, forwarded to the libcupti this library is linked with. `warpline
-// record` points NVTX_INJECTION64_PATH here rather than at a libcupti file: a process may already
-// have loaded its own copy of libcupti (PyTorch ships one), and NVTX must reach the copy that
-// traces, not load a second one (two CUPTI clients in one process make CUPTI refuse the second).
-using NvtxInit = int (*)(const void*);
+// NVTX's first call in this process (of any of its NVTX instances) happened: NVTX is recorded
+// from then on, also in a process that never initialises CUDA.
+std::atomic<bool> g_nvtxStarted{false};
+pid_t g_nvtxPid = 0;
 
-int forwardToCupti(const char* symbol, const void* argument) {
-    void* cupti = dlopen(wl::cupti::CuptiTracer::loadedCuptiPath().c_str(), RTLD_NOW | RTLD_NOLOAD);
-    if (cupti == nullptr) {
-        return 0;  // NVTX then runs without a tool
+// A process that made NVTX calls and never initialised CUDA (no tracer was started) still gets a
+// trace of them: its ranges say what it did. One that made none writes nothing (a launcher).
+void writeNvtxOnlyTrace() {
+    if (g_tracer != nullptr || getpid() != g_nvtxPid || g_written.exchange(true)) {
+        return;
     }
-    auto init = reinterpret_cast<NvtxInit>(dlsym(cupti, symbol));
-    const int result = init != nullptr ? init(argument) : 0;
-    dlclose(cupti);  // only drops the reference NOLOAD took
-    return result;
+    auto& recorder = wl::cupti::NvtxRecorder::instance();
+    wl::cupti::NvtxCapture capture = recorder.collect();
+    recorder.setRecording(false);
+    if (capture.ranges.empty() && capture.neverEnded + capture.unmatchedEnds == 0) {
+        return;
+    }
+    const auto settings = wl::cupti::RecordSettings::fromEnvironment();
+    const auto named = outputPath(settings.forceOverwrite);
+    const std::string path = named.ok() ? named.value() : fallbackOutputPath();
+    wl::cupti::RecordTranslator translator(
+        [](CUpti_CallbackDomain, CUpti_CallbackId) { return std::string(); });
+    translator.setHostProcessName(commandName());
+    translator.addNvtx(capture);
+    translator.complete();
+    auto& builder = translator.builder();
+    for (const auto& [key, value] : processMetadata()) {
+        builder.setMetadata(key, value);
+    }
+    builder.setMetadata("clock_sync_end", clockPair());
+    builder.setMetadata("cuda", "not initialised: NVTX only");
+    const wl::model::TracePtr trace = builder.finalize();
+    auto saved = wl::io::saveTrace(*trace, path);
+    if (!saved.ok()) {
+        std::fprintf(stderr, "warpline: error: %s\n", saved.error().describe().c_str());
+        reportStatus("error " + saved.error().describe());
+        return;
+    }
+    reportStatus("ok " + path + " slices=" + std::to_string(trace->counts().slices) +
+                 " kernels=0 dropped=0 pid=" + std::to_string(getpid()) + " nvtx_only=1");
 }
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx(const void* arg) {
-    return forwardToCupti("InitializeInjectionNvtx", arg);
-}
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* arg) {
-    return forwardToCupti("InitializeInjectionNvtx2", arg);
-}
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtxExtension(
-    const void* arg) {
-    return forwardToCupti("InitializeInjectionNvtxExtension", arg);
+// NVTX's entry point (NVTX_INJECTION64_PATH, set by `warpline record`): Warpline records NVTX
+// itself (cupti/NvtxInjection.h), in every domain and form, on CUPTI's clock. Called once per
+// NVTX instance of the program (each library with NVTX headers of its own has one).
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    wl::cupti::NvtxExportTableFn exportTable) {
+    if (!wl::cupti::RecordSettings::fromEnvironment().traceNvtx) {
+        return 0;  // `--trace cuda`: NVTX runs without a tool, at no cost
+    }
+    if (wl::cupti::installNvtxInjection(exportTable) == 0) {
+        return 0;
+    }
+    if (!g_nvtxStarted.exchange(true)) {
+        g_nvtxPid = getpid();
+        wl::cupti::NvtxRecorder::instance().setRecording(true);
+        std::atexit(&writeNvtxOnlyTrace);
+    }
+    return 1;
 }
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
@@ -312,30 +396,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     options.synchronizeAtStop = false;
     options.queryDeviceProperties = false;
     options.hostName = commandName();
-    options.metadata["producer"] = "warpline record";
-    options.metadata["command"] = commandLine();
-    // Which process of which job this is: traces of one job's ranks are told apart by these
-    // (written as Kineto's distributedInfo too).
-    options.metadata["host"] = hostName();
-    options.metadata["pid"] = std::to_string(getpid());
-    struct LauncherVariable {
-        const char* key;
-        const char* names[4];  // the first one set wins
-    };
-    static constexpr LauncherVariable kLauncherVariables[] = {
-        {"rank", {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}},
-        {"world_size", {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}},
-        {"local_rank", {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", nullptr}},
-    };
-    for (const LauncherVariable& v : kLauncherVariables) {
-        for (const char* name : v.names) {
-            const char* value = name != nullptr ? std::getenv(name) : nullptr;
-            if (value != nullptr && value[0] != '\0') {
-                options.metadata[v.key] = value;
-                break;
-            }
-        }
-    }
+    options.metadata = processMetadata();
     g_tracedPid = getpid();
     const auto settings = wl::cupti::RecordSettings::fromEnvironment();
     if (auto applied = settings.applyTo(options); !applied.ok()) {
@@ -345,12 +406,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
                      applied.error().message.c_str());
     }
     // A name that cannot be made in this process (a %q{VAR} it lacks) must not lose its trace:
-    // it goes to the default name in the current folder, and the recorder says so.
+    // it goes to the default name in the current folder, and the recorder says so when it is
+    // written (a launcher without the variable writes none).
     const auto named = outputPath(settings.forceOverwrite);
     g_outputPath = named.ok() ? named.value() : fallbackOutputPath();
     if (!named.ok()) {
-        std::fprintf(stderr, "warpline: warning: %s; writing %s instead\n",
-                     named.error().message.c_str(), g_outputPath.c_str());
+        g_outputNote = named.error().message + "; writing " + g_outputPath + " instead";
     }
     options.metadata["clock_sync_start"] = clockPair();
     if (const char* spillDir = std::getenv("WARPLINE_RECORD_SPILL_DIR");

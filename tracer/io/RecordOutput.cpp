@@ -107,6 +107,38 @@ model::Result<std::string> recordOutputPath(std::string_view pattern,
     return path;
 }
 
+std::string mergedPatternOutputPath(std::string_view pattern) {
+    const auto slash = pattern.rfind('/');
+    const std::string_view folder =
+        slash == std::string_view::npos ? std::string_view() : pattern.substr(0, slash + 1);
+    const std::string_view file =
+        slash == std::string_view::npos ? pattern : pattern.substr(slash + 1);
+    if (file.find('%') == std::string_view::npos || folder.find('%') != std::string_view::npos) {
+        return {};
+    }
+    auto [patterned, ext] = splitExtension(std::string(file));
+    std::string stem;
+    for (std::size_t i = 0; i < patterned.size(); ++i) {
+        if (patterned[i] != '%' || i + 1 >= patterned.size()) {
+            stem += patterned[i];
+        } else if (patterned[++i] == '%') {
+            stem += '%';
+        } else if (patterned[i] == 'q') {
+            const auto close = patterned.find('}', i);
+            i = close == std::string::npos ? patterned.size() : close;
+        }
+    }
+    const auto isSeparator = [](char c) { return c == '-' || c == '_' || c == '.'; };
+    while (!stem.empty() && isSeparator(stem.back())) {
+        stem.pop_back();
+    }
+    while (!stem.empty() && isSeparator(stem.front())) {
+        stem.erase(0, 1);
+    }
+    return std::string(folder) + (stem.empty() ? "warpline" : stem) + ".merged" +
+           (ext.empty() ? std::string(".json.gz") : ext);
+}
+
 std::string mergedOutputPath(const std::string& firstTracePath) {
     auto [stem, ext] = splitExtension(firstTracePath);
     return stem + ".merged" + (ext.empty() ? std::string(".json.gz") : ext);

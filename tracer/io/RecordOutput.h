@@ -37,4 +37,11 @@ model::Result<std::string> recordOutputPath(std::string_view pattern, const Reco
 // trace, ".merged" before the extension (mp.json.gz -> mp.merged.json.gz).
 std::string mergedOutputPath(const std::string& firstTracePath);
 
+// The merged trace's name for an -o pattern that names each process's trace apart (a % in its
+// file name): beside those traces, the file name without its patterns (and the separators they
+// leave at its ends), ".merged" before the extension: ddp-%q{RANK}.json.gz ->
+// ddp.merged.json.gz, runs/rank%q{RANK}-%h.json.gz -> runs/rank.merged.json.gz. Empty when the
+// pattern has no % or one in its folder (the traces are then in several folders).
+std::string mergedPatternOutputPath(std::string_view pattern);
+
 }  // namespace wl::io

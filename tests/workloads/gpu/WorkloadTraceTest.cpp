@@ -21,8 +21,9 @@
 namespace wl::workloads {
 namespace {
 
-// NVTX reaches CUPTI only if NVTX_INJECTION64_PATH is set before the process's first NVTX call,
-// and the untraced tests of this executable make NVTX calls: set it before main().
+// NVTX reaches Warpline's recorder through NVTX's static injection hook unless
+// NVTX_INJECTION64_PATH names another tool, and the untraced tests of this executable make NVTX
+// calls: a libcupti left there is cleared before main().
 const bool kNvtxInjectionSet = (cupti::CuptiTracer::ensureNvtxInjection(), true);
 
 struct CopyFact {

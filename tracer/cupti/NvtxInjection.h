@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+
+namespace wl::cupti {
+
+class NvtxRecorder;
+
+// NVTX's nvtxGetExportTable, as NVTX passes it to InitializeInjectionNvtx2.
+using NvtxExportTableFn = const void* (*)(std::uint32_t exportTableId);
+
+// Warpline's NVTX tool: installs handlers for every NVTX call it records (marks, push/pop and
+// start/end ranges in every domain, registered strings, categories, and the naming of threads,
+// CUDA devices, contexts, streams and events) into the NVTX instance that asks (each library
+// with NVTX headers of its own is one), and sends them to `recorder`. Returns 1 when installed
+// (NVTX's convention), 0 when the export table is not one it knows.
+//
+// Reached two ways: `record` points NVTX_INJECTION64_PATH at warpline_inject, whose
+// InitializeInjectionNvtx2 calls this; in-process (`warpline run`, the tests), NVTX's static
+// injection hook, which wl_tracer defines, calls it with the process's NvtxRecorder::instance().
+int installNvtxInjection(NvtxExportTableFn exportTable, NvtxRecorder& recorder);
+int installNvtxInjection(NvtxExportTableFn exportTable);
+
+// Whether an NVTX instance of this process attached to Warpline's handlers (it does at its
+// first NVTX call).
+bool nvtxInjectionInstalled();
+
+}  // namespace wl::cupti
