@@ -131,6 +131,40 @@ TEST(SyncApiInLoop, AGraphLaunchIsNeverTheBlockingCallEvenWhenANodeFinishesInsid
     EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::Host), kIterations * 21'000);
 }
 
+TEST(SyncApiInLoop, AGraphLaunchWaitsForItsCopyToPageableMemory) {
+    // The same loop as jacobiCudaGraphs really runs it: the graph ends with a copy of a sum into a
+    // pageable host variable, which the driver performs before cudaGraphLaunch returns, so the
+    // launch call spans the whole graph (measured on an H200: 130 us of a 135 us iteration) and
+    // the GPU runs dry while the host is still inside it.
+    test::HandTrace t;
+    const model::TrackIndex stream = t.stream(1);
+    constexpr int kIterations = 10;
+    constexpr model::TimeNs kPeriodNs = 146'000;
+    for (int i = 0; i < kIterations; ++i) {
+        const model::TimeNs at = i * kPeriodNs;
+        t.api("cudaGraphExecKernelNodeSetParams_v10010", at, at + 2'000);
+        const std::uint64_t launch = t.api("cudaGraphLaunch_v10000", at + 2'000, at + 132'000);
+        t.builder().addMemset(stream, at + 10'000, at + 11'000, "Memset", launch, {});
+        t.builder().addKernel(stream, at + 12'000, at + 128'000, "relax", launch, {});
+        t.builder().addMemcpy(stream, at + 129'000, at + 131'000, "Memcpy DtoH", launch,
+                              {8, model::CopyKind::DeviceToHost, model::MemoryKind::Device,
+                               model::MemoryKind::Pageable});
+        t.api("cudaStreamSynchronize_v3020", at + 132'200, at + 134'000);
+    }
+    const auto trace = t.finish();
+    const AnalysisResult r = analyzeTrace(*trace);
+    const Diagnostic d = only(r, RuleId::SyncApiInLoop);
+    // From each iteration's copy to the next iteration's memset: 25 us, inside cudaGraphLaunch.
+    EXPECT_EQ(d.count, static_cast<std::uint64_t>(kIterations - 1));
+    EXPECT_EQ(d.costNs, (kIterations - 1) * 25'000);
+    EXPECT_NE(d.message.find("cudaGraphLaunch x9"), std::string::npos) << d.message;
+    EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::AfterBlockingCall),
+              (kIterations - 1) * 25'000);
+    // The 1 us holes between the graph's own nodes, while the launch still submits them, are
+    // launch overhead.
+    EXPECT_EQ(r.utilization.attribution[0].ns(GapCause::Host), kIterations * 2'000);
+}
+
 TEST(SyncMemcpy, BlockingCopiesExceptDeviceToDeviceAndSmallUploads) {
     test::HandTrace t;
     t.copy(1, 10, 100, CopyKind::DeviceToHost, 1 << 20, 0, 110, "cudaMemcpy_v3020");       // yes

@@ -51,15 +51,46 @@ HostActivity::~HostActivity() = default;
 namespace {
 
 // How a call name counts, classified once per name (names repeat).
-enum class CallClass : std::uint8_t { Other, Sync, Launch };
+enum class CallClass : std::uint8_t { Other, Sync, Launch, GraphLaunch };
+
+bool isPageable(model::MemoryKind kind) {
+    return kind == model::MemoryKind::Pageable;
+}
+
+// A graph launch waited for the GPU when the graph copies to or from pageable host memory: the
+// driver performs such a copy node before the launch call returns (a pageable cudaMemcpyAsync
+// inside the graph), so the call spans the nodes before it. Any other node that finishes while
+// the launch call is still returning (a short memset after a node update) was not waited for.
+bool graphLaunchWaited(const model::Trace& trace, model::SliceRef call) {
+    const model::TimeNs returnedNs = trace.slice(call).endNs();
+    for (const model::Flow* f : trace.flowsFrom(call)) {
+        if (!f->to.valid() || trace.track(f->to.track).kind != model::TrackKind::GpuStream) {
+            continue;
+        }
+        const model::Slice& op = trace.slice(f->to);
+        const model::MemcpyDetail* m = trace.memcpy(op);
+        if (m != nullptr && (isPageable(m->srcKind) || isPageable(m->dstKind)) &&
+            op.endNs() <= returnedNs) {
+            return true;
+        }
+    }
+    return false;
+}
 
 // Does the call wait for the GPU? Explicit synchronisation by name; otherwise a call whose copy or
-// memset was done on the GPU before the call returned (the call waited for it). Never a launch: a
-// graph's first node (a memset) can finish while cudaGraphLaunch still returns, but the launch
-// waited for nothing; a long launch is launch overhead, the host's doing.
+// memset was done on the GPU before the call returned (the call waited for it). A kernel launch
+// never waits: a long launch is launch overhead, the host's doing. A graph launch waits only for
+// the copy nodes that touch pageable memory (graphLaunchWaited).
 bool isBlocking(const model::Trace& trace, model::SliceRef call, CallClass callClass) {
-    if (callClass != CallClass::Other) {
-        return callClass == CallClass::Sync;
+    switch (callClass) {
+        case CallClass::Sync:
+            return true;
+        case CallClass::Launch:
+            return false;
+        case CallClass::GraphLaunch:
+            return graphLaunchWaited(trace, call);
+        case CallClass::Other:
+            break;
     }
     const model::SliceRef op = rules::launchedOp(trace, call);
     if (!op.valid()) {
@@ -90,8 +121,10 @@ HostActivity::Intervals& HostActivity::blockingOf(model::TrackIndex apiTrack) {
             if (fresh) {
                 const std::string_view name = m_trace.str(s.nameId);
                 it->second = isSynchronizingApi(name) ? CallClass::Sync
-                             : isLaunchApi(name)      ? CallClass::Launch
-                                                      : CallClass::Other;
+                             : !isLaunchApi(name)     ? CallClass::Other
+                             : name.find("GraphLaunch") != std::string_view::npos
+                                 ? CallClass::GraphLaunch
+                                 : CallClass::Launch;
             }
             const model::SliceRef ref{apiTrack, i};
             if (isBlocking(m_trace, ref, it->second)) {

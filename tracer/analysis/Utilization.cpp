@@ -1,5 +1,7 @@
 #include "analysis/Utilization.h"
 
+#include "analysis/ApiNames.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -149,13 +151,19 @@ public:
         } else if (call.endNs() <= gap.startNs) {
             gap.cause = GapCause::GpuWait;
         } else if (model::SliceRef r = m_host.blockingCallAt(gap.launch.track, gap.startNs);
-                   r.valid()) {
+                   r.valid() && !stillLaunching(r, gap)) {
             gap.cause = GapCause::AfterBlockingCall;
             gap.reason = r;
         } else {
             gap.cause = GapCause::Host;
         }
         return gap.launch.track;
+    }
+
+    // A graph launch that waits for its pageable copy (HostActivity) is still submitting its own
+    // nodes when a hole opens between two of them: that hole is launch overhead, not a wait.
+    bool stillLaunching(model::SliceRef blocking, const IdleGap& gap) const {
+        return blocking == gap.launch && isLaunchApi(m_trace.str(m_trace.slice(blocking).nameId));
     }
 
     // The op `after` waited for through a CUDA event, when it ended inside the gap and after the

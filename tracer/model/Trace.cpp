@@ -86,6 +86,16 @@ const Flow* Trace::flowFrom(SliceRef ref) const {
     return nullptr;
 }
 
+std::vector<const Flow*> Trace::flowsFrom(SliceRef ref) const {
+    std::vector<const Flow*> out;
+    auto it =
+        std::lower_bound(m_flowFromIndex.begin(), m_flowFromIndex.end(), ref,
+                         [&](std::uint32_t i, const SliceRef& r) { return m_flows[i].from < r; });
+    for (; it != m_flowFromIndex.end() && m_flows[*it].from == ref; ++it)
+        out.push_back(&m_flows[*it]);
+    return out;
+}
+
 namespace {
 
 // Both ends carry the flow's id as their correlation id: the builder linked them.

@@ -81,6 +81,8 @@ public:
     // Flows that end at / start from a slice (launch arrows), via an index built at finalize().
     const Flow* flowTo(SliceRef ref) const;
     const Flow* flowFrom(SliceRef ref) const;
+    // Every flow that starts at `ref`, in order (a graph launch has one to each node it ran).
+    std::vector<const Flow*> flowsFrom(SliceRef ref) const;
 
     // Waits of one op for another through CUDA events, sorted by `to` (built at finalize() from
     // the synchronisation slices that name their event's record; see SyncDetail).
