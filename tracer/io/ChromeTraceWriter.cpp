@@ -385,19 +385,11 @@ private:
         w.endArray();
     }
 
-    // For a trace of a producer's file (m_producerRows), only what its events do not say: the
-    // capture windows and the diagnostics of the import; its rows are the producer's, which a
-    // reader reads as any other producer's ("rows": "producer").
-    void writeWarplineBlock(std::string& b) {
-        JsonWriter w(b);
-        w.beginObject();
-        w.field("version", format::kWarplineVersion);
-        if (m_producerRows)
-            w.field(format::kWarplineRows, format::kWarplineProducerRows);
-        else
-            w.key("processes").beginArray();
+    // Our rows: each process, each track's pid and tids, the counters (an exact round trip).
+    void writeOwnRows(JsonWriter& w) {
+        w.key("processes").beginArray();
         const auto processes = m_trace.processes();
-        for (std::size_t i = 0; i < processes.size() && !m_producerRows; ++i) {
+        for (std::size_t i = 0; i < processes.size(); ++i) {
             const auto& p = processes[i];
             w.beginObject();
             w.field("pid", m_layout.pidOf[i]).field("processId", p.pid);
@@ -410,55 +402,50 @@ private:
                 w.field("rank", p.rank);
             w.endObject();
         }
-        if (!m_producerRows) {
-            w.endArray();
-            w.key("tracks").beginArray();
-        }
+        w.endArray();
+        w.key("tracks").beginArray();
         const auto tracks = m_trace.tracks();
-        std::uint64_t spilledSlices = 0;
-        std::uint64_t spilledTracks = 0;
-        std::vector<std::string> spillWarnings;
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
             const Track& t = tracks[ti];
             const TrackLayout& tl = m_layout.tracks[ti];
             if (!written(t))
                 continue;
-            if (!m_producerRows) {
-                w.beginObject();
-                w.field("pid", tl.pid);
-                w.key("tids").beginArray();
-                for (auto tid : tl.tids)
-                    w.value(tid);
-                w.endArray();
-                w.field("kind", trackKindName(t.kind));
-                w.field("thread", t.threadId).field("stream", t.streamId);
-                w.field("domain", m_trace.str(t.domainId)).field("name", m_trace.str(t.nameId));
-                w.field("sortIndex", t.sortIndex);
-                w.endObject();
-            }
-            std::uint64_t spilled = 0;
-            for (const auto& s : t.slices)
-                spilled += model::unexpectedOverlap(s) ? 1 : 0;
-            if (spilled > 0) {
-                spilledSlices += spilled;
-                ++spilledTracks;
-                spillWarnings.push_back(
-                    model::spilledOverlapWarning(spilled, m_trace.str(t.nameId)));
-            }
-        }
-        if (!m_producerRows) {
+            w.beginObject();
+            w.field("pid", tl.pid);
+            w.key("tids").beginArray();
+            for (auto tid : tl.tids)
+                w.value(tid);
             w.endArray();
-            w.key("counters").beginArray();
-            for (const auto& c : m_trace.counters()) {
-                if (c.derived)
-                    continue;  // every reader makes it again
-                w.beginObject();
-                w.field("pid", m_layout.pidOf[c.process]).field("name", m_trace.str(c.nameId));
-                w.field("series", m_trace.str(c.seriesId)).field("unit", m_trace.str(c.unitId));
-                w.endObject();
-            }
-            w.endArray();
+            w.field("kind", trackKindName(t.kind));
+            w.field("thread", t.threadId).field("stream", t.streamId);
+            w.field("domain", m_trace.str(t.domainId)).field("name", m_trace.str(t.nameId));
+            w.field("sortIndex", t.sortIndex);
+            w.endObject();
         }
+        w.endArray();
+        w.key("counters").beginArray();
+        for (const auto& c : m_trace.counters()) {
+            if (c.derived)
+                continue;  // every reader makes it again
+            w.beginObject();
+            w.field("pid", m_layout.pidOf[c.process]).field("name", m_trace.str(c.nameId));
+            w.field("series", m_trace.str(c.seriesId)).field("unit", m_trace.str(c.unitId));
+            w.endObject();
+        }
+        w.endArray();
+    }
+
+    // For a trace of a producer's file (m_producerRows), only what its events do not say: the
+    // capture windows and the diagnostics of the import; its rows are the producer's, which a
+    // reader reads as any other producer's ("rows": "producer").
+    void writeWarplineBlock(std::string& b) {
+        JsonWriter w(b);
+        w.beginObject();
+        w.field("version", format::kWarplineVersion);
+        if (m_producerRows)
+            w.field(format::kWarplineRows, format::kWarplineProducerRows);
+        else
+            writeOwnRows(w);
         // Written only when there are some, so exports of traces without them do not change.
         if (!m_trace.captureWindows().empty()) {
             w.key("captureWindows").beginArray();
@@ -473,6 +460,23 @@ private:
         // Diagnostics of the original collection or import. What an import re-derives from the
         // events themselves (spilled overlaps and their warnings) is left out, so reading this
         // file back gives the same counts rather than twice the spills.
+        const auto tracks = m_trace.tracks();
+        std::uint64_t spilledSlices = 0;
+        std::uint64_t spilledTracks = 0;
+        std::vector<std::string> spillWarnings;
+        for (const Track& t : tracks) {
+            if (!written(t))
+                continue;
+            std::uint64_t spilled = 0;
+            for (const auto& s : t.slices)
+                spilled += model::unexpectedOverlap(s) ? 1 : 0;
+            if (spilled > 0) {
+                spilledSlices += spilled;
+                ++spilledTracks;
+                spillWarnings.push_back(
+                    model::spilledOverlapWarning(spilled, m_trace.str(t.nameId)));
+            }
+        }
         const auto& d = m_trace.diagnostics();
         std::vector<std::string> warnings = d.warnings;
         for (const auto& sw : spillWarnings) {
