@@ -147,9 +147,9 @@ Document readDocument(std::string& json) {
         e.row = get("pid") + "/" + get("tid");
         e.cat = get("cat");
         e.key = "name=" + get("name") + " cat=" + e.cat + " ph=" + ph + " ts=" + micros("ts") +
-                " dur=" + micros("dur") + " row=" + e.row + " stream=" + get("args.stream") +
-                " correlation=" + get("args.correlation") + " external=" + get("args.External id") +
-                " id=" + get("id") + " bp=" + get("bp");
+                " dur=" + micros("dur") + " s=" + get("s") + " row=" + e.row +
+                " stream=" + get("args.stream") + " correlation=" + get("args.correlation") +
+                " external=" + get("args.External id") + " id=" + get("id") + " bp=" + get("bp");
         if (ph == "\"M\"")
             e.key += " args=" + get("args");  // the profiler's names, labels and order
         doc.rows.insert(e.row);

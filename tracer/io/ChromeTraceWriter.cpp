@@ -714,7 +714,14 @@ private:
             cat = origin->hasCat ? m_trace.str(origin->cat) : std::string_view();
         writeCommon(ph, cat, s.nameId, rowOf(t, tl, s), s.startNs);
         if (s.kind == SliceKind::Instant) {
-            m_out.put(",\"s\":\"t\"");
+            // The producer's scope (a global instant is drawn across the process or trace), else
+            // the thread's.
+            const char scope = origin != nullptr ? origin->scope : 't';
+            if (scope != 0) {
+                m_out.put(",\"s\":\"");
+                m_out.put(scope);
+                m_out.put('"');
+            }
         } else {
             m_out.put(",\"dur\":");
             m_out.putMicros(s.durationNs);

@@ -265,7 +265,8 @@ void TraceBuilder::setLastSliceOrigin(TrackIndex track, const SliceOrigin& origi
     }
     if (origin.pid == tr.origin.pid && origin.tid == tr.origin.tid &&
         origin.hasCat == tr.origin.hasCat && origin.cat == tr.origin.cat &&
-        origin.pidQuoted == tr.origin.pidQuoted && origin.tidQuoted == tr.origin.tidQuoted)
+        origin.pidQuoted == tr.origin.pidQuoted && origin.tidQuoted == tr.origin.tidQuoted &&
+        origin.scope == tr.origin.scope)
         return;
     Trace& t = *m_trace;
     Slice& s = tr.slices.back();

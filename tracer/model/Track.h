@@ -73,6 +73,8 @@ struct SliceOrigin {
     bool hasCat = false;     // some producers write events without a category
     bool pidQuoted = false;  // a number written as a string ("tid": "2662278912")
     bool tidQuoted = false;
+    // An instant's scope as written ('g' global, 'p' process, 't' thread; 0 when none was).
+    char scope = 0;
     bool known = false;  // false: the slice was not imported, or its trace was merged
 };
 

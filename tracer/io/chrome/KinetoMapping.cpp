@@ -94,6 +94,8 @@ void Importer::keepOrigin(const RawEvent& e, TrackIndex track) {
     origin.hasCat = e.hasCat;
     origin.pidQuoted = e.pidQuoted;
     origin.tidQuoted = e.tidQuoted;
+    if (e.scope.size() == 1)
+        origin.scope = e.scope.front();
     m_builder.setLastSliceOrigin(track, origin);
 }
 
