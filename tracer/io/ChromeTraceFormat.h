@@ -48,6 +48,10 @@ inline constexpr std::string_view kBaseTime = "baseTimeNanoseconds";
 inline constexpr std::string_view kMetadata = "warplineMetadata";
 inline constexpr std::string_view kWarpline = "warpline";
 inline constexpr std::int64_t kWarplineVersion = 1;
+// In the "warpline" block of a trace whose events are on their producer's rows (an imported
+// trace): the block describes no rows, and a reader reads the events as that producer's.
+inline constexpr std::string_view kWarplineRows = "rows";
+inline constexpr std::string_view kWarplineProducerRows = "producer";
 
 // FNV-1a, for switching on keys: equal hashes of two case labels fail to compile, and every match
 // is confirmed with a string compare.

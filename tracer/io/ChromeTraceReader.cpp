@@ -89,6 +89,8 @@ void Importer::finish() {
                " flow event(s) without a matching start or end were ignored");
     }
     if (!m_warpline) {
+        for (const auto& [id, name] : m_stringIdNames)
+            m_builder.setIdName(id, name);  // how an export writes these ids back
         for (const auto& [pid, name] : m_processNames) {
             if (auto it = m_hostProcesses.find(pid); it != m_hostProcesses.end()) {
                 m_builder.setProcessName(it->second, name);
@@ -111,6 +113,8 @@ void Importer::finish() {
                 "producer", m_foreignGpuData ? "PyTorch profiler (Kineto)" : "Chrome trace JSON");
         }
     }
+    if (m_blockDiagnostics)
+        d = *m_blockDiagnostics;  // the first import's, which this one repeats
 }
 
 void Importer::handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents) {
@@ -154,6 +158,8 @@ void Importer::handleTopLevelField(std::string_view key, od::value& value, bool&
                 // Which rank of which job wrote the file (Kineto: backend, rank,
                 // world_size): kept as metadata, so a job's traces can be told apart.
                 if (typeOf(value) == od::json_type::object) {
+                    // And as written, for an export of this trace (Trace::distributedInfo).
+                    m_builder.setDistributedInfo(std::string(objectTextAt(locate(value))));
                     for (auto info : value.get_object()) {
                         od::value v = info.value();
                         keepScalar(std::string(keyText(info)), v);
@@ -349,6 +355,8 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
         m_lastName = {};
         m_lastNameId = 0;  // ""
         m_lastCat = {};
+        m_lastOriginCat = {};
+        m_lastOriginCatId = 0;
         m_lastCatClass = classify({});
         {
             const BorrowedBrackets brackets(text, from - 1, '[', cut, ']');

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -63,6 +64,13 @@ bool lanesOverlap(TrackKind kind) {
     return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync;
 }
 
+// Rows Kineto shares between tracks of ours: a host thread's CUDA calls and its NVTX ranges are
+// the thread's row (PyTorch's user annotations enclose its CUDA calls there), and a stream's GPU
+// annotations are the stream's row. Readers that match events by row (HTA) need them there.
+bool sharesRow(TrackKind kind) {
+    return kind == TrackKind::HostApi || kind == TrackKind::Nvtx || kind == TrackKind::GpuStream;
+}
+
 // Where each track's slices go: its pid, and a tid per lane so X events nest strictly per tid.
 struct TrackLayout {
     std::int64_t pid = 0;
@@ -102,7 +110,14 @@ Layout computeLayout(const model::Trace& trace) {
 
     layout.tracks.resize(tracks.size());
     std::vector<std::unordered_set<std::int64_t>> usedTids(processes.size());
-    for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
+    std::vector<std::unordered_set<std::int64_t>> sharedTids(processes.size());
+    // Tracks that share their row first, so a row of another kind never takes its tid.
+    std::vector<std::size_t> order(tracks.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_partition(order.begin(), order.end(),
+                          [&](std::size_t i) { return sharesRow(tracks[i].kind); });
+    for (const std::size_t ti : order) {
         const Track& t = tracks[ti];
         TrackLayout& tl = layout.tracks[ti];
         tl.pid = layout.pidOf[t.process];
@@ -130,11 +145,17 @@ Layout computeLayout(const model::Trace& trace) {
             natural = t.streamId;
         } else if (t.kind == TrackKind::HostApi || t.kind == TrackKind::Nvtx ||
                    t.kind == TrackKind::Host) {
-            natural = t.threadId;
+            natural = t.threadId;  // a GPU annotation track's "thread" is its stream
         }
         // tid 0 folds into the process's main thread in Perfetto: never use it.
-        if (natural > 0 && natural <= kMaxSmallId && usedTids[t.process].insert(natural).second) {
-            tl.tids[0] = natural;
+        if (natural > 0 && natural <= kMaxSmallId) {
+            if (usedTids[t.process].insert(natural).second) {
+                tl.tids[0] = natural;
+                if (sharesRow(t.kind))
+                    sharedTids[t.process].insert(natural);
+            } else if (sharesRow(t.kind) && sharedTids[t.process].count(natural)) {
+                tl.tids[0] = natural;
+            }
         }
     }
     std::vector<std::int64_t> nextTid(processes.size(), 1);
@@ -196,7 +217,11 @@ private:
 class Writer {
 public:
     Writer(const model::Trace& trace, Out& out)
-        : m_trace(trace), m_out(out), m_layout(computeLayout(trace)) {
+        : m_trace(trace),
+          m_out(out),
+          m_layout(computeLayout(trace)),
+          m_producerRows(trace.hasOrigins()),
+          m_shiftNs(m_producerRows ? trace.originNs() - trace.producerBaseNs() : 0) {
         m_escaped.resize(trace.strings().size());
     }
 
@@ -233,12 +258,21 @@ private:
         JsonWriter w(b);
         b.push_back('{');
         b.append("\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\n");
+        // An imported trace's events are written at the times its producer wrote them (the
+        // same clock and base), so that every reader sees the original's times.
         b.append("\"baseTimeNanoseconds\":");
-        m_out.putInt(m_trace.originNs());
+        m_out.putInt(m_producerRows ? m_trace.producerBaseNs() : m_trace.originNs());
         b.append(",\n\"deviceProperties\":");
         writeDevices(b);
-        b.append(",\n\"distributedInfo\":");
-        writeDistributedInfo(b);
+        // A producer's as it wrote it, or none when it wrote none (HTA then takes rank 0, as it
+        // did from the original).
+        if (!m_producerRows) {
+            b.append(",\n\"distributedInfo\":");
+            writeDistributedInfo(b);
+        } else if (!m_trace.distributedInfo().empty()) {
+            b.append(",\n\"distributedInfo\":");
+            b.append(m_trace.distributedInfo());
+        }
         b.append(",\n\"");
         b.append(format::kMetadata);
         b.append("\":");
@@ -249,6 +283,9 @@ private:
                 m.field(k, v);
             m.endObject();
         }
+        // Our block maps rows to tracks for an exact round trip of our own traces. An imported
+        // trace is written on its producer's rows, which it does not describe: reading such a
+        // file back reads it as the producer's, as every other reader does (writeWarplineBlock).
         b.append(",\n\"");
         b.append(format::kWarpline);
         b.append("\":");
@@ -264,8 +301,15 @@ private:
         const auto processes = m_trace.processes();
         const bool mergedRanks = std::any_of(processes.begin(), processes.end(),
                                              [](const model::Process& p) { return p.rank >= 0; });
-        JsonWriter w(b);
-        w.beginObject();
+        // Spaced as Kineto writes it ({"backend": "nccl", "rank": 0, ...}): HTA finds a file's
+        // rank with the pattern "rank":\s+(\d+), and reads a file without the space as rank 0.
+        bool first = true;
+        const auto member = [&](std::string_view key) {
+            b.append(first ? "{" : ", ");
+            first = false;
+            appendJsonString(b, key);
+            b.append(": ");
+        };
         const auto put = [&](const char* key, std::string_view fallback, bool numeric) {
             std::string value = m_trace.metadataValue(key);
             if (value.empty()) {
@@ -274,12 +318,14 @@ private:
             if (value.empty()) {
                 return;
             }
+            member(key);
             std::int64_t n = 0;
             const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
             if (numeric && ec == std::errc{} && end == value.data() + value.size()) {
-                w.field(key, n);
+                char digits[24];
+                b.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
             } else {
-                w.field(key, value);
+                appendJsonString(b, value);
             }
         };
         put("backend", "", false);
@@ -297,9 +343,11 @@ private:
             if (!d.uuid.empty())
                 uuids += (uuids.empty() ? "" : ",") + d.uuid;
         }
-        if (!uuids.empty())
-            w.field("device_uuids", uuids);
-        w.endObject();
+        if (!uuids.empty()) {
+            member("device_uuids");
+            appendJsonString(b, uuids);
+        }
+        b.append(first ? "{}" : "}");
     }
 
     void writeDevices(std::string& b) {
@@ -337,10 +385,8 @@ private:
         w.endArray();
     }
 
-    void writeWarplineBlock(std::string& b) {
-        JsonWriter w(b);
-        w.beginObject();
-        w.field("version", format::kWarplineVersion);
+    // Our rows: each process, each track's pid and tids, the counters (an exact round trip).
+    void writeOwnRows(JsonWriter& w) {
         w.key("processes").beginArray();
         const auto processes = m_trace.processes();
         for (std::size_t i = 0; i < processes.size(); ++i) {
@@ -359,9 +405,6 @@ private:
         w.endArray();
         w.key("tracks").beginArray();
         const auto tracks = m_trace.tracks();
-        std::uint64_t spilledSlices = 0;
-        std::uint64_t spilledTracks = 0;
-        std::vector<std::string> spillWarnings;
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
             const Track& t = tracks[ti];
             const TrackLayout& tl = m_layout.tracks[ti];
@@ -378,15 +421,6 @@ private:
             w.field("domain", m_trace.str(t.domainId)).field("name", m_trace.str(t.nameId));
             w.field("sortIndex", t.sortIndex);
             w.endObject();
-            std::uint64_t spilled = 0;
-            for (const auto& s : t.slices)
-                spilled += model::unexpectedOverlap(s) ? 1 : 0;
-            if (spilled > 0) {
-                spilledSlices += spilled;
-                ++spilledTracks;
-                spillWarnings.push_back(
-                    model::spilledOverlapWarning(spilled, m_trace.str(t.nameId)));
-            }
         }
         w.endArray();
         w.key("counters").beginArray();
@@ -399,12 +433,26 @@ private:
             w.endObject();
         }
         w.endArray();
+    }
+
+    // For a trace of a producer's file (m_producerRows), only what its events do not say: the
+    // capture windows and the diagnostics of the import; its rows are the producer's, which a
+    // reader reads as any other producer's ("rows": "producer").
+    void writeWarplineBlock(std::string& b) {
+        JsonWriter w(b);
+        w.beginObject();
+        w.field("version", format::kWarplineVersion);
+        if (m_producerRows)
+            w.field(format::kWarplineRows, format::kWarplineProducerRows);
+        else
+            writeOwnRows(w);
         // Written only when there are some, so exports of traces without them do not change.
         if (!m_trace.captureWindows().empty()) {
             w.key("captureWindows").beginArray();
             for (const auto& window : m_trace.captureWindows()) {
                 w.beginObject();
-                w.field("startNs", window.startNs).field("endNs", window.endNs);
+                w.field("startNs", window.startNs + m_shiftNs)
+                    .field("endNs", window.endNs + m_shiftNs);
                 w.endObject();
             }
             w.endArray();
@@ -412,6 +460,23 @@ private:
         // Diagnostics of the original collection or import. What an import re-derives from the
         // events themselves (spilled overlaps and their warnings) is left out, so reading this
         // file back gives the same counts rather than twice the spills.
+        const auto tracks = m_trace.tracks();
+        std::uint64_t spilledSlices = 0;
+        std::uint64_t spilledTracks = 0;
+        std::vector<std::string> spillWarnings;
+        for (const Track& t : tracks) {
+            if (!written(t))
+                continue;
+            std::uint64_t spilled = 0;
+            for (const auto& s : t.slices)
+                spilled += model::unexpectedOverlap(s) ? 1 : 0;
+            if (spilled > 0) {
+                spilledSlices += spilled;
+                ++spilledTracks;
+                spillWarnings.push_back(
+                    model::spilledOverlapWarning(spilled, m_trace.str(t.nameId)));
+            }
+        }
         const auto& d = m_trace.diagnostics();
         std::vector<std::string> warnings = d.warnings;
         for (const auto& sw : spillWarnings) {
@@ -464,23 +529,49 @@ private:
         m_out.put("}}");
     }
 
-    // Hosts first, then GPUs (the model's process order); streams in order within a GPU.
+    // A track with a slice that has no row in a producer's file: written on rows of our own.
+    bool hasOwnRows(const Track& t) const {
+        return !m_producerRows ||
+               std::any_of(t.slices.begin(), t.slices.end(),
+                           [&](const Slice& s) { return m_trace.origin(t, s) == nullptr; });
+    }
+
+    // Hosts first, then GPUs (the model's process order); streams in order within a GPU. An
+    // imported trace's rows keep the producer's own metadata events (names, labels, order),
+    // written as they were; ours name only the rows we add.
     void writeMetadataEvents() {
+        if (const std::string_view kept = m_trace.keptEvents(); !kept.empty()) {
+            beginEvent();
+            m_out.buf().pop_back();  // the '{': each kept event has its own
+            m_out.put(kept);
+        }
         const auto processes = m_trace.processes();
+        const auto tracks = m_trace.tracks();
+        std::vector<bool> ownRows(tracks.size(), true);
+        std::vector<bool> processOwnRows(processes.size(), !m_producerRows);
+        for (std::size_t ti = 0; ti < tracks.size() && m_producerRows; ++ti) {
+            ownRows[ti] = written(tracks[ti]) && hasOwnRows(tracks[ti]);
+            if (ownRows[ti])
+                processOwnRows[tracks[ti].process] = true;
+        }
         for (std::size_t i = 0; i < processes.size(); ++i) {
+            if (!processOwnRows[i])
+                continue;
             const std::int64_t pid = m_layout.pidOf[i];
             writeMeta("process_name", pid, 0, "name", m_trace.str(processes[i].nameId), 0);
             writeMeta("process_sort_index", pid, 0, "sort_index", {}, static_cast<std::int64_t>(i));
         }
-        const auto tracks = m_trace.tracks();
         std::vector<std::int64_t> nextSort(processes.size(), 0);
+        std::set<std::pair<std::int64_t, std::int64_t>> named;  // a shared row is named once
         for (std::size_t ti = 0; ti < tracks.size(); ++ti) {
             const Track& t = tracks[ti];
             const TrackLayout& tl = m_layout.tracks[ti];
-            if (!written(t))
+            if (!written(t) || !ownRows[ti])
                 continue;
             const std::string name(m_trace.str(t.nameId));
             for (std::size_t g = 0; g < tl.tids.size(); ++g) {
+                if (!named.insert({tl.pid, tl.tids[g]}).second)
+                    continue;
                 std::string label = name;
                 if (g > 0) {
                     label += lanesOverlap(t.kind) ? " (lane " : " (overlap ";
@@ -494,21 +585,63 @@ private:
         m_out.maybeFlush();
     }
 
+    // A pid or tid: a number, or the name the producer wrote in its place (only a producer's
+    // rows have synthetic ids, and "" is a name too).
+    void putId(std::int64_t id, bool quoted) {
+        if (model::isSyntheticId(id)) {
+            m_out.putString(m_trace.idName(id));
+        } else if (quoted) {
+            m_out.put('"');
+            m_out.putInt(id);
+            m_out.put('"');
+        } else {
+            m_out.putInt(id);
+        }
+    }
+
+    // Where an event is written: pid and tid, each a number or written as a string.
+    struct Row {
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        bool pidQuoted = false;
+        bool tidQuoted = false;
+    };
+
+    // A time on the trace's clock: rebased to its start, or as its producer wrote it.
+    void putTime(TimeNs ns) { m_out.putMicros(ns + m_shiftNs); }
+
+    // The slice's place in its producer's file, when it came from one.
+    const model::SliceOrigin* originOf(const Track& t, const Slice& s) const {
+        return m_producerRows ? m_trace.origin(t, s) : nullptr;
+    }
+
+    // Where a slice is written: the row of the producer's file it came from, else ours.
+    Row rowOf(const Track& t, const TrackLayout& tl, const Slice& s) const {
+        if (const model::SliceOrigin* o = originOf(t, s))
+            return {o->pid, o->tid, o->pidQuoted, o->tidQuoted};
+        return {tl.pid, tl.tids[tl.groupOfLane[s.depth]]};
+    }
+
+    // `cat` empty: an event its producer wrote without one.
     void writeCommon(std::string_view ph, std::string_view cat, model::StringId name,
-                     std::int64_t pid, std::int64_t tid, TimeNs ts) {
+                     const Row& row, TimeNs ts) {
         beginEvent();
         m_out.put("\"ph\":\"");
         m_out.put(ph);
-        m_out.put("\",\"cat\":\"");
-        m_out.put(cat);
-        m_out.put("\",\"name\":");
+        if (!cat.empty()) {
+            m_out.put("\",\"cat\":");
+            m_out.putString(cat);
+        } else {
+            m_out.put('"');
+        }
+        m_out.put(",\"name\":");
         m_out.put(escaped(name));
         m_out.put(",\"pid\":");
-        m_out.putInt(pid);
+        putId(row.pid, row.pidQuoted);
         m_out.put(",\"tid\":");
-        m_out.putInt(tid);
+        putId(row.tid, row.tidQuoted);
         m_out.put(",\"ts\":");
-        m_out.putMicros(ts);
+        putTime(ts);
     }
 
     void putGpuArgs(const Track& t, const Slice& s) {
@@ -538,7 +671,6 @@ private:
     }
 
     void writeSlice(const Track& t, const TrackLayout& tl, const Slice& s) {
-        const std::int64_t tid = tl.tids[tl.groupOfLane[s.depth]];
         const bool gpuProcess = m_trace.processes()[t.process].deviceId >= 0;
         std::string_view cat = format::kCatCpuOp;
         std::string_view ph = "X";
@@ -577,12 +709,32 @@ private:
             case SliceKind::Other:
                 break;
         }
-        writeCommon(ph, cat, s.nameId, tl.pid, tid, s.startNs);
+        const model::SliceOrigin* origin = originOf(t, s);
+        if (origin != nullptr)
+            cat = origin->hasCat ? m_trace.str(origin->cat) : std::string_view();
+        writeCommon(ph, cat, s.nameId, rowOf(t, tl, s), s.startNs);
         if (s.kind == SliceKind::Instant) {
-            m_out.put(",\"s\":\"t\"");
+            // The producer's scope (a global instant is drawn across the process or trace), else
+            // the thread's.
+            const char scope = origin != nullptr ? origin->scope : 't';
+            if (scope != 0) {
+                m_out.put(",\"s\":\"");
+                m_out.put(scope);
+                m_out.put('"');
+            }
         } else {
             m_out.put(",\"dur\":");
             m_out.putMicros(s.durationNs);
+        }
+        if (origin != nullptr) {
+            // Its producer's args, all of them as written (and none where it wrote none).
+            if (const std::string_view args = m_trace.producerArgs(s); !args.empty()) {
+                m_out.put(",\"args\":{");
+                m_out.put(args);
+                m_out.put('}');
+            }
+            m_out.put('}');
+            return;
         }
         const std::size_t beforeArgs = m_out.buf().size();
         writeArgs(t, s);
@@ -720,7 +872,7 @@ private:
                     m_out.put(",\"cuda_sync_kind\":\"");
                     m_out.put(model::toString(y->syncKind));
                     m_out.put("\",\"stream\":");
-                    m_out.putInt(y->streamId);
+                    m_out.putInt(y->streamFromRecord ? -1 : y->streamId);
                     m_out.put(",\"wait_on_cuda_event_id\":");
                     m_out.putInt(y->eventId);
                     m_out.put(",\"wait_on_stream\":");
@@ -847,7 +999,7 @@ private:
                 m_out.put(",\"pid\":");
                 m_out.putInt(pid);
                 m_out.put(",\"ts\":");
-                m_out.putMicros(sample.timestampNs);
+                putTime(sample.timestampNs);
                 m_out.put(",\"args\":{");
                 m_out.put(series);
                 m_out.put(':');
@@ -867,6 +1019,7 @@ private:
         // bind a flow end to the innermost slice over its time, so a child starting with its
         // parent would take the arrow.
         const TimeNs ts = model::TraceBuilder::flowAnchorNs(t, s).value_or(s.startNs);
+        const Row row = rowOf(t, tl, s);
         beginEvent();
         m_out.put("\"ph\":\"");
         m_out.put(ph);
@@ -875,11 +1028,11 @@ private:
         m_out.put("\",\"id\":");
         m_out.putInt(id);
         m_out.put(",\"pid\":");
-        m_out.putInt(tl.pid);
+        putId(row.pid, row.pidQuoted);
         m_out.put(",\"tid\":");
-        m_out.putInt(tl.tids[tl.groupOfLane[s.depth]]);
+        putId(row.tid, row.tidQuoted);
         m_out.put(",\"ts\":");
-        m_out.putMicros(ts);
+        putTime(ts);
         m_out.put(",\"name\":\"");
         m_out.put(cat);
         m_out.put(ph == 'f' ? "\",\"bp\":\"e\"}" : "\"}");
@@ -887,7 +1040,9 @@ private:
 
     // Launch flows (both ends carry the flow's correlation id) are "ac2g", as Kineto writes them;
     // a reader rebuilds those from the correlation ids. Others are plain "flow" arrows. Ids are
-    // unique per file, as Perfetto needs.
+    // unique per file, as Perfetto needs. Between two slices of a producer's file the flow
+    // events are the producer's own (Trace::keptEvents), written with its metadata: a flow it
+    // did not write is not added.
     void writeFlows() {
         const auto flows = m_trace.flows();
         std::uint64_t nextId = 1;
@@ -896,6 +1051,9 @@ private:
         std::unordered_set<std::uint64_t> used;
         used.reserve(flows.size());
         for (const auto& f : flows) {
+            if (originOf(m_trace.track(f.from.track), m_trace.slice(f.from)) != nullptr &&
+                originOf(m_trace.track(f.to.track), m_trace.slice(f.to)) != nullptr)
+                continue;
             const bool launch = model::isCorrelationFlow(m_trace, f);
             std::uint64_t id = f.id;
             if (id == 0 || !used.insert(id).second) {
@@ -921,6 +1079,9 @@ private:
     const model::Trace& m_trace;
     Out& m_out;
     Layout m_layout;
+    // The trace has slices of a producer's file: they go back on its rows, at its times.
+    bool m_producerRows = false;
+    TimeNs m_shiftNs = 0;
     std::vector<std::string> m_escaped;
     bool m_first = true;
 };

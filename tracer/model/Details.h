@@ -95,6 +95,9 @@ struct SyncDetail {
     // finalize() finds the op waited for (Trace::dependencies).
     std::int64_t recordStreamId = -1;
     std::uint64_t recordCorrelationId = 0;
+    // streamId is the awaited stream, taken from the record: the producer wrote no stream (-1),
+    // as Kineto does for an event synchronisation, and an export writes none either.
+    bool streamFromRecord = false;
 };
 
 enum class ApiKind : std::uint8_t { Runtime, Driver };

@@ -148,6 +148,26 @@ std::string_view Trace::extraArgs(const Slice& s) const {
     return s.argsIndex < m_args.size() ? m_args[s.argsIndex] : std::string_view();
 }
 
+std::string_view Trace::producerArgs(const Slice& s) const {
+    if (s.argsIndex >= m_args.size())
+        return {};
+    const std::string_view extra = m_args[s.argsIndex];
+    const std::uint32_t before =
+        s.argsIndex < m_modelArgsBytes.size() ? m_modelArgsBytes[s.argsIndex] : 0;
+    return {extra.data() - before, before + extra.size()};
+}
+
+const SliceOrigin* Trace::origin(const Track& track, const Slice& s) const {
+    if (s.argsIndex < m_origins.size() && m_origins[s.argsIndex].known)
+        return &m_origins[s.argsIndex];
+    return track.origin.known ? &track.origin : nullptr;
+}
+
+std::string_view Trace::idName(std::int64_t id) const {
+    auto it = m_idNames.find(id);
+    return it == m_idNames.end() ? std::string_view() : std::string_view(it->second);
+}
+
 std::size_t Trace::memoryBytes() const {
     std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
     bytes += vectorBytes(m_processes) + vectorBytes(m_tracks) + vectorBytes(m_counters);
@@ -164,6 +184,8 @@ std::size_t Trace::memoryBytes() const {
     bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
     bytes += vectorBytes(m_flowFromIndex) + vectorBytes(m_args) + vectorBytes(m_argsBlocks);
     bytes += m_argsBlockBytes;
+    bytes += vectorBytes(m_origins) + vectorBytes(m_modelArgsBytes) + m_keptEvents.capacity() +
+             m_distributedInfo.capacity();
     return bytes;
 }
 

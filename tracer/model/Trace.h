@@ -77,6 +77,25 @@ public:
     // members ("External id":12,"Input Dims":[[64,64]]), values byte for byte as the file
     // wrote them; empty when there are none. Export writes them back.
     std::string_view extraArgs(const Slice& s) const;
+    // All the args an imported slice had in its file, as JSON object members: those the model
+    // has fields for, as written, and extraArgs (empty when it had none).
+    std::string_view producerArgs(const Slice& s) const;
+    // The row and category an imported slice of `track` had in its file (nullptr when there is
+    // none: slices Warpline recorded or made, and any slice of a merged trace).
+    const SliceOrigin* origin(const Track& track, const Slice& s) const;
+    bool hasOrigins() const { return m_hasOrigins; }
+    // The name a producer gave as a pid or tid where the model has a synthetic id ("Traces",
+    // "stream 7"); empty for any other id.
+    std::string_view idName(std::int64_t id) const;
+    // An imported trace's events the model has no place for, as the producer wrote them (JSON
+    // objects separated by ",\n"): its metadata events and its flow events, written back by an
+    // export of the same trace. Empty for traces recorded or merged here.
+    std::string_view keptEvents() const { return m_keptEvents; }
+    // The producer's "distributedInfo" object as written (empty when it had none).
+    std::string_view distributedInfo() const { return m_distributedInfo; }
+    // The clock value the producer's times counted from ("baseTimeNanoseconds", else 0): an export
+    // of slices with origins writes their times as the producer did.
+    TimeNs producerBaseNs() const { return m_producerBaseNs; }
 
     // Flows that end at / start from a slice (launch arrows), via an index built at finalize().
     const Flow* flowTo(SliceRef ref) const;
@@ -130,9 +149,20 @@ private:
     // is there, and a finished trace holds no growth slack).
     std::vector<std::string_view> m_args;
     std::vector<std::unique_ptr<char[]>> m_argsBlocks;
-    std::size_t m_argsBlockBytes = 0;            // bytes allocated in m_argsBlocks
-    char* m_argsNext = nullptr;                  // the free part of the last block
-    std::size_t m_argsBlockFree = 0;             // and its size
+    std::size_t m_argsBlockBytes = 0;  // bytes allocated in m_argsBlocks
+    char* m_argsNext = nullptr;        // the free part of the last block
+    std::size_t m_argsBlockFree = 0;   // and its size
+    // By Slice::argsIndex, beside m_args (may be shorter): the slices whose origin is not their
+    // track's (Track::origin).
+    std::vector<SliceOrigin> m_origins;
+    bool m_hasOrigins = false;
+    // By Slice::argsIndex (may be shorter): the bytes before m_args' view that hold the args the
+    // model has fields for, as the producer wrote them (producerArgs).
+    std::vector<std::uint32_t> m_modelArgsBytes;
+    std::map<std::int64_t, std::string> m_idNames;
+    std::string m_keptEvents;
+    std::string m_distributedInfo;
+    TimeNs m_producerBaseNs = 0;
     std::vector<std::uint32_t> m_flowToIndex;    // flows sorted by `to`, indices into m_flows
     std::vector<std::uint32_t> m_flowFromIndex;  // flows sorted by `from`
     std::vector<Dependency> m_dependencies;

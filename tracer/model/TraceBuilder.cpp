@@ -207,25 +207,88 @@ void TraceBuilder::push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId
 }
 
 void TraceBuilder::setLastSliceExtraArgs(TrackIndex track, std::string_view members) {
+    setLastSliceProducerArgs(track, {}, members);
+}
+
+void TraceBuilder::setLastSliceProducerArgs(TrackIndex track, std::string_view modelMembers,
+                                            std::string_view extraMembers) {
     auto& slices = m_trace->m_tracks.at(track).slices;
-    if (slices.empty() || members.empty()) {
+    if (slices.empty() || (modelMembers.empty() && extraMembers.empty())) {
         return;
     }
     Trace& t = *m_trace;
+    // One run of text: the model's members, a comma when both are there, then the others (the
+    // view Trace::extraArgs gives).
+    const std::size_t before =
+        modelMembers.size() + (!modelMembers.empty() && !extraMembers.empty() ? 1 : 0);
+    const std::size_t size = before + extraMembers.size();
     constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
-    if (members.size() > t.m_argsBlockFree) {
-        const std::size_t bytes = std::max(kBlockBytes, members.size());
+    if (size > t.m_argsBlockFree) {
+        const std::size_t bytes = std::max(kBlockBytes, size);
         t.m_argsBlocks.push_back(std::make_unique_for_overwrite<char[]>(bytes));
         t.m_argsBlockBytes += bytes;
         t.m_argsNext = t.m_argsBlocks.back().get();
         t.m_argsBlockFree = bytes;
     }
     char* at = t.m_argsNext;
-    std::memcpy(at, members.data(), members.size());
-    t.m_argsNext += members.size();
-    t.m_argsBlockFree -= members.size();
-    slices.back().argsIndex = static_cast<std::uint32_t>(t.m_args.size());
-    t.m_args.emplace_back(at, members.size());
+    std::memcpy(at, modelMembers.data(), modelMembers.size());
+    if (before > modelMembers.size())
+        at[modelMembers.size()] = ',';
+    std::memcpy(at + before, extraMembers.data(), extraMembers.size());
+    t.m_argsNext += size;
+    t.m_argsBlockFree -= size;
+    Slice& s = slices.back();
+    const std::string_view extra(at + before, extraMembers.size());
+    if (s.argsIndex != kNoDetail) {
+        t.m_args[s.argsIndex] = extra;  // beside its origin
+    } else {
+        s.argsIndex = static_cast<std::uint32_t>(t.m_args.size());
+        t.m_args.push_back(extra);
+    }
+    if (before > 0) {
+        if (t.m_modelArgsBytes.size() <= s.argsIndex)
+            t.m_modelArgsBytes.resize(s.argsIndex + 1);
+        t.m_modelArgsBytes[s.argsIndex] = static_cast<std::uint32_t>(before);
+    }
+}
+
+void TraceBuilder::setLastSliceOrigin(TrackIndex track, const SliceOrigin& origin) {
+    Track& tr = m_trace->m_tracks.at(track);
+    if (tr.slices.empty())
+        return;
+    m_trace->m_hasOrigins = true;
+    // Most of a track's slices share its row and category: only the others pay for one.
+    if (!tr.origin.known) {
+        tr.origin = origin;
+        tr.origin.known = true;
+        return;
+    }
+    if (origin.pid == tr.origin.pid && origin.tid == tr.origin.tid &&
+        origin.hasCat == tr.origin.hasCat && origin.cat == tr.origin.cat &&
+        origin.pidQuoted == tr.origin.pidQuoted && origin.tidQuoted == tr.origin.tidQuoted &&
+        origin.scope == tr.origin.scope)
+        return;
+    Trace& t = *m_trace;
+    Slice& s = tr.slices.back();
+    if (s.argsIndex == kNoDetail) {
+        s.argsIndex = static_cast<std::uint32_t>(t.m_args.size());
+        t.m_args.emplace_back();
+    }
+    if (t.m_origins.size() <= s.argsIndex)
+        t.m_origins.resize(s.argsIndex + 1);
+    t.m_origins[s.argsIndex] = origin;
+    t.m_origins[s.argsIndex].known = true;
+}
+
+void TraceBuilder::setIdName(std::int64_t id, std::string name) {
+    m_trace->m_idNames[id] = std::move(name);
+}
+
+void TraceBuilder::addKeptEvent(std::string_view json) {
+    std::string& kept = m_trace->m_keptEvents;
+    if (!kept.empty())
+        kept += ",\n";
+    kept += json;
 }
 
 std::uint32_t TraceBuilder::addKernelDetail(const KernelDetail& d) {
@@ -713,6 +776,7 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     if (earliest == std::numeric_limits<TimeNs>::max() || m_keepTimes)
         earliest = 0;
     t.m_originNs = m_baseTimeNs + earliest;
+    t.m_producerBaseNs = m_baseTimeNs;
 
     TimeNs span = 0;
     for (auto& track : t.m_tracks) {
@@ -779,6 +843,9 @@ std::shared_ptr<const Trace> TraceBuilder::finalize() {
     t.m_apis.shrink_to_fit();
     t.m_nvtx.shrink_to_fit();
     t.m_args.shrink_to_fit();
+    t.m_origins.shrink_to_fit();
+    t.m_modelArgsBytes.shrink_to_fit();
+    t.m_keptEvents.shrink_to_fit();
 
     TraceCounts& n = t.m_counts;
     for (const auto& track : t.m_tracks) {

@@ -75,6 +75,18 @@ public:
     // Keeps a producer's args the model has no field for with the slice last added to `track`
     // (JSON object members, see Trace::extraArgs).
     void setLastSliceExtraArgs(TrackIndex track, std::string_view members);
+    // The same for an imported slice, with the args the model has fields for as the producer
+    // wrote them (Trace::producerArgs).
+    void setLastSliceProducerArgs(TrackIndex track, std::string_view modelMembers,
+                                  std::string_view extraMembers);
+    // Where the slice last added to `track` was in the producer's file (Trace::origin).
+    void setLastSliceOrigin(TrackIndex track, const SliceOrigin& origin);
+    // The producer's name for a synthetic pid or tid (Trace::idName).
+    void setIdName(std::int64_t id, std::string name);
+    // One of the producer's events the model has no place for, as a JSON object
+    // (Trace::keptEvents).
+    void addKeptEvent(std::string_view json);
+    void setDistributedInfo(std::string json) { m_trace->m_distributedInfo = std::move(json); }
     // Side-table appends for the fast path; return the detail index.
     std::uint32_t addKernelDetail(const KernelDetail& d);
     std::uint32_t addMemcpyDetail(const MemcpyDetail& d);

@@ -62,6 +62,22 @@ struct Process {
     std::int32_t rank = -1;
 };
 
+// Where an imported event was in the producer's file (a Chrome trace, a PyTorch profiler trace):
+// its row and category as written. The model files events by what they are (a CUDA call on its
+// thread's API row, a GPU annotation beside its stream); an export writes them back here, so that
+// readers that match events by row (Holistic Trace Analysis) read the original.
+struct SliceOrigin {
+    std::int64_t pid = 0;  // synthetic ids (model::isSyntheticId) stand for names: Trace::idName
+    std::int64_t tid = 0;
+    StringId cat = 0;
+    bool hasCat = false;     // some producers write events without a category
+    bool pidQuoted = false;  // a number written as a string ("tid": "2662278912")
+    bool tidQuoted = false;
+    // An instant's scope as written ('g' global, 'p' process, 't' thread; 0 when none was).
+    char scope = 0;
+    bool known = false;  // false: the slice was not imported, or its trace was merged
+};
+
 // A row of slices. Slices are sorted by (depth, startNs): each lane is a contiguous run
 // [laneBegin[d], laneBegin[d+1]) in which slices do not overlap, so a lane's visible slices are
 // found by binary search on start (ends are sorted too).
@@ -74,6 +90,9 @@ struct Track {
     StringId nameId = 0;         // display name ("Stream 13", "CUDA API (tid 4242)", ...)
     StringId domainId = 0;       // Nvtx/NvtxAsync: domain name ("" = default)
     std::int32_t sortIndex = 0;  // order within the process
+    // Imported tracks: where the producer's file had the first of their slices (and every other
+    // slice whose Trace::origin says nothing else).
+    SliceOrigin origin;
     std::vector<Slice> slices;
     std::vector<std::uint32_t> laneBegin;  // size laneCount()+1
 

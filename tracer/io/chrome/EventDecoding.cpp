@@ -54,30 +54,42 @@ void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind
         return;
     std::string& out = m_extraScratch;
     out.clear();
+    // Another producer's file: the members the model has are kept too, as written, for an
+    // export that writes the event back as it was (Trace::producerArgs).
+    std::string& model = m_modelArgsScratch;
+    model.clear();
     for (std::uint32_t i = e.membersBegin; i < e.membersBegin + e.membersCount; ++i) {
         const ArgMember& m = m_members[i];
         const std::string_view plainKey = m.key.substr(1, m.key.size() - 2);
-        if (plainKey.find('\\') == std::string_view::npos &&
-            format::writerWritesArg(kind, plainKey) &&
-            (bandwidthWritten || plainKey != format::kArgBandwidth))
-            continue;  // the model has it; export writes it from there
-        if (!out.empty())
-            out += ',';
-        out += m.key;
-        out += ':';
-        if (m.container) {
-            const std::size_t at = out.size();
-            out.resize(at + m.value.size());
-            std::size_t length = 0;
-            if (simdjson::minify(m.value.data(), m.value.size(), out.data() + at, length))
-                out.resize(at), out += m.value;  // (it parsed, so this does not happen)
-            else
-                out.resize(at + length);
-        } else {
-            out += m.value;
+        const bool modelHasIt = plainKey.find('\\') == std::string_view::npos &&
+                                format::writerWritesArg(kind, plainKey);
+        if (modelHasIt && (bandwidthWritten || plainKey != format::kArgBandwidth)) {
+            if (m_warpline)
+                continue;  // export writes it from the model
+            appendMember(model, m);
+            continue;
         }
+        appendMember(out, m);
     }
-    m_builder.setLastSliceExtraArgs(track, out);
+    m_builder.setLastSliceProducerArgs(track, model, out);
+}
+
+void Importer::appendMember(std::string& out, const ArgMember& m) {
+    if (!out.empty())
+        out += ',';
+    out += m.key;
+    out += ':';
+    if (m.container) {
+        const std::size_t at = out.size();
+        out.resize(at + m.value.size());
+        std::size_t length = 0;
+        if (simdjson::minify(m.value.data(), m.value.size(), out.data() + at, length))
+            out.resize(at), out += m.value;  // (it parsed, so this does not happen)
+        else
+            out.resize(at + length);
+    } else {
+        out += m.value;
+    }
 }
 
 bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
@@ -266,6 +278,7 @@ void Importer::parseEvent(od::value& v) {
                 case keyHash("cat"):
                     if (key == "cat") {
                         e.cat = getString(value, "cat");
+                        e.hasCat = true;
                         // Our own launch and dependency arrows are rebuilt (from correlation ids
                         // and sync args): the writer puts "cat" second so the rest of these (half
                         // of all events) is skipped unread.
@@ -279,12 +292,14 @@ void Importer::parseEvent(od::value& v) {
                     break;
                 case keyHash("pid"):
                     if (key == "pid") {
+                        e.pidQuoted = typeOf(value) == od::json_type::string;
                         e.pid = getProcessOrThreadId(value, "pid");
                         continue;
                     }
                     break;
                 case keyHash("tid"):
                     if (key == "tid") {
+                        e.tidQuoted = typeOf(value) == od::json_type::string;
                         e.tid = getProcessOrThreadId(value, "tid");
                         continue;
                     }

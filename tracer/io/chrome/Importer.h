@@ -184,7 +184,10 @@ struct RawEvent {
     bool phaseKnown = false;  // a one-character phase
     bool hasTs = false;
     bool hasId = false;
-    bool globalId = false;  // "id2": {"global": ...}: one id space across processes
+    bool globalId = false;   // "id2": {"global": ...}: one id space across processes
+    bool hasCat = false;     // "cat" was given
+    bool pidQuoted = false;  // pid, tid given as strings
+    bool tidQuoted = false;
     bool hasBindId = false;
     bool flowIn = false;   // flow v2: this slice ends (or continues) flow `bindId`
     bool flowOut = false;  // flow v2: this slice starts (or continues) flow `bindId`
@@ -337,6 +340,14 @@ private:
     // or memset with bytes and a duration); otherwise the producer's own value is kept.
     void keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind,
                        bool bandwidthWritten = false);
+    // Another producer's file: the row and category of the slice last added to `track`
+    // (Trace::origin), and events the model has no place for, as written (Trace::keptEvents).
+    void keepOrigin(const RawEvent& e, TrackIndex track);
+    static void appendMember(std::string& out, const ArgMember& m);
+    void keepEvent(const RawEvent& e);
+    // The text of the JSON object whose '{' is at `at`, to its closing brace (the document
+    // parsed, so it is well formed).
+    std::string_view objectTextAt(const char* at) const;
     std::size_t parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
                                std::size_t runBytes);
     void releaseTextBefore(const char* text, std::size_t end);
@@ -372,6 +383,8 @@ private:
     bool nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track);
 
     TrackIndex trackFor(const RawEvent& e, Cat cat);
+    // Of the tracks written on one row, the one an event of this category belongs to.
+    TrackIndex sharedRowTrack(const std::vector<TrackIndex>& tracks, const RawEvent& e, Cat cat);
     ProcessIndex hostProcess(std::int64_t pid);
     ProcessIndex gpuProcessFor(const RawEvent& e);
     std::int32_t deviceForPid(std::int64_t pid) const;
@@ -387,7 +400,11 @@ private:
     TimeNs m_baseNs = 0;
     const char* m_baseAt = nullptr;
     TimeNs m_earliestNs = std::numeric_limits<TimeNs>::max();  // of slices and counter samples
-    bool m_warpline = false;        // our own export: tracks come from the "warpline" block
+    bool m_warpline = false;  // our own export: tracks come from the "warpline" block
+    // Our export of another producer's trace: its events are that producer's, the block has
+    // the diagnostics of its first import.
+    bool m_producerRowsBlock = false;
+    std::optional<model::Diagnostics> m_blockDiagnostics;
     bool m_ourMetadata = false;     // "warplineMetadata" seen
     bool m_foreignGpuData = false;  // Kineto-like content, for the "producer" metadata
     std::map<std::string, std::string> m_foreignMetadata;
@@ -395,6 +412,8 @@ private:
 
     // Our exports: (pid, tid) -> track, pid -> process.
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, TrackIndex, PairHash> m_tidTracks;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::vector<TrackIndex>, PairHash>
+        m_sharedRows;
     std::unordered_map<std::int64_t, ProcessIndex> m_pidProcesses;
     std::unordered_map<std::int64_t, std::int32_t> m_pidDevices;
     // Per CUDA device: its "Device memory" counters (in use, reserved) from "[memory]" instants.
@@ -433,6 +452,7 @@ private:
     std::vector<ArgMember> m_members;
     std::size_t m_keptMembers = 0;
     std::string m_extraScratch;
+    std::string m_modelArgsScratch;
 
     // Names: the last few interned, by content. Cleared at every run of events (the views may
     // be into the parser's buffer).
@@ -440,6 +460,8 @@ private:
     StringId m_lastNameId = 0;
     std::string_view m_lastCat;
     Cat m_lastCatClass = Cat::Other;
+    std::string_view m_lastOriginCat;
+    StringId m_lastOriginCatId = 0;
 
     // B/E per (pid, tid), paired at the end; b/e stacks per (pid, cat, id) (pid kGlobalScope
     // for "id2" global ids).

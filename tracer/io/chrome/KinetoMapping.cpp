@@ -80,6 +80,53 @@ Cat classify(std::string_view cat) {
     return Cat::Other;
 }
 
+void Importer::keepOrigin(const RawEvent& e, TrackIndex track) {
+    if (m_warpline)
+        return;  // our own rows: the "warpline" block describes them
+    if (e.cat != m_lastOriginCat || m_lastOriginCatId == 0) {
+        m_lastOriginCat = e.cat;
+        m_lastOriginCatId = m_builder.intern(e.cat);
+    }
+    model::SliceOrigin origin;
+    origin.pid = e.pid;
+    origin.tid = e.tid;
+    origin.cat = m_lastOriginCatId;
+    origin.hasCat = e.hasCat;
+    origin.pidQuoted = e.pidQuoted;
+    origin.tidQuoted = e.tidQuoted;
+    if (e.scope.size() == 1)
+        origin.scope = e.scope.front();
+    m_builder.setLastSliceOrigin(track, origin);
+}
+
+void Importer::keepEvent(const RawEvent& e) {
+    if (m_warpline)
+        return;
+    m_builder.addKeptEvent(objectTextAt(e.at));
+}
+
+std::string_view Importer::objectTextAt(const char* at) const {
+    const char* end = m_base + m_size;
+    int depth = 0;
+    bool inString = false;
+    for (const char* p = at; p < end; ++p) {
+        const char c = *p;
+        if (inString) {
+            if (c == '\\')
+                ++p;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{') {
+            ++depth;
+        } else if (c == '}' && --depth == 0) {
+            return std::string_view(at, static_cast<std::size_t>(p + 1 - at));
+        }
+    }
+    return {};
+}
+
 std::int32_t Importer::deviceForPid(std::int64_t pid) const {
     if (auto it = m_pidDevices.find(pid); it != m_pidDevices.end())
         return it->second;
@@ -129,8 +176,49 @@ ProcessIndex Importer::gpuProcessFor(const RawEvent& e) {
     return m_builder.gpuProcess(static_cast<std::int32_t>(device));
 }
 
+TrackIndex Importer::sharedRowTrack(const std::vector<TrackIndex>& tracks, const RawEvent& e,
+                                    Cat cat) {
+    const model::Trace& pending = m_builder.pending();
+    model::TrackKind want = model::TrackKind::Host;
+    switch (cat) {
+        case Cat::Runtime:
+        case Cat::Driver:
+            want = model::TrackKind::HostApi;
+            break;
+        case Cat::Annotation:
+        case Cat::GpuAnnotation:
+            want = model::TrackKind::Nvtx;
+            break;
+        case Cat::Kernel:
+        case Cat::Memcpy:
+        case Cat::Memset:
+            want = model::TrackKind::GpuStream;
+            break;
+        default:
+            return tracks.front();
+    }
+    // An NVTX range goes to its domain's track; one that names none (a range a track of a
+    // domain holds without one) to the row's first NVTX track.
+    const StringId domain = e.args.has & kArgDomain ? m_builder.intern(e.args.domain) : 0;
+    std::optional<TrackIndex> ofKind;
+    for (TrackIndex t : tracks) {
+        const model::Track& track = pending.track(t);
+        if (track.kind != want)
+            continue;
+        if (want != model::TrackKind::Nvtx || track.domainId == domain)
+            return t;
+        if (!ofKind)
+            ofKind = t;
+    }
+    return ofKind.value_or(tracks.front());
+}
+
 TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
     if (m_warpline) {
+        if (!m_sharedRows.empty()) {
+            if (auto it = m_sharedRows.find({e.pid, e.tid}); it != m_sharedRows.end())
+                return sharedRowTrack(it->second, e, cat);
+        }
         if (auto it = m_tidTracks.find({e.pid, e.tid}); it != m_tidTracks.end())
             return it->second;
     }
@@ -323,8 +411,10 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 model::SyncDetail s;
                 s.syncKind = model::syncKindFromString(a.syncKind);
                 s.streamId = a.has & kArgStream ? a.stream : -1;
-                if (s.streamId == -1 && (a.has & kArgWaitOnStream))
+                if (s.streamId == -1 && (a.has & kArgWaitOnStream) && a.waitOnStream != -1) {
                     s.streamId = a.waitOnStream;
+                    s.streamFromRecord = true;
+                }
                 s.eventId = a.eventId > 0 ? static_cast<std::uint64_t>(a.eventId) : 0;
                 // The awaited record (Kineto writes -1 when there is none): the op waited for.
                 s.recordStreamId = a.waitOnStream >= 0 ? a.waitOnStream : -1;
@@ -373,8 +463,11 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
     keepExtraArgs(e, track, kind, detail != model::kNoDetail && end > start);
+    keepOrigin(e, track);
     m_earliestNs = std::min(m_earliestNs, start);
-    if (!m_warpline)
+    // Where flow ends bind on a row (enclosingTrack): another producer's rows, and ours that
+    // several tracks share.
+    if (!m_warpline || (!m_sharedRows.empty() && m_sharedRows.count({e.pid, e.tid})))
         m_sliceStarts.push_back({e.pid, e.tid, start, track, std::max(start, end)});
     if (e.hasBindId && (e.flowIn || e.flowOut))
         m_boundFlows.push_back({e.bindId, e.flowIn, e.flowOut, e.pid, e.tid, start});
@@ -383,6 +476,8 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
 void Importer::handleMetadataEvent(const RawEvent& e) {
     if (m_warpline)
         return;  // names and order come from the "warpline" block
+    // Another producer's names and order of its rows: written back as they were.
+    keepEvent(e);
     const std::string_view what = e.name;
     if (what == "process_name" && (e.args.has & kArgName)) {
         m_processNames[e.pid] = std::string(e.args.name);

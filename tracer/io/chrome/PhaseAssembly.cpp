@@ -105,12 +105,15 @@ void Importer::handleEvent(RawEvent& e) {
         case 't':
         case 'f': {
             const bool launch = isLaunchFlowCat(e.cat);
-            if ((launch || e.cat == format::kCatDependency) && m_warpline)
-                return;  // rebuilt from correlation ids and the cuda_sync events' args
+            // Rebuilt from the cuda_sync events' args (whoever wrote the file, that is us), and
+            // in our own files from correlation ids.
+            if (e.cat == format::kCatDependency || (launch && m_warpline))
+                return;
             if (!e.hasId) {
                 skipEvent({"flow event without \"id\"", e.at});
                 return;
             }
+            keepEvent(e);  // a producer's flow events are written back as they were
             const bool bindNext = e.ph == 'f' && e.bindPoint != "e";
             m_flows.push_back(FlowEvent{e.at, e.ph, launch, bindNext, m_builder.intern(e.cat), e.id,
                                         e.pid, e.tid, e.ts});
@@ -130,6 +133,7 @@ void Importer::addInstant(const RawEvent& e) {
     m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name), SliceKind::Instant,
                          correlation, model::kNoDetail);
     keepExtraArgs(e, track, SliceKind::Instant);
+    keepOrigin(e, track);
     m_earliestNs = std::min(m_earliestNs, e.ts);
     if (e.name == "[memory]")
         addMemorySample(e);
@@ -204,7 +208,7 @@ void Importer::sortSliceStarts() {
 // last at or before its time on that thread.
 bool Importer::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
                               TrackIndex& track) {
-    if (m_warpline) {
+    if (m_warpline && !m_sharedRows.count({pid, tid})) {
         if (auto it = m_tidTracks.find({pid, tid}); it != m_tidTracks.end()) {
             track = it->second;
             return true;

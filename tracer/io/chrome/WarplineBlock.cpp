@@ -57,7 +57,13 @@ void Importer::parseWarplineBlock(od::value& v) {
     for (auto field : obj) {
         const std::string_view key = keyText(field);
         od::value value = field.value();
-        if (key == "processes") {
+        if (key == format::kWarplineRows) {
+            // An imported trace written on its producer's rows: read as that producer's file.
+            if (getString(value, key) == format::kWarplineProducerRows) {
+                m_warpline = false;
+                m_producerRowsBlock = true;
+            }
+        } else if (key == "processes") {
             forEachObject(value, "warpline.processes", [&](od::object& o) {
                 const char* at = nullptr;
                 std::int64_t pid = 0, processId = 0, device = -1, owner = -1;
@@ -157,8 +163,17 @@ void Importer::parseWarplineBlock(od::value& v) {
                 }
                 m_builder.setTrackName(track, name);
                 m_builder.setTrackSortIndex(track, sortIndex);
-                for (auto tid : tids)
-                    m_tidTracks[{pid, tid}] = track;
+                for (auto tid : tids) {
+                    auto [row, first] = m_tidTracks.try_emplace({pid, tid}, track);
+                    if (!first) {
+                        // A row of several tracks (a thread's CUDA calls and NVTX ranges):
+                        // each event goes to the track of its kind (trackFor).
+                        auto& shared = m_sharedRows[{pid, tid}];
+                        if (shared.empty())
+                            shared.push_back(row->second);
+                        shared.push_back(track);
+                    }
+                }
             });
         } else if (key == "counters") {
             forEachObject(value, "warpline.counters", [&](od::object& o) {
@@ -201,7 +216,9 @@ void Importer::parseWarplineBlock(od::value& v) {
         } else if (key == "diagnostics") {
             if (typeOf(value) != od::json_type::object)
                 fail("diagnostics must be an object", locate(value));
-            auto& d = m_builder.diagnostics();
+            // A producer's file read again gives the diagnostics of its first import once more:
+            // those of the block replace them (finish()).
+            auto& d = m_producerRowsBlock ? m_blockDiagnostics.emplace() : m_builder.diagnostics();
             od::object o = value.get_object();
             for (auto f : o) {
                 const std::string_view k = keyText(f);
