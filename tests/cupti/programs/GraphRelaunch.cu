@@ -13,13 +13,13 @@
 
 namespace {
 
-#define CHECK(call)                                                                \
-    do {                                                                           \
-        const cudaError_t e = (call);                                              \
-        if (e != cudaSuccess) {                                                    \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));        \
-            std::exit(1);                                                          \
-        }                                                                          \
+#define CHECK(call)                                                         \
+    do {                                                                    \
+        const cudaError_t e = (call);                                       \
+        if (e != cudaSuccess) {                                             \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
+            std::exit(1);                                                   \
+        }                                                                   \
     } while (0)
 
 __global__ void relax(const float* in, float* out, double* sum, int n) {
@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
         CHECK(cudaGraphLaunch(exec, stream));
         CHECK(cudaStreamSynchronize(stream));
     }
-    std::printf("graph relaunch (%s): %d iterations, last sum %g\n",
-                pinned ? "pinned" : "pageable", kIterations, *hostSum);
+    std::printf("graph relaunch (%s): %d iterations, last sum %g\n", pinned ? "pinned" : "pageable",
+                kIterations, *hostSum);
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     return 0;

@@ -10,10 +10,10 @@
 // is what Warpline's steady-state window must find. NVTX ranges as the tutorial names them
 // ("compute", "copy", "write"), through the NVTX3 C++ header in the default domain.
 #include <cuda_runtime.h>
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/fill.h>
 #include <thrust/host_vector.h>
-#include <thrust/copy.h>
 
 #include <nvtx3/nvtx3.hpp>
 
@@ -27,13 +27,13 @@
 
 namespace {
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        const cudaError_t e = (call);                                                     \
-        if (e != cudaSuccess) {                                                           \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));               \
-            std::exit(1);                                                                 \
-        }                                                                                 \
+#define CHECK(call)                                                         \
+    do {                                                                    \
+        const cudaError_t e = (call);                                       \
+        if (e != cudaSuccess) {                                             \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
+            std::exit(1);                                                   \
+        }                                                                   \
     } while (0)
 
 __global__ void diffuse(const float* in, float* out, int width, int height) {
@@ -111,8 +111,7 @@ int main(int argc, char** argv) {
             } else {
                 {
                     nvtx3::scoped_range r{"copy"};
-                    CHECK(cudaMemcpy(hostState, in, count * sizeof(float),
-                                     cudaMemcpyDeviceToHost));
+                    CHECK(cudaMemcpy(hostState, in, count * sizeof(float), cudaMemcpyDeviceToHost));
                 }
                 writeState(hostState, count, step);
             }
