@@ -66,8 +66,7 @@ std::vector<Op> gatherOps(const model::Trace& trace, std::uint32_t& nameCount) {
             continue;
         }
         for (const model::Slice& s : track.slices) {
-            if (s.kind != model::SliceKind::Kernel && s.kind != model::SliceKind::Memcpy &&
-                s.kind != model::SliceKind::Memset) {
+            if (!model::isGpuWork(s.kind)) {
                 continue;
             }
             const auto [it, fresh] =

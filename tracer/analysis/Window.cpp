@@ -141,8 +141,7 @@ model::TimeRange gpuExtent(const model::Trace& trace) {
             continue;
         }
         for (const model::Slice& s : track.slices) {
-            if (s.kind != model::SliceKind::Kernel && s.kind != model::SliceKind::Memcpy &&
-                s.kind != model::SliceKind::Memset) {
+            if (!model::isGpuWork(s.kind)) {
                 continue;
             }
             first = std::min(first, s.startNs);
