@@ -1,4 +1,4 @@
-// The analysis of real programs recorded with `warpline record` on an H100 (tests/data/recorded:
+// The analysis of real programs recorded with `warpline record` on an H200 (tests/data/recorded:
 // the CuPy power-iteration notebook's baseline and async versions, a PyTorch training loop, the
 // Numba reduce article's v3 with 8 streams; programs in tests/programs), checked against an
 // independent computation from the exported JSON itself: simdjson's DOM instead of our reader,
@@ -520,10 +520,11 @@ TEST(RecordedPrograms, TorchTrainingLoopsSteadyStateAndIdleSplitFromTheJson) {
     const model::TimeNs firstNs = resolveWindow(trace, whole)->startNs();
     EXPECT_NEAR((steady->startNs() - firstNs) / kNsPerUsD, json.ops[lo].startUs - firstUs, 0.002);
     EXPECT_NEAR((steady->endNs() - firstNs) / kNsPerUsD, endUs - firstUs, 0.002);
-    // Seconds of start-up (imports, cuDNN and cuBLAS set-up, the first copies) are left out.
+    // Seconds of start-up (imports, cuDNN and cuBLAS set-up, the first copies) are left out: 3.7 s
+    // in this recording (H200), 7.4 s in the H100 one before it.
     ASSERT_FALSE(steady->leftOut.empty());
     EXPECT_EQ(steady->leftOut.front().kind, LeftOut::Kind::StartUp);
-    EXPECT_GT(steady->leftOut.front().range.durationNs(), 5 * model::kNsPerSecond);
+    EXPECT_GT(steady->leftOut.front().range.durationNs(), 2 * model::kNsPerSecond);
     EXPECT_LT(steady->durationNs(), (lastUs - firstUs) * kNsPerUsD / 5);
 
     const AnalysisResult r = analyzeTrace(trace, {}, *steady);
