@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "HandTrace.h"
+#include "analysis/Analysis.h"
 #include "analysis/GpuOps.h"
 #include "analysis/RowStatistics.h"
 #include "analysis/Window.h"
@@ -115,6 +116,39 @@ TEST(RowSummary, ASelectionOfSomeRowsSumsOnlyThem) {
     EXPECT_EQ(s.gpuTotal.ops, 2u);
     EXPECT_EQ(s.gpuTotal.copyBytes, 0u);
     EXPECT_EQ(s.hostTotal.ops, 0u);
+}
+
+TEST(RowSummary, ASelectionOfOneStreamGivesOneSetOfFigures) {
+    // A shift-drag inside stream 2's row: the busy share, the kernels table, the row summary and
+    // the idle time all describe stream 2 (two kernels, 190 ns busy of 340 ns), not the GPU.
+    const auto trace = twoStreams();
+    WindowRequest request;
+    request.kind = WindowRequest::Kind::Selection;
+    request.time = {80, 420};
+    request.tracks = {streamTrack(*trace, 2)};
+    const auto window = resolveWindow(*trace, request);
+    ASSERT_TRUE(window.ok());
+    const AnalysisResult r = analyzeTrace(*trace, {}, window.value());
+    ASSERT_EQ(r.utilization.devices.size(), 1u);
+    EXPECT_EQ(r.utilization.devices[0].busyNs, 190);
+    EXPECT_NEAR(r.gpuBusyPct(), 100.0 * 190 / 340, 1e-9);
+    EXPECT_EQ(r.statistics.rows.gpuTotal.busyNs, r.utilization.devices[0].busyNs);
+    std::uint64_t kernels = 0;
+    for (const KernelStats& k : r.statistics.kernels) {
+        kernels += k.count;
+    }
+    EXPECT_EQ(kernels, 2u);
+    EXPECT_EQ(r.statistics.copyBytes, 0u);  // stream 1's copy is not in the selection
+    // A selection of host rows only does not narrow the GPU's work.
+    request.tracks = {};
+    for (model::TrackIndex t = 0; t < trace->tracks().size(); ++t) {
+        if (trace->track(t).kind == model::TrackKind::HostApi) {
+            request.tracks.push_back(t);
+        }
+    }
+    ASSERT_FALSE(request.tracks.empty());
+    const AnalysisResult host = analyzeTrace(*trace, {}, resolveWindow(*trace, request).value());
+    EXPECT_EQ(host.utilization.devices[0].busyNs, 240);  // both streams: [80, 300) and [400, 420)
 }
 
 TEST(RowSummary, AnOpCutByTwoPartsCountsOnce) {

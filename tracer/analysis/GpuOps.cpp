@@ -16,9 +16,24 @@ GpuOps::GpuOps(const model::Trace& trace, const AnalysisWindow* window, std::int
 
 void GpuOps::gather(const model::Trace& trace, const AnalysisWindow* window, std::int32_t rank) {
     const auto processes = trace.processes();
+    // A selection that names GPU rows (a shift-drag over some streams) is about those streams:
+    // every figure of it (busy, idle, statistics, findings) comes from their ops alone, so the
+    // status bar, the diagnostics and the statistics give one set of figures. Rows of the host
+    // alone do not narrow the GPU's work.
+    const model::TrackIndex* selectedBegin = nullptr;
+    const model::TrackIndex* selectedEnd = nullptr;
+    if (window != nullptr && selectsGpuRows(trace, *window)) {
+        selectedBegin = window->tracks.data();
+        selectedEnd = window->tracks.data() + window->tracks.size();
+    }
+    const auto tracks = trace.tracks();
     const auto wanted = [&](const model::Track& track) {
-        return track.kind == model::TrackKind::GpuStream &&
-               (rank == -1 || processes[track.process].rank == rank);
+        if (track.kind != model::TrackKind::GpuStream ||
+            (rank != -1 && processes[track.process].rank != rank)) {
+            return false;
+        }
+        const auto index = static_cast<model::TrackIndex>(&track - tracks.data());
+        return selectedBegin == nullptr || std::binary_search(selectedBegin, selectedEnd, index);
     };
     std::size_t count = 0;
     for (const model::Track& track : trace.tracks()) {
@@ -27,7 +42,6 @@ void GpuOps::gather(const model::Trace& trace, const AnalysisWindow* window, std
         }
     }
     m_ops.reserve(count);
-    const auto tracks = trace.tracks();
     for (std::uint32_t t = 0; t < tracks.size(); ++t) {
         const model::Track& track = tracks[t];
         if (!wanted(track)) {

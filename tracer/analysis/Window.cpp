@@ -553,4 +553,13 @@ std::string describeWindow(const AnalysisWindow& window) {
     return "whole trace";
 }
 
+bool selectsGpuRows(const model::Trace& trace, const AnalysisWindow& window) {
+    for (const model::TrackIndex t : window.tracks) {
+        if (t < trace.tracks().size() && trace.track(t).kind == model::TrackKind::GpuStream) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace wl::analysis

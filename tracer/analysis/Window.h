@@ -58,9 +58,9 @@ struct AnalysisWindow {
     std::string name;           // the NVTX range name (Nvtx; Iterations: numbers folded, "step #")
     std::int32_t instance = 0;  // the 1-based NVTX instance (0 = every one); Iterations: how many
     std::vector<model::TimeRange> parts;  // sorted, disjoint; empty when there is no GPU work
-    // A selection of some rows (a shift-drag over them): the rows the per-row summary is
-    // restricted to, sorted. Empty: every row. Only the row summary reads it; every other figure
-    // describes the whole time of the window.
+    // A selection of some rows (a shift-drag over them), sorted; empty: every row. The row summary
+    // sums only these rows, and when some of them are GPU streams every GPU figure (busy, idle,
+    // statistics, findings) comes from those streams alone (selectsGpuRows).
     std::vector<model::TrackIndex> tracks;
     // What a default window (steady state, iterations) leaves out of the trace, in time order.
     std::vector<LeftOut> leftOut;
@@ -70,6 +70,9 @@ struct AnalysisWindow {
     model::TimeNs durationNs() const;       // summed over the parts
     bool contains(model::TimeNs ns) const;  // inside one of the parts (start inclusive)
 };
+
+// Does the window select rows among which are GPU streams?
+bool selectsGpuRows(const model::Trace& trace, const AnalysisWindow& window);
 
 // The first of sorted, disjoint `parts` that ends after `t` (parts.end() when none): the only one
 // that can hold t, and where the parts overlapping a span that starts at t begin.
