@@ -114,6 +114,12 @@ if [ -n "$compiler_cache" ]; then
                CMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 if [ -n "$package_cache" ]; then bind "$package_cache" /var/cache/apt/archives; fi
+# Other tools' traces (shared/external-traces beside the checkout, where the project keeps them):
+# the round-trip tests read them from beside the clone, read-only, and skip only without them.
+if [ -d "$repo/../shared/external-traces" ]; then
+    bind "$(cd "$repo/../shared/external-traces" && pwd)" /root/shared/external-traces
+    mount -o remount,bind,ro "$root/root/shared/external-traces"
+fi
 
 in_root() {
     chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \

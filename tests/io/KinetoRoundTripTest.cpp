@@ -102,7 +102,9 @@ Document readDocument(std::string& json) {
             const auto type = v.type().value();
             if (key == "args" && type == simdjson::ondemand::json_type::object) {
                 std::string all;
-                for (auto arg : v.get_object().value()) {
+                // A named object: value() of a temporary result would dangle in the loop.
+                simdjson::ondemand::object args = v.get_object().value();
+                for (auto arg : args) {
                     const std::string argKey(arg.unescaped_key().value());
                     simdjson::ondemand::value av = arg.value().value();
                     const auto argType = av.type().value();

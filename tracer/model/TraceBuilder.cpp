@@ -231,10 +231,13 @@ void TraceBuilder::setLastSliceProducerArgs(TrackIndex track, std::string_view m
         t.m_argsBlockFree = bytes;
     }
     char* at = t.m_argsNext;
-    std::memcpy(at, modelMembers.data(), modelMembers.size());
+    // memcpy from an empty view's null data() is undefined even for 0 bytes.
+    if (!modelMembers.empty())
+        std::memcpy(at, modelMembers.data(), modelMembers.size());
     if (before > modelMembers.size())
         at[modelMembers.size()] = ',';
-    std::memcpy(at + before, extraMembers.data(), extraMembers.size());
+    if (!extraMembers.empty())
+        std::memcpy(at + before, extraMembers.data(), extraMembers.size());
     t.m_argsNext += size;
     t.m_argsBlockFree -= size;
     Slice& s = slices.back();
