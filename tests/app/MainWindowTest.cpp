@@ -20,6 +20,7 @@
 #include <QUrl>
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include <QTabWidget>
@@ -450,6 +451,30 @@ TEST_F(MainWindowTest, DroppingAFileOpensIt) {
     EXPECT_TRUE(opened.front().front().toBool()) << window.messageText().toStdString();
     ASSERT_TRUE(window.currentDocument());
     EXPECT_EQ(window.currentDocument()->title, "dropped.json.gz");
+}
+
+TEST_F(MainWindowTest, DroppingATextFileSaysItIsNotATraceAndWhatOpens) {
+    const std::string path = test::makeTempDir("wl-drop") + "/notes.txt";
+    {
+        std::ofstream out(path);
+        out << "Meeting notes: profile the loader again on Tuesday.\n";
+    }
+    MainWindow window(deps(withDevice));
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    ASSERT_TRUE(opened.wait(20000));
+    EXPECT_FALSE(opened.front().front().toBool());
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageText().contains("not a trace Warpline reads"))
+        << window.messageText().toStdString();
+    EXPECT_TRUE(window.messageText().contains("Chrome trace JSON"));
+    EXPECT_FALSE(window.messageText().contains("escaped"));
 }
 
 TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {

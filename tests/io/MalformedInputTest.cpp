@@ -78,7 +78,7 @@ TEST(MalformedInput, OffsetsPointAtTheProblem) {
         {"bad_utf8.json", "UTF-8", 20},
         {"unclosed_string.json", "string is not closed", 18},
         {"trailing_garbage.json", "after the JSON document", 57},
-        {"scalar_root.json", "expected a JSON array", 0},
+        {"scalar_root.json", "starts with '{' or '['", 0},
         {"wrong_type_events.json", "must be an array", 15},
         {"not_gzip.json.gz", "not a valid gzip stream", -2},
         {"truncated.json.gz", "truncated", -2},

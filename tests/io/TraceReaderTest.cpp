@@ -21,14 +21,23 @@ TEST(TraceReader, JsonContentGoesToTheChromeReader) {
     }
 }
 
-TEST(TraceReader, OtherTextIsExplainedAsJson) {
-    // Not recognised, not a known binary format: the JSON reader says what is wrong with it.
+TEST(TraceReader, OtherContentIsNotATraceAndSaysWhatWarplineOpens) {
+    // A text file dropped on the window: not the JSON parser's complaint about its first byte,
+    // but what it is not and what Warpline opens.
     const auto reader = readerFor("this is not JSON at all");
-    ASSERT_TRUE(reader.ok());
-    EXPECT_FALSE(reader.value()->recognizes("this is not JSON at all"));
+    ASSERT_FALSE(reader.ok());
+    EXPECT_NE(reader.error().message.find("not a trace Warpline reads"), std::string::npos)
+        << reader.error().message;
+    EXPECT_NE(reader.error().message.find("Chrome trace JSON"), std::string::npos);
     const auto result = parseTrace("this is not JSON at all", "notes.txt");
     ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().file, "notes.txt");
     EXPECT_EQ(result.error().byteOffset, 0);
+    EXPECT_EQ(result.error().message.find("escaped"), std::string::npos);
+    // The offset is the first byte that is not white space.
+    EXPECT_EQ(parseTrace("\n  42", "n.json").error().byteOffset, 3);
+    // An empty file is still the JSON reader's to explain.
+    EXPECT_TRUE(readerFor("  \n").ok());
 }
 
 TEST(TraceReader, KnownFormatsItDoesNotReadAreNamed) {

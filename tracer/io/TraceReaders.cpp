@@ -39,16 +39,31 @@ model::Result<const TraceReader*> readerFor(std::string_view head) {
         if (reader->recognizes(head))
             return reader;
     }
+    std::string formats;
+    for (const TraceReader* reader : kReaders) {
+        formats += formats.empty() ? "" : ", ";
+        formats += reader->formatName();
+    }
     if (const std::string_view what = knownUnreadFormat(head); !what.empty()) {
-        std::string formats;
-        for (const TraceReader* reader : kReaders) {
-            formats += formats.empty() ? "" : ", ";
-            formats += reader->formatName();
-        }
         return model::Error{"this is " + std::string(what) + ", not a trace Warpline reads (" +
                                 formats + ", plain or gzip-compressed)",
                             {},
                             0};
+    }
+    // Content that no reader recognises (a text file dropped on the window, a log): say what it
+    // is not and what Warpline opens, rather than the JSON parser's complaint about its first
+    // byte. An empty file still goes to the JSON reader, which says it is empty.
+    std::string_view text = head;
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    if (const std::size_t first = text.find_first_not_of(" \t\r\n");
+        first != std::string_view::npos) {
+        return model::Error{"not a trace Warpline reads: Warpline opens " + formats +
+                                " (plain or gzip-compressed, as the PyTorch profiler, Perfetto, "
+                                "chrome://tracing and Warpline write it), which starts with '{' "
+                                "or '['",
+                            {},
+                            static_cast<std::int64_t>(first + (head.size() - text.size()))};
     }
     return &kChromeJson;
 }
