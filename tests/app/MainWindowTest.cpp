@@ -433,20 +433,26 @@ TEST_F(MainWindowTest, CancelStopsALongRunAndLeavesTheAppReady) {
     EXPECT_TRUE(window.runPanel()->runButton()->isEnabled());
 }
 
+// Drags a file over the window and drops it there, as a file manager does; whether the window
+// accepted the drag.
+bool dropFile(MainWindow& window, const std::string& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    return enter.isAccepted();
+}
+
 TEST_F(MainWindowTest, DroppingAFileOpensIt) {
     test::SyntheticTraceSpec spec;
     spec.streams = 2;
     const std::string path = writeTrace(test::makeSyntheticTrace(spec), "dropped.json.gz");
     MainWindow window(deps(withDevice));
     window.show();
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
-    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &enter);
-    EXPECT_TRUE(enter.isAccepted());
     QSignalSpy opened(&window, &MainWindow::openFinished);
-    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &drop);
+    EXPECT_TRUE(dropFile(window, path));
     ASSERT_TRUE(opened.wait(20000));
     EXPECT_TRUE(opened.front().front().toBool()) << window.messageText().toStdString();
     ASSERT_TRUE(window.currentDocument());
@@ -461,13 +467,8 @@ TEST_F(MainWindowTest, DroppingATextFileSaysItIsNotATraceAndWhatOpens) {
     }
     MainWindow window(deps(withDevice));
     window.show();
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
-    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &enter);
     QSignalSpy opened(&window, &MainWindow::openFinished);
-    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &drop);
+    dropFile(window, path);
     ASSERT_TRUE(opened.wait(20000));
     EXPECT_FALSE(opened.front().front().toBool());
     EXPECT_EQ(window.messageLevel(), MessageBar::Level::Error);

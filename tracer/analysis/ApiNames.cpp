@@ -99,6 +99,11 @@ bool isLaunchApi(std::string_view name) {
     return baseNameIn(name, kLaunches);
 }
 
+bool isGraphLaunchApi(std::string_view name) {
+    static constexpr std::string_view kGraphLaunches[] = {"cudaGraphLaunch", "cuGraphLaunch"};
+    return baseNameIn(name, kGraphLaunches);
+}
+
 bool isSyncAllocationApi(std::string_view name) {
     const std::string_view base = baseApiName(name);
     if (base.find("Async") != std::string_view::npos || base.find("Pool") != std::string_view::npos)

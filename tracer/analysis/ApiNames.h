@@ -34,6 +34,8 @@ inline bool isSynchronizingApi(std::string_view name) {
 bool isStateQueryApi(std::string_view name);
 // Calls that launch kernels or graphs (cudaLaunchKernel, cuLaunchKernelEx, cudaGraphLaunch, ...).
 bool isLaunchApi(std::string_view name);
+// The launches of CUDA graphs among them (cudaGraphLaunch, cuGraphLaunch).
+bool isGraphLaunchApi(std::string_view name);
 // Allocations and frees that are not stream-ordered (cudaMalloc, cudaMallocHost,
 // cudaMallocManaged, cudaFree, cuMemAlloc, ...; not cudaMallocAsync/cudaFreeAsync or pools).
 bool isSyncAllocationApi(std::string_view name);

@@ -121,10 +121,9 @@ HostActivity::Intervals& HostActivity::blockingOf(model::TrackIndex apiTrack) {
             if (fresh) {
                 const std::string_view name = m_trace.str(s.nameId);
                 it->second = isSynchronizingApi(name) ? CallClass::Sync
-                             : !isLaunchApi(name)     ? CallClass::Other
-                             : name.find("GraphLaunch") != std::string_view::npos
-                                 ? CallClass::GraphLaunch
-                                 : CallClass::Launch;
+                             : isGraphLaunchApi(name) ? CallClass::GraphLaunch
+                             : isLaunchApi(name)      ? CallClass::Launch
+                                                      : CallClass::Other;
             }
             const model::SliceRef ref{apiTrack, i};
             if (isBlocking(m_trace, ref, it->second)) {

@@ -163,7 +163,8 @@ public:
     // A graph launch that waits for its pageable copy (HostActivity) is still submitting its own
     // nodes when a hole opens between two of them: that hole is launch overhead, not a wait.
     bool stillLaunching(model::SliceRef blocking, const IdleGap& gap) const {
-        return blocking == gap.launch && isLaunchApi(m_trace.str(m_trace.slice(blocking).nameId));
+        return blocking == gap.launch &&
+               isGraphLaunchApi(m_trace.str(m_trace.slice(blocking).nameId));
     }
 
     // The op `after` waited for through a CUDA event, when it ended inside the gap and after the

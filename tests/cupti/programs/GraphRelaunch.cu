@@ -11,16 +11,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "CudaCheck.h"
+
 namespace {
 
-#define CHECK(call)                                                         \
-    do {                                                                    \
-        const cudaError_t e = (call);                                       \
-        if (e != cudaSuccess) {                                             \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
-            std::exit(1);                                                   \
-        }                                                                   \
-    } while (0)
+constexpr const char* kProgramName = "graph_relaunch";
+constexpr int kCudaFailureExit = 1;
 
 __global__ void relax(const float* in, float* out, double* sum, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -23,18 +23,14 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+
 #include <vector>
+#include "CudaCheck.h"
 
 namespace {
 
-#define CHECK(call)                                                         \
-    do {                                                                    \
-        const cudaError_t e = (call);                                       \
-        if (e != cudaSuccess) {                                             \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
-            std::exit(1);                                                   \
-        }                                                                   \
-    } while (0)
+constexpr const char* kProgramName = "heat_loop";
+constexpr int kCudaFailureExit = 1;
 
 __global__ void diffuse(const float* in, float* out, int width, int height) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -17,18 +17,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "CudaCheck.h"
 #include "NvtxProbeForms.h"
 
 namespace {
 
-#define CHECK(call)                                                                               \
-    do {                                                                                          \
-        cudaError_t status_ = (call);                                                             \
-        if (status_ != cudaSuccess) {                                                             \
-            std::fprintf(stderr, "nvtx_gpu_probe: %s: %s\n", #call, cudaGetErrorString(status_)); \
-            std::exit(90);                                                                        \
-        }                                                                                         \
-    } while (0)
+constexpr const char* kProgramName = "nvtx_gpu_probe";
+constexpr int kCudaFailureExit = 90;
 
 __global__ void probe_fill(float* data, int n, float value) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include "CudaCheck.h"
+
 __global__ void probe_scale(float* data, int n, float factor) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -38,14 +40,8 @@ __global__ void probe_sum(const float* data, int n, float* out) {
 
 namespace {
 
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        cudaError_t status_ = (call);                                                           \
-        if (status_ != cudaSuccess) {                                                           \
-            std::fprintf(stderr, "record_probe: %s: %s\n", #call, cudaGetErrorString(status_)); \
-            std::exit(90);                                                                      \
-        }                                                                                       \
-    } while (0)
+constexpr const char* kProgramName = "record_probe";
+constexpr int kCudaFailureExit = 90;
 
 void onSignal(int) {
     std::exit(7);  // the recorder must still get the trace
