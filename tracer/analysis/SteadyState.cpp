@@ -2,6 +2,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/GpuOps.h"
 #include "analysis/Window.h"
 
 namespace wl::analysis {
@@ -57,26 +58,18 @@ struct Op {
     std::uint32_t name;  // dense index of the slice's name
 };
 
-// The ops of every GPU stream, sorted by (start, end), with dense name indexes.
+// The ops of every GPU stream, sorted by (start, end) as GpuOps gives them, with dense name
+// indexes.
 std::vector<Op> gatherOps(const model::Trace& trace, std::uint32_t& nameCount) {
+    const GpuOps all(trace);
     std::vector<Op> ops;
+    ops.reserve(all.all().size());
     std::unordered_map<model::StringId, std::uint32_t> dense;
-    for (const model::Track& track : trace.tracks()) {
-        if (track.kind != model::TrackKind::GpuStream) {
-            continue;
-        }
-        for (const model::Slice& s : track.slices) {
-            if (!model::isGpuWork(s.kind)) {
-                continue;
-            }
-            const auto [it, fresh] =
-                dense.try_emplace(s.nameId, static_cast<std::uint32_t>(dense.size()));
-            ops.push_back({s.startNs, s.endNs(), it->second});
-        }
+    for (const GpuOp& op : all.all()) {
+        const auto [it, fresh] =
+            dense.try_emplace(trace.slice(op.ref).nameId, static_cast<std::uint32_t>(dense.size()));
+        ops.push_back({op.startNs, op.endNs, it->second});
     }
-    std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs < b.endNs;
-    });
     nameCount = static_cast<std::uint32_t>(dense.size());
     return ops;
 }
