@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/ArgKeys.h"
 #include "io/ChromeTraceFormat.h"
 #include "io/TimeText.h"
 #include "io/chrome/JsonCursor.h"
@@ -87,51 +88,50 @@ inline bool onGpu(Cat c) {
            c == Cat::Sync || c == Cat::GpuAnnotation;
 }
 
-// Presence bits of EventArgs fields.
+// Presence bits of EventArgs fields: a field's bit is its number in the args table (ArgKeys.h).
 enum ArgBit : std::uint64_t {
-    kArgCorrelation = std::uint64_t{1} << 0,
-    kArgDevice = std::uint64_t{1} << 1,
-    kArgStream = std::uint64_t{1} << 2,
-    kArgWaitOnStream = std::uint64_t{1} << 3,
-    kArgEventId = std::uint64_t{1} << 4,
-    kArgCbid = std::uint64_t{1} << 5,
-    kArgReturnCode = std::uint64_t{1} << 6,
-    kArgSrcDevice = std::uint64_t{1} << 7,
-    kArgDstDevice = std::uint64_t{1} << 8,
-    kArgCategory = std::uint64_t{1} << 9,
-    kArgSortIndex = std::uint64_t{1} << 10,
-    kArgBytes = std::uint64_t{1} << 11,
-    kArgValue = std::uint64_t{1} << 12,
-    kArgGrid = std::uint64_t{1} << 13,
-    kArgBlock = std::uint64_t{1} << 14,
-    kArgRegisters = std::uint64_t{1} << 15,
-    kArgSharedTotal = std::uint64_t{1} << 16,
-    kArgSharedStatic = std::uint64_t{1} << 17,
-    kArgSharedDynamic = std::uint64_t{1} << 18,
-    kArgWarps = std::uint64_t{1} << 19,
-    kArgOccupancy = std::uint64_t{1} << 20,
-    kArgCopyKind = std::uint64_t{1} << 21,
-    kArgSrcKind = std::uint64_t{1} << 22,
-    kArgDstKind = std::uint64_t{1} << 23,
-    kArgMemoryKind = std::uint64_t{1} << 24,
-    kArgSyncKind = std::uint64_t{1} << 25,
-    kArgDomain = std::uint64_t{1} << 26,
-    kArgName = std::uint64_t{1} << 27,
-    kArgColor = std::uint64_t{1} << 28,
-    kArgPayload = std::uint64_t{1} << 29,
-    kArgCategoryName = std::uint64_t{1} << 30,
-    kArgWaitOnRecord = std::uint64_t{1} << 31,
-    kArgGraphId = std::uint64_t{1} << 32,
-    kArgGraphNodeId = std::uint64_t{1} << 33,
-    kArgMemoryOp = std::uint64_t{1} << 34,
-    kArgAddress = std::uint64_t{1} << 35,
-    kArgPoolAddress = std::uint64_t{1} << 36,
-    kArgPoolReserve = std::uint64_t{1} << 37,
-    // The PyTorch profiler's "[memory]" instants (profile_memory=True).
-    kArgDeviceType = std::uint64_t{1} << 38,
-    kArgDeviceId = std::uint64_t{1} << 39,
-    kArgTotalAllocated = std::uint64_t{1} << 40,
-    kArgTotalReserved = std::uint64_t{1} << 41,
+    kArgCorrelation = format::argBit(format::ArgField::Correlation),
+    kArgDevice = format::argBit(format::ArgField::Device),
+    kArgStream = format::argBit(format::ArgField::Stream),
+    kArgWaitOnStream = format::argBit(format::ArgField::WaitOnStream),
+    kArgEventId = format::argBit(format::ArgField::EventId),
+    kArgCbid = format::argBit(format::ArgField::Cbid),
+    kArgReturnCode = format::argBit(format::ArgField::ReturnCode),
+    kArgSrcDevice = format::argBit(format::ArgField::SrcDevice),
+    kArgDstDevice = format::argBit(format::ArgField::DstDevice),
+    kArgCategory = format::argBit(format::ArgField::Category),
+    kArgSortIndex = format::argBit(format::ArgField::SortIndex),
+    kArgBytes = format::argBit(format::ArgField::Bytes),
+    kArgValue = format::argBit(format::ArgField::Value),
+    kArgGrid = format::argBit(format::ArgField::Grid),
+    kArgBlock = format::argBit(format::ArgField::Block),
+    kArgRegisters = format::argBit(format::ArgField::Registers),
+    kArgSharedTotal = format::argBit(format::ArgField::SharedTotal),
+    kArgSharedStatic = format::argBit(format::ArgField::SharedStatic),
+    kArgSharedDynamic = format::argBit(format::ArgField::SharedDynamic),
+    kArgWarps = format::argBit(format::ArgField::Warps),
+    kArgOccupancy = format::argBit(format::ArgField::Occupancy),
+    kArgCopyKind = format::argBit(format::ArgField::CopyKind),
+    kArgSrcKind = format::argBit(format::ArgField::SrcKind),
+    kArgDstKind = format::argBit(format::ArgField::DstKind),
+    kArgMemoryKind = format::argBit(format::ArgField::MemoryKind),
+    kArgSyncKind = format::argBit(format::ArgField::SyncKind),
+    kArgDomain = format::argBit(format::ArgField::Domain),
+    kArgName = format::argBit(format::ArgField::Name),
+    kArgColor = format::argBit(format::ArgField::Color),
+    kArgPayload = format::argBit(format::ArgField::Payload),
+    kArgCategoryName = format::argBit(format::ArgField::CategoryName),
+    kArgWaitOnRecord = format::argBit(format::ArgField::WaitOnRecord),
+    kArgGraphId = format::argBit(format::ArgField::GraphId),
+    kArgGraphNodeId = format::argBit(format::ArgField::GraphNodeId),
+    kArgMemoryOp = format::argBit(format::ArgField::MemoryOp),
+    kArgAddress = format::argBit(format::ArgField::Address),
+    kArgPoolAddress = format::argBit(format::ArgField::PoolAddress),
+    kArgPoolReserve = format::argBit(format::ArgField::PoolReserve),
+    kArgDeviceType = format::argBit(format::ArgField::DeviceType),
+    kArgDeviceId = format::argBit(format::ArgField::DeviceId),
+    kArgTotalAllocated = format::argBit(format::ArgField::TotalAllocated),
+    kArgTotalReserved = format::argBit(format::ArgField::TotalReserved),
 };
 
 // The args we understand (Kineto's names and ours). Views point into the parser's buffers,
@@ -176,6 +176,18 @@ struct EventArgs {
 
     bool hasAll(std::uint64_t bits) const { return (has & bits) == bits; }
     bool hasAny(std::uint64_t bits) const { return (has & bits) != 0; }
+
+    // The field the args table names for a decoded value of its row's type (and its presence
+    // bit): the reader's half of ArgKeys.h.
+    void set(format::ArgField field, std::int64_t v);
+    void set(format::ArgField field, std::uint64_t v);
+    void set(format::ArgField field, float v);
+    void set(format::ArgField field, double v);
+    void set(format::ArgField field, std::string_view v);
+    // grid or block, read in place (a short array keeps the rest): the caller sets the bit.
+    std::array<std::int32_t, 3>& triple(format::ArgField field) {
+        return field == format::ArgField::Grid ? grid : block;
+    }
 };
 
 struct RawEvent {
