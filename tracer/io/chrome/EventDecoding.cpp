@@ -508,7 +508,7 @@ void Importer::parseEvent(od::value& v) {
         skipEvent({"event without \"ph\"", e.at});
         return;
     }
-    handleEvent(e);
+    m_phases.add(e);
 }
 
 void Importer::skipEvent(const FieldProblem& p) {
@@ -525,9 +525,7 @@ void Importer::parseEvents(od::value& v) {
     if (!m_warpline) {
         // Other producers' events are ~100-300 bytes: size the bookkeeping once, not by doubling.
         const std::size_t estimate = m_size / 256;
-        m_sliceStarts.reserve(estimate);
-        m_flows.reserve(estimate);
-        m_gpuCorrelations.reserve(estimate / 2);
+        m_phases.reserve(estimate);
     }
     od::array arr = v.get_array();
     for (auto element : arr) {
