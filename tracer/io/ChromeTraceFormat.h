@@ -3,9 +3,10 @@
 #include <cstdint>
 #include <string_view>
 
-// Names shared by ChromeTraceWriter and ChromeTraceReader: Kineto's categories and args keys
+// Names shared by ChromeTraceWriter and ChromeTraceReader: Kineto's categories and top-level keys
 // (so Perfetto and Holistic Trace Analysis read our files, and we read PyTorch profiler traces),
-// plus the keys of the "warpline" block that makes export -> import -> export exact.
+// plus the keys of the "warpline" block that makes export -> import -> export exact. The args
+// keys are in one table of their own (ArgKeys.h).
 namespace wl::io::format {
 
 // Event categories ("cat").

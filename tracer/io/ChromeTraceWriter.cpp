@@ -32,7 +32,6 @@ using writer::written;
 
 // The file's events: metadata events naming rows, each track's slices with their args, counter
 // samples and flow arrows (the header before them is writer::HeaderWriter's).
-
 class Writer {
 public:
     Writer(const model::Trace& trace, Out& out)
