@@ -84,9 +84,11 @@ void SliceArgsWriter::writeField(ArgField f, const model::Track& t, const model:
             }
             break;
         case ArgField::Correlation:
-            // Work and API calls always say theirs (0: none); annotations and others only when
-            // they have one.
-            if (s.correlationId != 0 || s.kind < SliceKind::Nvtx)
+            // GPU work, memory operations, syncs and API calls always say theirs (0: none);
+            // annotations and other slices only when they have one.
+            if (s.correlationId != 0 ||
+                (s.kind != SliceKind::Nvtx && s.kind != SliceKind::Overhead &&
+                 s.kind != SliceKind::Instant && s.kind != SliceKind::Other))
                 putUnsigned(f, s.correlationId);
             break;
         case ArgField::Grid:
