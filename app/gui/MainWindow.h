@@ -4,6 +4,7 @@
 #include <QSettings>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "app/gui/DocumentAnalysis.h"
@@ -172,6 +173,10 @@ private:
     void showLoadDiagnostics(const QString& path, const model::Diagnostics& diag,
                              TraceDocument::Origin origin);
     void onExported(const QString& path, const model::Status& status);
+    // The run panel's request, saved, when a run can start now; otherwise nothing (and why, for
+    // `what`, when there is no device).
+    std::optional<RunRequest> requestToRun(const QString& what);
+    void startRuns(std::vector<RunRequest> requests, const QString& label);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
     // `focus`: zoom the timeline to the GPU's work when the analysis arrives.

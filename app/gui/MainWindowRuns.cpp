@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QLabel>
 #include <QProgressBar>
+#include <optional>
 
 #include "app/gui/AppSettings.h"
 #include "app/gui/MainWindow.h"
@@ -40,39 +41,38 @@ void MainWindow::showDevice(const model::Result<std::string>& device) {
 }
 
 void MainWindow::startRun() {
-    if (!m_deviceAvailable) {
-        showError(tr("Run is unavailable: %1").arg(m_deviceText));
-        emit runFinished(false);
-        return;
-    }
-    if (m_runs->isRunning())
-        return;
-    const RunRequest request = m_runPanel->request();
-    saveRunRequest(m_settings, request);
-    m_message->clearMessage();
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progressLabel->setText(tr("Starting %1...").arg(describeRequest(request)));
-    m_runs->start({request});
+    if (const std::optional<RunRequest> request = requestToRun(tr("Run")))
+        startRuns({*request}, tr("Starting %1...").arg(describeRequest(*request)));
 }
 
 void MainWindow::startCompare() {
+    if (const std::optional<RunRequest> request = requestToRun(tr("Compare"))) {
+        const auto [first, second] = RunPanel::comparison(*request);
+        startRuns({first, second}, second.graph
+                                       ? tr("Comparing async without and with CUDA graphs...")
+                                       : tr("Comparing baseline and async..."));
+    }
+}
+
+std::optional<RunRequest> MainWindow::requestToRun(const QString& what) {
     if (!m_deviceAvailable) {
-        showError(tr("Compare is unavailable: %1").arg(m_deviceText));
+        showError(tr("%1 is unavailable: %2").arg(what, m_deviceText));
         emit runFinished(false);
-        return;
+        return std::nullopt;
     }
     if (m_runs->isRunning())
-        return;
+        return std::nullopt;
     const RunRequest request = m_runPanel->request();
     saveRunRequest(m_settings, request);
-    const auto [first, second] = RunPanel::comparison(request);
+    return request;
+}
+
+void MainWindow::startRuns(std::vector<RunRequest> requests, const QString& label) {
     m_message->clearMessage();
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
-    m_progressLabel->setText(second.graph ? tr("Comparing async without and with CUDA graphs...")
-                                          : tr("Comparing baseline and async..."));
-    m_runs->start({first, second});
+    m_progressLabel->setText(label);
+    m_runs->start(std::move(requests));
 }
 
 void MainWindow::cancelRun() {

@@ -31,6 +31,14 @@ bool waitForCancel(const JobToken& token, const std::atomic<bool>* release = nul
     return false;
 }
 
+// Work that waits until its token is cancelled, notes that it saw it in `saw`, and returns `value`.
+auto workUntilCancelled(std::atomic<bool>& saw, int value) {
+    return [&saw, value](const JobToken& token) {
+        saw = waitForCancel(token);
+        return value;
+    };
+}
+
 // Lets every job of `pool` finish and then delivers what they queued.
 void drain(QThreadPool& pool) {
     pool.waitForDone();
@@ -69,13 +77,8 @@ TEST(JobTracker, ANewerJobSupersedesTheOlderOne) {
     JobTracker jobs(&context);
     std::vector<int> delivered;
     std::atomic<bool> firstSawCancel{false};
-    const quint64 first = jobs.startJob(
-        pool,
-        [&firstSawCancel](const JobToken& token) {
-            firstSawCancel = waitForCancel(token);
-            return 1;
-        },
-        [&](int value) { delivered.push_back(value); });
+    const quint64 first = jobs.startJob(pool, workUntilCancelled(firstSawCancel, 1),
+                                        [&](int value) { delivered.push_back(value); });
     const quint64 second = jobs.startJob(
         pool, [](const JobToken& token) { return token.isCancelled() ? -2 : 2; },
         [&](int value) { delivered.push_back(value); });
@@ -93,13 +96,7 @@ TEST(JobTracker, AbandonCancelsTheWorkAndDropsItsResult) {
     JobTracker jobs(&context);
     bool delivered = false;
     std::atomic<bool> sawCancel{false};
-    jobs.startJob(
-        pool,
-        [&sawCancel](const JobToken& token) {
-            sawCancel = waitForCancel(token);
-            return 0;
-        },
-        [&](int) { delivered = true; });
+    jobs.startJob(pool, workUntilCancelled(sawCancel, 0), [&](int) { delivered = true; });
     jobs.abandon();
     EXPECT_FALSE(jobs.isRunning());
     drain(pool);
@@ -161,13 +158,7 @@ TEST(JobTracker, ATrackerDestroyedBeforeTheResultCancelsAndDrops) {
     std::atomic<bool> sawCancel{false};
     {
         JobTracker jobs(&context);
-        jobs.startJob(
-            pool,
-            [&sawCancel](const JobToken& token) {
-                sawCancel = waitForCancel(token);
-                return 1;
-            },
-            [&](int) { delivered = true; });
+        jobs.startJob(pool, workUntilCancelled(sawCancel, 1), [&](int) { delivered = true; });
     }
     drain(pool);
     EXPECT_TRUE(sawCancel.load());
