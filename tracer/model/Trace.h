@@ -17,6 +17,7 @@
 namespace wl::model {
 
 class TraceBuilder;
+class FinalizeState;
 
 // Counts by kind, computed once at finalize().
 struct TraceCounts {
@@ -130,6 +131,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class FinalizeState;  // finalize()'s passes
     Trace() = default;
 
     StringTable m_strings;

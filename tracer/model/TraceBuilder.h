@@ -11,14 +11,17 @@
 #include <vector>
 
 #include "model/Trace.h"
+#include "model/passes/FinalizeState.h"
 
 namespace wl::model {
 
+struct FinalizePass;
+
 // Collects events in any order, in any clock, then finalize() turns them into an immutable Trace:
-// sorts each track, assigns depth lanes (nesting; overlaps that do not nest are spilled to extra
-// lanes and counted), resolves flows from correlation ids and from explicit flow endpoints,
-// rebases times to the earliest event, and fills counts. Single-threaded; not reusable after
-// finalize().
+// orders processes and tracks, rebases times to the earliest event, assigns depth lanes (nesting;
+// overlaps that do not nest are spilled to extra lanes and counted), resolves flows from
+// correlation ids and from explicit flow endpoints, makes the derived rows and fills counts, as a
+// list of named passes (model/passes/Passes.h). Single-threaded; not reusable after finalize().
 class TraceBuilder {
 public:
     TraceBuilder();
@@ -139,25 +142,14 @@ public:
 
     std::size_t sliceCount() const { return m_sliceCount; }
     std::shared_ptr<const Trace> finalize();
+    // Runs only `passes`, in order, on what was added (tests of one pass; finalize() runs
+    // finalizePasses()).
+    std::shared_ptr<const Trace> finalize(std::span<const FinalizePass> passes);
 
 private:
-    struct PendingFlow {
-        std::uint64_t id;
-        TrackIndex fromTrack;
-        TimeNs fromNs;
-        TrackIndex toTrack;
-        TimeNs toNs;
-    };
     TrackIndex trackFor(TrackKind kind, ProcessIndex process, std::int64_t key, StringId domain);
     void push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name, SliceKind kind,
               std::uint64_t correlationId, std::uint32_t detailIndex);
-    void assignLanes(Track& track);
-    void resolveFlows();
-    void resolveDependencies();
-    void addLaunchQueues();
-    void addDeviceMemory();
-    void addNvtxProjections();
-    void addGraphLaunches();
 
     std::shared_ptr<Trace> m_trace;
     std::map<std::tuple<int, std::uint32_t, std::int64_t, StringId>, TrackIndex> m_trackIndex;

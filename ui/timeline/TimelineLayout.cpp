@@ -3,32 +3,11 @@
 #include <algorithm>
 #include <tuple>
 
+#include "model/TrackOrder.h"
+
 namespace wl::ui {
 
 namespace {
-
-int kindRank(model::TrackKind kind) {
-    switch (kind) {
-        case model::TrackKind::HostApi:
-            return 0;
-        case model::TrackKind::Host:
-            return 1;
-        case model::TrackKind::Nvtx:
-            return 2;
-        case model::TrackKind::NvtxAsync:
-            return 3;
-        case model::TrackKind::GpuStream:
-        case model::TrackKind::GraphLaunches:  // right under its stream (same sort index)
-            return 4;
-        case model::TrackKind::Sync:
-            return 5;
-        case model::TrackKind::Memory:
-            return 6;
-        case model::TrackKind::NvtxProjection:
-            return 7;
-    }
-    return 8;
-}
 
 QString qstr(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
@@ -177,13 +156,10 @@ void TimelineLayout::build(const model::Trace* trace,
         if (tracks.empty() && countersOf[p].empty() && !hasGaps) {
             continue;
         }
+        // The model's track order (finalize() lists tracks in it; rows it makes later, the graph
+        // launches and NVTX projections, come at the end of the list).
         std::stable_sort(tracks.begin(), tracks.end(), [&](auto a, auto b) {
-            const model::Track& ta = trace->track(a);
-            const model::Track& tb = trace->track(b);
-            return std::make_tuple(kindRank(ta.kind), ta.sortIndex, ta.streamId, ta.threadId,
-                                   ta.domainId) < std::make_tuple(kindRank(tb.kind), tb.sortIndex,
-                                                                  tb.streamId, tb.threadId,
-                                                                  tb.domainId);
+            return model::trackOrderLess(*trace, trace->track(a), trace->track(b));
         });
 
         TimelineRow header;
