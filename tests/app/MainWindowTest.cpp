@@ -1,9 +1,6 @@
 #include <gtest/gtest.h>
 #include <QAbstractSpinBox>
 #include <QApplication>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -29,6 +26,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
+#include "ui/analysis/PairedBars.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 #include "support/TraceFactory.h"
@@ -747,17 +745,16 @@ TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
     const auto* headline = window.compareView()->findChild<QLabel*>("compareHeadline");
     ASSERT_TRUE(headline);
     EXPECT_GT(window.compareView()->speedup(), 0.0);
-    // Long names: "A: file" above the timelines, "A" and "B" in the narrow charts' legends.
+    // Long names: "A: file" above the timelines, "A" and "B" in the bars' legends.
     bool named = false;
     for (const QLabel* label : window.compareView()->findChildren<QLabel*>())
         named |= label->text().startsWith("A: reduce-baseline-pinned.json.gz");
     EXPECT_TRUE(named);
-    const auto series = window.compareView()->chart(ui::CompareView::WallTime)->series();
-    ASSERT_EQ(series.size(), 1);
-    const auto sets = static_cast<const QBarSeries*>(series.front())->barSets();
-    ASSERT_EQ(sets.size(), 2);
-    EXPECT_EQ(sets[0]->label(), "A");
-    EXPECT_EQ(sets[1]->label(), "B");
+    const ui::PairedBars* bars = window.compareView()->metricBars();
+    ASSERT_EQ(bars->rows().size(), std::size_t(ui::CompareView::kMetricCount));
+    const QString tip = bars->toolTipAt(bars->rowRect(0).center());
+    EXPECT_TRUE(tip.contains("\nA: ")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains("\nB: ")) << tip.toStdString();
 
     // A file that cannot be read is an error, and the next open is not taken as a comparison.
     const int documents = window.documentCount();
