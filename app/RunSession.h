@@ -7,14 +7,16 @@
 
 #include "model/Result.h"
 #include "model/Trace.h"
+#include "workloads/catalog/RunCatalog.h"
 
 namespace wl::app {
 
-// What the user asks for in the run panel or on `warpline run`.
+// What the user asks for in the run panel or on `warpline run`. Names, ranges and defaults: the
+// run catalog (workloads/catalog/RunCatalog.h); applyRunOption() (app/RunOptions.h) fills one.
 struct RunRequest {
-    std::string workload = "reduce";  // "reduce" | "power"
-    std::string mode = "baseline";    // "baseline" | "async"
-    int streams = 1;                  // 1..64
+    std::string workload = workloads::kReduce;  // kReduce | kPower
+    std::string mode = workloads::kBaseline;    // kBaseline | kAsync
+    int streams = 1;                            // 1..kMaxStreams
     bool pinned = false;
     std::int64_t size = 0;         // 0 = the workload's default (elements, or matrix dim)
     int repeat = 0;                // 0 = the workload's default
@@ -22,7 +24,7 @@ struct RunRequest {
     bool gpuMetrics = false;       // PM sampling rows
     int steps = 0;                 // power: most steps (0 = the workload's default, 1000)
     bool graph = false;            // power async: batches replayed from captured CUDA graphs
-    int devices = 1;               // reduce: GPUs sharing the array (1..8)
+    int devices = 1;               // reduce: GPUs sharing the array (1..kMaxReduceDevices)
 };
 
 // What a finished run gives back: the trace, the check the user reads, and a short summary.

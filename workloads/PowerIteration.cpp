@@ -186,8 +186,8 @@ std::int64_t PowerIteration::deviceBytes(const WorkloadParams& params) const {
 model::Status PowerIteration::validate(const WorkloadParams& params) const {
     const WorkloadParams p = withDefaults(params);
     WL_TRY_STATUS(checkStreams(params.streams));
-    WL_TRY_STATUS(checkRange("size", p.size, 1, kMaxPowerDim, "(matrix dimension)"));
-    WL_TRY_STATUS(checkRange("steps", p.maxSteps, 1, kMaxPowerSteps));
+    WL_TRY_STATUS(checkOption(RunOption::Size, kPower, p.size));
+    WL_TRY_STATUS(checkOption(RunOption::Steps, kPower, p.maxSteps));
     WL_TRY_STATUS(checkRange("check interval", p.checkEvery, 1, p.maxSteps, "steps"));
     if (p.repeat != 1) {
         return model::Error{"--repeat applies to the reduce workload only"};

@@ -4,8 +4,6 @@
 
 namespace wl::workloads {
 
-inline constexpr std::int64_t kPowerDefaultDim = 8192;
-inline constexpr int kPowerDefaultMaxSteps = 1000;
 inline constexpr int kPowerDefaultCheckEvery = 15;
 inline constexpr double kPowerEigenvalueTolerance = 1e-4;
 
@@ -21,7 +19,7 @@ enum class Matvec { Cublas, OwnKernel };
 class PowerIteration final : public Workload {
 public:
     using Workload::run;  // the one-argument form
-    std::string name() const override { return "power"; }
+    std::string name() const override { return kPower; }
     std::string description() const override;
     WorkloadParams withDefaults(WorkloadParams params) const override;
     std::int64_t deviceBytes(const WorkloadParams& params) const override;

@@ -229,15 +229,15 @@ std::int64_t ReduceWorkload::deviceBytes(const WorkloadParams& params) const {
 model::Status ReduceWorkload::validate(const WorkloadParams& params) const {
     const WorkloadParams p = withDefaults(params);
     WL_TRY_STATUS(checkStreams(params.streams));
-    WL_TRY_STATUS(checkRange("size", p.size, 1, kMaxReduceElements, "elements"));
-    WL_TRY_STATUS(checkRange("repeat", p.repeat, 1, kMaxRepeat, "reductions per chunk"));
+    WL_TRY_STATUS(checkOption(RunOption::Size, kReduce, p.size));
+    WL_TRY_STATUS(checkOption(RunOption::Repeat, kReduce, p.repeat));
     if (params.sharedStream && p.mode != Mode::Async) {
         return model::Error{"--shared-stream applies to --mode async only"};
     }
     if (params.graph) {
         return model::Error{"--graph applies to the power workload only"};
     }
-    WL_TRY_STATUS(checkRange("devices", p.devices, 1, kMaxReduceDevices, "GPUs"));
+    WL_TRY_STATUS(checkOption(RunOption::Devices, kReduce, p.devices));
     if (p.devices > 1 && p.sharedStream) {
         return model::Error{"--shared-stream applies to one GPU (leave out --devices)"};
     }

@@ -4,12 +4,9 @@
 
 namespace wl::workloads {
 
-inline constexpr std::int64_t kReduceDefaultSize = 100'000'000;
-inline constexpr int kReduceDefaultRepeat = 1;
 // The GPU sums the 1280 block partials in float32: 1280 * 2^-24 ~ 7.6e-5 bounds the relative
 // error of the total, hence of the normalized sum.
 inline constexpr double kReduceTolerance = 1e-4;
-inline constexpr int kMaxReduceDevices = 8;
 
 // Reduce/normalize (a <- a / sum(a), float32), the CUDA C++ port of the Nsight/Numba seed:
 // baseline = v1 (pageable) / v2 (pinned): one stream, synchronous copies; async = v3: the array in
@@ -18,7 +15,7 @@ inline constexpr int kMaxReduceDevices = 8;
 class ReduceWorkload final : public Workload {
 public:
     using Workload::run;  // the one-argument form
-    std::string name() const override { return "reduce"; }
+    std::string name() const override { return kReduce; }
     std::string description() const override;
     WorkloadParams withDefaults(WorkloadParams params) const override;
     std::int64_t deviceBytes(const WorkloadParams& params) const override;

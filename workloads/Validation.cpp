@@ -10,7 +10,8 @@
 namespace wl::workloads {
 
 model::Status checkStreams(std::int64_t streams) {
-    return checkRange("streams", streams, kMinStreams, kMaxStreams);
+    const OptionSpec& option = runOption(RunOption::Streams);
+    return checkInRange(option, option.widest(), streams);
 }
 
 model::Status checkRange(const std::string& what, std::int64_t value, std::int64_t min,

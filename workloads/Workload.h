@@ -8,12 +8,9 @@
 #include <vector>
 
 #include "model/Result.h"
+#include "workloads/catalog/RunCatalog.h"  // Mode, the names, ranges and defaults
 
 namespace wl::workloads {
-
-enum class Mode { Baseline, Async };
-
-const char* toString(Mode mode);  // "baseline" | "async"
 
 // What a run is asked to do. Zero means "the workload's default" for size, repeat, steps and
 // checkEvery, so the same struct serves both workloads and the command line.
@@ -85,12 +82,9 @@ public:
     }
 };
 
-// The registry: every workload by name.
-std::vector<std::string> workloadNames();
-// A new instance, or an Error naming the known workloads.
+// The registry: a new instance of each workload of the catalog (workloadNames()), or an Error
+// naming the known workloads.
 model::Result<std::unique_ptr<Workload>> makeWorkload(const std::string& name);
-// Parses "baseline" / "async".
-model::Result<Mode> parseMode(const std::string& text);
 
 // validate() plus the device checks: a CUDA device exists and the run fits in its free memory.
 model::Status validateOnDevice(const Workload& workload, const WorkloadParams& params);

@@ -39,16 +39,17 @@ model::Result<workloads::WorkloadParams> toParams(const RunRequest& request) {
     return p;
 }
 
-// Negative values would otherwise read as "default" further down.
+// Negative values would otherwise read as "default" further down (0 is the default).
 model::Status checkNotNegative(const RunRequest& request) {
-    if (request.size < 0) {
-        return model::Error{"size must be > 0 (got " + std::to_string(request.size) + ")"};
-    }
-    if (request.repeat < 0) {
-        return model::Error{"repeat must be > 0 (got " + std::to_string(request.repeat) + ")"};
-    }
-    if (request.steps < 0) {
-        return model::Error{"steps must be > 0 (got " + std::to_string(request.steps) + ")"};
+    using workloads::RunOption;
+    for (const auto& [id, value] :
+         {std::pair<RunOption, std::int64_t>{RunOption::Size, request.size},
+          {RunOption::Repeat, request.repeat},
+          {RunOption::Steps, request.steps}}) {
+        if (value < 0) {
+            const workloads::OptionSpec& option = workloads::runOption(id);
+            return workloads::checkInRange(option, option.widest(), value);
+        }
     }
     return {};
 }
@@ -179,7 +180,7 @@ std::string formatSummary(const RunRequest& request, const workloads::WorkloadPa
                   p.streams == 1 ? "" : "s", p.pinned ? "pinned" : "pageable",
                   static_cast<long long>(p.size));
     add(line);
-    if (request.workload == "reduce") {
+    if (request.workload == workloads::kReduce) {
         std::snprintf(line, sizeof line, ", repeat %d%s%s\n", p.repeat,
                       p.sharedStream ? ", shared-stream bug" : "",
                       p.devices > 1 ? (", on " + std::to_string(p.devices) + " GPUs").c_str() : "");
@@ -189,7 +190,8 @@ std::string formatSummary(const RunRequest& request, const workloads::WorkloadPa
     }
     add(line);
     std::snprintf(line, sizeof line, "  wall time    %10.2f ms (setup %.2f ms, %s %.2f ms)\n",
-                  wallMs, result.setupMs, request.workload == "reduce" ? "copies+kernels" : "loop",
+                  wallMs, result.setupMs,
+                  request.workload == workloads::kReduce ? "copies+kernels" : "loop",
                   result.loopMs);
     add(line);
     const double busyMs = f.busyNs / 1e6;

@@ -3,22 +3,28 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "workloads/catalog/RunCatalog.h"
+
 namespace wl::app {
 
 RunRequest loadRunRequest(const QSettings& s) {
     RunRequest r;
-    const QString workload = s.value("run/workload", "reduce").toString();
-    r.workload = workload == "power" ? "power" : "reduce";
-    const QString mode = s.value("run/mode", "baseline").toString();
-    r.mode = mode == "async" ? "async" : "baseline";
-    r.streams = std::clamp(s.value("run/streams", 1).toInt(), 1, 64);
+    // Names and limits from the run catalog; anything else saved falls back to the defaults.
+    const std::string workload = s.value("run/workload").toString().toStdString();
+    if (workloads::findWorkload(workload) != nullptr)
+        r.workload = workload;
+    const std::string mode = s.value("run/mode").toString().toStdString();
+    if (workloads::parseMode(mode).ok())
+        r.mode = mode;
+    r.streams = std::clamp(s.value("run/streams", 1).toInt(), workloads::kMinStreams,
+                           workloads::kMaxStreams);
     r.pinned = s.value("run/pinned", false).toBool();
     r.size = std::max<qlonglong>(0, s.value("run/size", 0).toLongLong());
     r.repeat = std::max(0, s.value("run/repeat", 0).toInt());
     r.steps = std::max(0, s.value("run/steps", 0).toInt());
     r.sharedStreamBug = s.value("run/sharedStreamBug", false).toBool();
     r.graph = s.value("run/graph", false).toBool();
-    r.devices = std::clamp(s.value("run/devices", 1).toInt(), 1, 8);
+    r.devices = std::clamp(s.value("run/devices", 1).toInt(), 1, workloads::kMaxReduceDevices);
     r.gpuMetrics = s.value("run/gpuMetrics", false).toBool();
     return r;
 }

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "app/RunOptions.h"
+
 namespace wl::app {
 namespace {
 
@@ -31,23 +33,15 @@ bool parseInteger(const std::string& text, T& out) {
 }  // namespace
 
 const char* guiUsage() {
-    return R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--find TEXT] [--events]
+    // The run options' lines come from the run catalog, as in `warpline run --help`.
+    static const std::string usage =
+        std::string(R"(Usage: warpline [--open FILE] [RUN OPTIONS] [--run] [--find TEXT] [--events]
                 [--compare [A B]]
                 [--window-size WxH] [--screenshot FILE.png]
   --open FILE          open a trace (Chrome trace JSON, plain or .gz)
   --open A B ...|DIR   open a job's per-rank traces together (files, or a folder of them)
-  --workload NAME      reduce | power
-  --mode MODE          baseline | async
-  --streams N          1..64
-  --pinned|--pageable  host memory of the copies
-  --size N             elements (reduce) or matrix dimension (power)
-  --repeat N           reduce: reductions per chunk (the seed uses 50)
-  --steps N            power: most steps (default 1000)
-  --shared-stream      reduce async: put every chunk on one stream (the classic bug)
-  --graph              power async: replay each batch of steps from a captured CUDA graph
-  --devices N          reduce: split the array over GPUs 0..N-1 (1..8)
-  --gpu-metrics        sample SM activity and warp occupancy during the run
-  --run                press Run at start
+)") + workloads::runOptionsUsage(23) +
+        R"(  --run                press Run at start
   --compare            press Compare at start: baseline, then async, side by side
   --compare A B        open the traces A and B side by side in Compare
   --compare-with FILE  put the trace FILE beside the --open one in Compare
@@ -59,6 +53,7 @@ const char* guiUsage() {
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
 )";
+    return usage.c_str();
 }
 
 model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) {
@@ -172,85 +167,19 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
                 return *e;
         } else if (arg == "--help" || arg == "-h") {
             options.help = true;
-        } else if (arg == "--workload") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            if (v != "reduce" && v != "power") {
-                return usageError("unknown workload '" + v + "' (reduce or power)");
+        } else if (const workloads::OptionSpec* option = workloads::findRunOption(arg)) {
+            // The run panel's parameters: parsed as `warpline run` parses them.
+            std::optional<std::string> text;
+            if (!option->isFlag()) {
+                text = value();
+                if (missing)
+                    text.reset();
             }
-            options.request.workload = v;
-            options.requestGiven = true;
-        } else if (arg == "--mode") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            if (v != "baseline" && v != "async") {
-                return usageError("unknown mode '" + v + "' (baseline or async)");
-            }
-            options.request.mode = v;
-            options.requestGiven = true;
-        } else if (arg == "--streams") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            int n = 0;
-            if (!parseInteger(v, n) || n < 1 || n > 64) {
-                return usageError("--streams must be an integer from 1 to 64, got '" + v + "'");
-            }
-            options.request.streams = n;
-            options.requestGiven = true;
-        } else if (arg == "--devices") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            int n = 0;
-            if (!parseInteger(v, n) || n < 1 || n > 8) {
-                return usageError("--devices must be an integer from 1 to 8, got '" + v + "'");
-            }
-            options.request.devices = n;
-            options.requestGiven = true;
-        } else if (arg == "--size") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            std::int64_t n = 0;
-            if (!parseInteger(v, n) || n <= 0) {
-                return usageError("--size must be a positive integer, got '" + v + "'");
-            }
-            options.request.size = n;
-            options.requestGiven = true;
-        } else if (arg == "--repeat") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            int n = 0;
-            if (!parseInteger(v, n) || n <= 0) {
-                return usageError("--repeat must be a positive integer, got '" + v + "'");
-            }
-            options.request.repeat = n;
-            options.requestGiven = true;
-        } else if (arg == "--steps") {
-            const std::string v = value();
-            if (auto e = needValue(v))
-                return *e;
-            int n = 0;
-            if (!parseInteger(v, n) || n <= 0) {
-                return usageError("--steps must be a positive integer, got '" + v + "'");
-            }
-            options.request.steps = n;
-            options.requestGiven = true;
-        } else if (arg == "--pinned" || arg == "--pageable") {
-            options.request.pinned = arg == "--pinned";
-            options.requestGiven = true;
-        } else if (arg == "--shared-stream") {
-            options.request.sharedStreamBug = true;
-            options.requestGiven = true;
-        } else if (arg == "--graph") {
-            options.request.graph = true;
-            options.requestGiven = true;
-        } else if (arg == "--gpu-metrics") {
-            options.request.gpuMetrics = true;
+            if (const model::Status status = applyRunOption(*option, text, options.request);
+                !status.ok())
+                return usageError(status.error().message);
+            if (hasInlineValue && option->isFlag())
+                return usageError("option " + arg + " takes no value");
             options.requestGiven = true;
         } else if (std::find(kQtOptionsWithValue.begin(), kQtOptionsWithValue.end(), arg) !=
                    kQtOptionsWithValue.end()) {
@@ -263,9 +192,7 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             return usageError("unexpected argument '" + arg +
                               "' (use --open FILE to open a trace)");
         }
-        if (hasInlineValue &&
-            (arg == "--run" || arg == "--compare" || arg == "--pinned" || arg == "--pageable" ||
-             arg == "--shared-stream" || arg == "--graph" || arg == "--gpu-metrics")) {
+        if (hasInlineValue && (arg == "--run" || arg == "--compare")) {
             return usageError("option " + arg + " takes no value");
         }
     }

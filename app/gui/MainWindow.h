@@ -2,14 +2,14 @@
 
 #include <QMainWindow>
 #include <QSettings>
-#include <QThreadPool>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "app/gui/DocumentAnalysis.h"
+#include "app/gui/DocumentAnalyzer.h"
 #include "app/gui/DocumentHistory.h"
-#include "app/gui/JobTracker.h"
 #include "app/gui/MessageBar.h"
 #include "app/gui/RecentFiles.h"
 #include "app/gui/RunController.h"
@@ -40,9 +40,6 @@ namespace wl::app {
 
 class RunPanel;
 
-// Names the CUDA device runs go to, or says why there is none (the default asks runDevice()).
-using DeviceProbeFn = std::function<model::Result<std::string>()>;
-
 // What the window depends on, injectable so tests run without a GPU or files.
 struct MainWindowDeps {
     RunnerFn runner;            // empty: validateRun + runTraced
@@ -56,8 +53,10 @@ struct MainWindowDeps {
 };
 
 // The main window: run panel, timeline, details, run history and the menus. Owns the documents
-// (shared read-only traces), the run controller (worker thread) and the loader (worker threads);
-// everything here runs on the GUI thread. Failures show in the message bar, never on stderr.
+// (shared read-only traces) and the objects that work off the GUI thread for it: the run
+// controller (runs, the device probe), the loader, the exporter and the analyzer. It assembles the
+// window and routes their results; everything here runs on the GUI thread. Failures show in the
+// message bar, never on stderr.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -101,7 +100,7 @@ public:
 
     // False until the device probe has answered (see deviceProbed()).
     bool deviceAvailable() const { return m_deviceAvailable; }
-    bool isProbingDevice() const { return m_deviceJobs.isRunning(); }
+    bool isProbingDevice() const { return m_runs->isProbingDevice(); }
     // The device name, or why runs are unavailable.
     QString deviceText() const { return m_deviceText; }
     bool isBusy() const;
@@ -166,9 +165,18 @@ private:
     void probeDevice(const DeviceProbeFn& probe, bool inBackground);
     void showDevice(const model::Result<std::string>& device);
     void addDocument(DocumentPtr document);
-    void onLoaded(const QString& path, const model::Result<model::TracePtr>& result);
-    void onJobLoaded(const QStringList& paths, const model::Result<io::RankJob>& result);
+    // Loads a trace (or a job's traces) for `intent`, which comes back with the result.
+    void startLoad(LoadIntent intent);
+    void onLoaded(const LoadIntent& intent, const model::Result<model::TracePtr>& result);
+    void onJobLoaded(const LoadIntent& intent, const model::Result<io::RankJob>& result);
+    // Tells what reading the trace at `path` noticed (lost records, warnings), or clears the bar.
+    void showLoadDiagnostics(const QString& path, const model::Diagnostics& diag,
+                             TraceDocument::Origin origin);
     void onExported(const QString& path, const model::Status& status);
+    // The run panel's request, saved, when a run can start now; otherwise nothing (and why, for
+    // `what`, when there is no device).
+    std::optional<RunRequest> requestToRun(const QString& what);
+    void startRuns(std::vector<RunRequest> requests, const QString& label);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
     // `focus`: zoom the timeline to the GPU's work when the analysis arrives.
@@ -241,20 +249,11 @@ private:
     DocumentHistory m_documents;
     analysis::AnalysisOptions m_analysisOptions;
     analysis::WindowRequest m_windowRequest;  // of the current document
-    QThreadPool m_analysisPool;
-    JobTracker m_analysisJobs{this};
-    JobTracker m_compareJobs{this};
-    QThreadPool m_devicePool;  // the device probe: apart, so that it delays no analysis
-    JobTracker m_deviceJobs{this};
+    DocumentAnalyzer m_analyzer{this};
     int m_runNumber = 0;
     bool m_deviceAvailable = false;
     QString m_deviceText;
     bool m_wasBusy = false;
-    TraceDocument::Origin m_loadingOrigin = TraceDocument::Origin::File;
-    // File > Compare With: the document the trace being loaded is compared with (null otherwise).
-    DocumentPtr m_compareFirst;
-    // File > Compare Samples: the second trace of the pair, loaded when the first has opened.
-    QString m_compareNext;
 };
 
 }  // namespace wl::app

@@ -16,33 +16,24 @@ RunController::RunController(QObject* parent) : QObject(parent), m_runner(defaul
 }
 
 RunController::~RunController() {
-    if (m_cancel)
-        m_cancel->store(true);
+    m_runs.requestStop();  // a GPU run ends at its next check point, not with the process
     m_pool.waitForDone();
 }
 
 bool RunController::start(std::vector<RunRequest> requests) {
     if (isRunning() || requests.empty())
         return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancel = m_cancel;
     const RunnerFn runner = m_runner;
-    const quint64 job = m_jobs.currentJob() + 1;  // the id start() below assigns
     const double count = static_cast<double>(requests.size());
 
-    // Progress comes from the worker; it is posted to this object and dropped once stale.
-    auto post = [this, job](double fraction, std::string label) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, job, fraction, label = QString::fromStdString(label)] {
-                if (job == m_jobs.currentJob() && m_jobs.isRunning()) {
-                    emit progressChanged(fraction, label);
-                }
-            },
-            Qt::QueuedConnection);
-    };
-
-    auto work = [runner, cancel, requests, count, post]() {
+    auto work = [this, runner, requests, count](const ui::JobToken& job) {
+        // Progress comes from the worker; it reaches this object while the batch is current.
+        auto post = [this, &job](double fraction, const std::string& label) {
+            job.post([this, fraction, label = QString::fromStdString(label)] {
+                emit progressChanged(fraction, label);
+            });
+        };
+        const std::atomic<bool>* cancel = job.flag();
         RunBatchResult batch;
         batch.requests = requests;
         for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -61,7 +52,7 @@ bool RunController::start(std::vector<RunRequest> requests) {
                      prefix.toStdString() + label);
             };
             progress(0.0, "starting");
-            model::Result<RunOutcome> outcome = runner(requests[i], progress, cancel.get());
+            model::Result<RunOutcome> outcome = runner(requests[i], progress, cancel);
             if (!outcome) {
                 // A run stopped by Cancel is not a failure to report.
                 if (cancel->load()) {
@@ -79,7 +70,7 @@ bool RunController::start(std::vector<RunRequest> requests) {
         return batch;
     };
 
-    m_jobs.start(m_pool, std::move(work), [this](RunBatchResult result) {
+    m_runs.startJob(m_pool, std::move(work), [this](const RunBatchResult& result) {
         emit runningChanged(false);
         emit finished(result);
     });
@@ -88,8 +79,13 @@ bool RunController::start(std::vector<RunRequest> requests) {
 }
 
 void RunController::cancel() {
-    if (m_cancel)
-        m_cancel->store(true);
+    m_runs.requestStop();  // the batch still reports, as cancelled
+}
+
+void RunController::probeDevice(DeviceProbeFn probe) {
+    m_probe.startJob(m_pool, std::move(probe), [this](const model::Result<std::string>& device) {
+        emit deviceProbed(device);
+    });
 }
 
 }  // namespace wl::app

@@ -6,17 +6,23 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <limits>
+
+#include "workloads/catalog/RunCatalog.h"
 
 namespace wl::app {
 namespace {
 
+using workloads::RunOption;
+
 QString hintFor(const QString& workload, bool async, bool graph) {
-    if (workload == QLatin1String("power")) {
+    if (workload == QLatin1String(workloads::kPower)) {
         if (async && graph)
             return QObject::tr(
                 "Async with CUDA graphs: each batch of steps is captured once and replayed "
@@ -37,6 +43,32 @@ QString hintFor(const QString& workload, bool async, bool graph) {
                        "every copy go through a staging buffer.");
 }
 
+// A spin box over the option's widest range in the catalog (capped at what a QSpinBox holds), with
+// 0 below it where 0 means the workload's default. Named after the option ("--size") for tests.
+QSpinBox* optionSpinBox(RunOption id, QWidget* parent) {
+    const workloads::OptionSpec& option = workloads::runOption(id);
+    const workloads::ParamRange range = option.widest();
+    auto* spin = new QSpinBox(parent);
+    spin->setObjectName(QString::fromUtf8(option.name));
+    const auto cap = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+    spin->setRange(option.zeroMeansDefault ? 0 : static_cast<int>(std::min(range.min, cap)),
+                   static_cast<int>(std::min(range.max, cap)));
+    return spin;
+}
+
+// "default (100,000,000)", "default (8192)": the workload's default as the special text of a
+// field's 0.
+QString defaultText(RunOption id, const QString& workload) {
+    const workloads::ParamRange* range = workloads::runOption(id).rangeFor(workload.toStdString());
+    if (range == nullptr)
+        return {};
+    // Four digits read best without a separator ("8192"), longer numbers with ("100,000,000").
+    const qlonglong value = range->defaultValue;
+    const QString number =
+        value < 10'000 ? QString::number(value) : QLocale(QLocale::English).toString(value);
+    return QObject::tr("default (%1)").arg(number);
+}
+
 }  // namespace
 
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
@@ -45,8 +77,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
     m_workload = new QComboBox(this);
-    m_workload->addItem(tr("Reduce / normalize"), QStringLiteral("reduce"));
-    m_workload->addItem(tr("Power iteration"), QStringLiteral("power"));
+    for (const workloads::WorkloadSpec& workload : workloads::workloadSpecs()) {
+        m_workload->addItem(QString::fromUtf8(workload.title), QString::fromUtf8(workload.name));
+    }
     form->addRow(tr("&Workload"), m_workload);
 
     auto* modeRow = new QHBoxLayout();
@@ -61,36 +94,31 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     modeRow->addStretch(1);
     form->addRow(tr("Mode"), modeRow);
 
-    m_streams = new QSpinBox(this);
-    m_streams->setRange(1, 64);
-    m_streams->setToolTip(tr("Number of CUDA streams the async version uses (1-64)"));
+    m_streams = optionSpinBox(RunOption::Streams, this);
+    m_streams->setToolTip(tr("Number of CUDA streams the async version uses (%1-%2)")
+                              .arg(m_streams->minimum())
+                              .arg(m_streams->maximum()));
     form->addRow(tr("&Streams"), m_streams);
 
-    m_size = new QSpinBox(this);
-    m_size->setRange(0, std::numeric_limits<int>::max());
+    m_size = optionSpinBox(RunOption::Size, this);
     m_size->setSingleStep(1'000'000);
     m_size->setGroupSeparatorShown(true);
     m_size->setToolTip(tr("Elements (reduce) or matrix dimension (power); 0 = the default"));
     form->addRow(tr("Si&ze"), m_size);
 
-    m_repeat = new QSpinBox(this);
-    m_repeat->setRange(0, 100'000);
-    m_repeat->setSpecialValueText(tr("default (1)"));
+    m_repeat = optionSpinBox(RunOption::Repeat, this);
     m_repeat->setToolTip(
         tr("Reductions per chunk (the seed uses 50 to make compute visible); "
            "0 = the default"));
     form->addRow(tr("&Repeat"), m_repeat);
 
-    m_steps = new QSpinBox(this);
-    m_steps->setRange(0, 1'000'000);
-    m_steps->setSpecialValueText(tr("default (1000)"));
+    m_steps = optionSpinBox(RunOption::Steps, this);
     m_steps->setToolTip(
         tr("Most power-iteration steps (the loop stops earlier once the residual "
            "is small enough); 0 = the default"));
     form->addRow(tr("S&teps"), m_steps);
 
-    m_devices = new QSpinBox(this);
-    m_devices->setRange(1, 8);
+    m_devices = optionSpinBox(RunOption::Devices, this);
     m_devices->setToolTip(
         tr("Reduce: split the array over GPUs 0..N-1. Baseline uses them one after another; "
            "async all at once, the sums combined on GPU 0 with peer copies"));
@@ -163,13 +191,13 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 RunRequest RunPanel::request() const {
     RunRequest r;
     r.workload = m_workload->currentData().toString().toStdString();
-    r.mode = m_async->isChecked() ? "async" : "baseline";
+    r.mode = m_async->isChecked() ? workloads::kAsync : workloads::kBaseline;
     r.streams = m_streams->value();
     r.pinned = m_pinned->isChecked();
     r.size = m_size->value();
     r.repeat = m_repeat->value();
     r.steps = m_steps->value();
-    r.devices = r.workload == "reduce" ? m_devices->value() : 1;
+    r.devices = takes(RunOption::Devices) ? m_devices->value() : 1;
     r.sharedStreamBug = m_sharedStream->isChecked();
     r.graph = m_graph->isChecked() && m_graph->isEnabled();
     r.gpuMetrics = m_gpuMetrics->isChecked();
@@ -179,7 +207,7 @@ RunRequest RunPanel::request() const {
 void RunPanel::setRequest(const RunRequest& r) {
     const int index = m_workload->findData(QString::fromStdString(r.workload));
     m_workload->setCurrentIndex(index >= 0 ? index : 0);
-    (r.mode == "async" ? m_async : m_baseline)->setChecked(true);
+    (r.mode == workloads::kAsync ? m_async : m_baseline)->setChecked(true);
     m_streams->setValue(r.streams);
     m_pinned->setChecked(r.pinned);
     m_size->setValue(
@@ -196,15 +224,20 @@ void RunPanel::setRequest(const RunRequest& r) {
 std::pair<RunRequest, RunRequest> RunPanel::comparison(const RunRequest& request) {
     RunRequest first = request;
     RunRequest second = request;
-    if (request.graph && request.workload == "power") {
-        first.mode = second.mode = "async";
+    if (request.graph && request.workload == workloads::kPower) {
+        first.mode = second.mode = workloads::kAsync;
         first.graph = false;
         return {first, second};
     }
-    first.mode = "baseline";
-    second.mode = "async";
+    first.mode = workloads::kBaseline;
+    second.mode = workloads::kAsync;
     first.graph = second.graph = false;
     return {first, second};
+}
+
+bool RunPanel::takes(RunOption id) const {
+    const std::string workload = m_workload->currentData().toString().toStdString();
+    return workloads::runOption(id).rangeFor(workload) != nullptr;
 }
 
 void RunPanel::setDevice(bool available, const QString& text) {
@@ -219,15 +252,22 @@ void RunPanel::setBusy(bool busy) {
 }
 
 void RunPanel::updateState() {
-    const bool reduce = m_workload->currentData().toString() == QLatin1String("reduce");
+    const QString workload = m_workload->currentData().toString();
+    const bool reduce = workload == QLatin1String(workloads::kReduce);
     const bool async = m_async->isChecked();
-    m_size->setSpecialValueText(reduce ? tr("default (100,000,000)") : tr("default (8192)"));
     m_sharedStream->setEnabled(reduce && async);
     m_graph->setEnabled(!reduce && async);
-    // Repeat belongs to reduce, steps to power iteration.
-    m_form->setRowVisible(m_repeat, reduce);
-    m_form->setRowVisible(m_steps, !reduce);
-    m_form->setRowVisible(m_devices, reduce);
+    // A field shows where the workload takes its option (repeat: reduce; steps: power iteration),
+    // its 0 the workload's default.
+    const std::pair<QSpinBox*, RunOption> fields[] = {{m_size, RunOption::Size},
+                                                      {m_repeat, RunOption::Repeat},
+                                                      {m_steps, RunOption::Steps},
+                                                      {m_devices, RunOption::Devices}};
+    for (const auto& [spin, id] : fields) {
+        m_form->setRowVisible(spin, takes(id));
+        if (workloads::runOption(id).zeroMeansDefault)
+            spin->setSpecialValueText(defaultText(id, workload));
+    }
     m_streams->setEnabled(async);
     m_hint->setText(hintFor(m_workload->currentData().toString(), async, m_graph->isChecked()));
 

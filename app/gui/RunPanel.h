@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "app/RunSession.h"
+#include "workloads/catalog/RunCatalog.h"
 
 class QButtonGroup;
 class QCheckBox;
@@ -49,6 +50,8 @@ signals:
 
 private:
     void updateState();
+    // Whether the chosen workload takes the option (its field shows).
+    bool takes(workloads::RunOption id) const;
 
     QComboBox* m_workload = nullptr;
     QRadioButton* m_baseline = nullptr;

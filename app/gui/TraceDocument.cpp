@@ -134,4 +134,18 @@ DocumentPtr TraceDocument::fromRun(const RunRequest& request, const RunOutcome& 
     return doc;
 }
 
+QString lastRunSummary(const TraceDocument& doc) {
+    QString text = doc.title;
+    if (!doc.checkText.isEmpty()) {
+        // Words, not check-mark glyphs: screenshots are taken where few fonts are installed.
+        text +=
+            QStringLiteral(" — %1: %2")
+                .arg(doc.checkPassed ? QObject::tr("check passed") : QObject::tr("CHECK FAILED"),
+                     doc.checkText);
+    }
+    if (doc.wallTimeMs > 0.0)
+        text += QObject::tr(" — wall time %1 ms").arg(doc.wallTimeMs, 0, 'f', 1);
+    return text;
+}
+
 }  // namespace wl::app

@@ -17,7 +17,7 @@ TraceExporter::~TraceExporter() {
 
 void TraceExporter::save(model::TracePtr trace, const QString& path) {
     const bool wasSaving = isSaving();
-    m_jobs.start(
+    m_jobs.startJob(
         m_pool,
         [trace = std::move(trace), file = path.toStdString()] {
             return io::saveTrace(*trace, file);

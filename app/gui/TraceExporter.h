@@ -4,9 +4,9 @@
 #include <QString>
 #include <QThreadPool>
 
-#include "app/gui/JobTracker.h"
 #include "model/Result.h"
 #include "model/Trace.h"
+#include "ui/jobs/JobTracker.h"
 
 namespace wl::app {
 
@@ -29,7 +29,7 @@ signals:
 
 private:
     QThreadPool m_pool;
-    JobTracker m_jobs{this};
+    ui::JobTracker m_jobs{this};
 };
 
 }  // namespace wl::app

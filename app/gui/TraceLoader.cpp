@@ -31,38 +31,44 @@ TraceLoader::~TraceLoader() {
     m_pool.waitForDone();
 }
 
-void TraceLoader::load(const QString& path) {
+template <class Work, class Deliver>
+void TraceLoader::start(LoadIntent intent, Work work, Deliver deliver) {
     const bool wasLoading = isLoading();
-    const TraceLoadFn loadFn = m_load;
-    m_jobs.start(
-        m_pool, [loadFn, path] { return loadFn(path); },
-        [this, path](model::Result<model::TracePtr> result) {
-            emit loadingChanged(false);
-            emit loaded(path, result);
-        });
+    m_jobs.startJob(m_pool, std::move(work),
+                    [this, intent = std::move(intent), deliver](auto result) {
+                        emit loadingChanged(false);
+                        deliver(intent, result);
+                    });
     if (!wasLoading)
         emit loadingChanged(true);
 }
 
-void TraceLoader::loadJob(const QStringList& paths) {
-    const bool wasLoading = isLoading();
+void TraceLoader::load(LoadIntent intent) {
+    const QString path = intent.path();
+    start(
+        std::move(intent), [loadFn = m_load, path] { return loadFn(path); },
+        [this](const LoadIntent& done, const model::Result<model::TracePtr>& result) {
+            emit loaded(done, result);
+        });
+}
+
+void TraceLoader::loadJob(LoadIntent intent) {
     std::vector<std::string> names;
-    for (const QString& p : paths)
+    for (const QString& p : intent.paths)
         names.push_back(p.toStdString());
-    m_jobs.start(
-        m_pool,
-        [names]() -> model::Result<io::RankJob> {
+    start(
+        std::move(intent),
+        [names](const ui::JobToken& job) -> model::Result<io::RankJob> {
             auto files = io::rankJobFiles(names);
             if (!files.ok())
                 return files.error();
+            if (job.isCancelled())  // superseded while the folders were listed
+                return model::Error{"cancelled", {}, -1};
             return io::loadRankJob(files.value());  // one reader per file, all cores
         },
-        [this, paths](model::Result<io::RankJob> result) {
-            emit loadingChanged(false);
-            emit jobLoaded(paths, result);
+        [this](const LoadIntent& done, const model::Result<io::RankJob>& result) {
+            emit jobLoaded(done, result);
         });
-    if (!wasLoading)
-        emit loadingChanged(true);
 }
 
 }  // namespace wl::app

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <climits>
+
 #include <QCheckBox>
+#include <QComboBox>
+#include <QSpinBox>
 
 #include "app/gui/GuiOptions.h"
 #include "app/gui/RunPanel.h"
@@ -78,6 +82,42 @@ TEST(RunPanelCompare, GraphOptionOnTheCommandLine) {
     ASSERT_TRUE(options.ok()) << options.error().describe();
     EXPECT_TRUE(options->request.graph);
     EXPECT_FALSE(parseGuiOptions({"--graph=yes"}).ok());
+}
+
+TEST(RunPanelCatalog, FieldsTakeTheirRangesFromTheCatalog) {
+    RunPanel panel;
+    using workloads::RunOption;
+    for (RunOption id : {RunOption::Streams, RunOption::Size, RunOption::Repeat, RunOption::Steps,
+                         RunOption::Devices}) {
+        const workloads::OptionSpec& option = workloads::runOption(id);
+        auto* spin = panel.findChild<QSpinBox*>(QString::fromUtf8(option.name));
+        ASSERT_NE(spin, nullptr) << option.name;
+        const std::int64_t max = std::min<std::int64_t>(option.widest().max, INT_MAX);
+        EXPECT_EQ(spin->maximum(), max) << option.name;
+        EXPECT_EQ(spin->minimum(), option.zeroMeansDefault ? 0 : option.widest().min)
+            << option.name;
+    }
+    EXPECT_EQ(panel.findChild<QSpinBox*>("--steps")->maximum(), 10'000'000);
+    EXPECT_EQ(panel.findChild<QSpinBox*>("--streams")->maximum(), 64);
+}
+
+TEST(RunPanelCatalog, WorkloadsAndDefaultsComeFromTheCatalog) {
+    RunPanel panel;
+    auto* combo = panel.findChild<QComboBox*>();
+    ASSERT_NE(combo, nullptr);
+    ASSERT_EQ(combo->count(), static_cast<int>(workloads::workloadSpecs().size()));
+    for (int i = 0; i < combo->count(); ++i) {
+        EXPECT_EQ(combo->itemData(i).toString().toStdString(), workloads::workloadSpecs()[i].name);
+    }
+    auto* size = panel.findChild<QSpinBox*>("--size");
+    RunRequest r;
+    r.workload = workloads::kReduce;
+    panel.setRequest(r);
+    EXPECT_EQ(size->specialValueText(), "default (100,000,000)");
+    r.workload = workloads::kPower;
+    panel.setRequest(r);
+    EXPECT_EQ(size->specialValueText(), "default (8192)");
+    EXPECT_EQ(panel.findChild<QSpinBox*>("--steps")->specialValueText(), "default (1000)");
 }
 
 }  // namespace

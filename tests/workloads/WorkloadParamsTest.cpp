@@ -196,5 +196,51 @@ TEST(PowerParams, GraphsNeedTheAsyncLoop) {
     EXPECT_FALSE(reduce.validate(p).ok());
 }
 
+// Each workload checks its numbers against the run catalog, with the catalog's message.
+TEST(WorkloadCatalog, ValidationUsesTheCatalogsRanges) {
+    for (const std::string& name : workloadNames()) {
+        auto workload = makeWorkload(name);
+        ASSERT_TRUE(workload.ok());
+        for (RunOption id : {RunOption::Streams, RunOption::Size, RunOption::Repeat,
+                             RunOption::Steps, RunOption::Devices}) {
+            const ParamRange* range = runOption(id).rangeFor(name);
+            if (range == nullptr)
+                continue;
+            for (std::int64_t value : {range->min, range->max, range->max + 1}) {
+                WorkloadParams p;
+                p.mode = Mode::Async;
+                p.size = 1 << 20;  // at least any number of devices
+                p.checkEvery = 1;  // power: a check interval that fits any number of steps
+                const int small = static_cast<int>(value);
+                switch (id) {
+                    case RunOption::Streams:
+                        p.streams = small;
+                        break;
+                    case RunOption::Size:
+                        p.size = value;
+                        break;
+                    case RunOption::Repeat:
+                        p.repeat = small;
+                        break;
+                    case RunOption::Steps:
+                        p.maxSteps = small;
+                        break;
+                    default:
+                        p.devices = small;
+                        break;
+                }
+                const model::Status status = (*workload)->validate(p);
+                if (value <= range->max) {
+                    EXPECT_TRUE(status.ok()) << name << " " << runOption(id).name << " " << value
+                                             << ": " << status.error().message;
+                } else {
+                    ASSERT_FALSE(status.ok()) << name << " " << runOption(id).name;
+                    EXPECT_EQ(status.error().message, checkOption(id, name, value).error().message);
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace wl::workloads

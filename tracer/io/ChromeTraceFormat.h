@@ -3,11 +3,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "model/Slice.h"
-
-// Names shared by ChromeTraceWriter and ChromeTraceReader: Kineto's categories and args keys
+// Names shared by ChromeTraceWriter and ChromeTraceReader: Kineto's categories and top-level keys
 // (so Perfetto and Holistic Trace Analysis read our files, and we read PyTorch profiler traces),
-// plus the keys of the "warpline" block that makes export -> import -> export exact.
+// plus the keys of the "warpline" block that makes export -> import -> export exact. The args
+// keys are in one table of their own (ArgKeys.h).
 namespace wl::io::format {
 
 // Event categories ("cat").
@@ -62,68 +61,6 @@ constexpr std::uint32_t keyHash(std::string_view s) {
         h *= 16777619u;
     }
     return h;
-}
-
-// Computed by the writer for a copy or memset with bytes and a duration.
-inline constexpr std::string_view kArgBandwidth = "memory bandwidth (GB/s)";
-
-// The args keys the writer writes for a slice of this kind, from the model's fields. An imported
-// event's other args are kept with its slice (Trace::extraArgs) and written after these, so
-// export loses nothing and never writes a key twice.
-constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
-    constexpr std::string_view kGpu[] = {"device", "stream", "correlation", "graph id",
-                                         "graph node id"};
-    constexpr std::string_view kKernel[] = {"grid",
-                                            "block",
-                                            "registers per thread",
-                                            "shared memory",
-                                            "static shared memory",
-                                            "dynamic shared memory",
-                                            "warps per SM",
-                                            "est. achieved occupancy %"};
-    constexpr std::string_view kMemcpy[] = {
-        "bytes",     "memory bandwidth (GB/s)", "copy kind", "src kind", "dst kind", "src device",
-        "dst device"};
-    constexpr std::string_view kMemset[] = {"bytes", kArgBandwidth, "value", "memory kind"};
-    constexpr std::string_view kMemory[] = {"device",      "correlation",  "stream",
-                                            "memory op",   "bytes",        "address",
-                                            "memory kind", "pool address", "pool reserve"};
-    constexpr std::string_view kSync[] = {"device",
-                                          "correlation",
-                                          "cuda_sync_kind",
-                                          "stream",
-                                          "wait_on_cuda_event_id",
-                                          "wait_on_stream",
-                                          "wait_on_cuda_event_record_corr_id"};
-    constexpr std::string_view kApi[] = {"correlation", "cbid", "return code"};
-    constexpr std::string_view kNvtx[] = {"correlation", "color",         "domain",
-                                          "category",    "category name", "payload"};
-    auto in = [key](const auto& keys) {
-        for (std::string_view k : keys) {
-            if (k == key)
-                return true;
-        }
-        return false;
-    };
-    switch (kind) {
-        case model::SliceKind::Kernel:
-            return in(kGpu) || in(kKernel);
-        case model::SliceKind::Memcpy:
-            return in(kGpu) || in(kMemcpy);
-        case model::SliceKind::Memset:
-            return in(kGpu) || in(kMemset);
-        case model::SliceKind::Memory:
-            return in(kMemory);
-        case model::SliceKind::Sync:
-            return in(kSync);
-        case model::SliceKind::RuntimeApi:
-        case model::SliceKind::DriverApi:
-            return in(kApi);
-        case model::SliceKind::Nvtx:
-            return in(kNvtx);
-        default:
-            return key == "correlation";
-    }
 }
 
 }  // namespace wl::io::format

@@ -32,7 +32,7 @@ namespace wl::io::chrome {
 static_assert(ChromeTraceReader::kPadding >= simdjson::SIMDJSON_PADDING);
 
 void Importer::finish() {
-    pairBeginsAndEnds();
+    m_phases.pairBeginsAndEnds();
     auto& d = m_builder.diagnostics();
     const std::uint64_t readable = m_eventCount - m_skippedCount - m_emptyEvents;
     // Our own export of a trace that showed nothing (its events all left out or unpaired) is
@@ -66,9 +66,7 @@ void Importer::finish() {
                " arg(s) of an unexpected type were ignored; the first, at byte " +
                at(m_firstIgnoredArg->at) + ": " + m_firstIgnoredArg->message);
     }
-    std::uint64_t unended = 0;
-    for (const auto& [key, stack] : m_openAsync)
-        unended += stack.size();
+    const std::uint64_t unended = m_phases.unendedAsync();
     if (unended > 0) {
         d.unmatchedEnds += unended;
         d.note(std::to_string(unended) + " async event(s) never ended");
@@ -76,16 +74,16 @@ void Importer::finish() {
     if (d.unknownPhases > 0 && !m_warpline) {
         d.note(std::to_string(d.unknownPhases) + " event(s) of unsupported phases were skipped");
     }
-    resolveFlows();
-    resolveBoundFlows();
-    if (m_looseLaunchEvents > 0) {
+    m_phases.resolveFlows();
+    m_phases.resolveBoundFlows();
+    if (m_phases.looseLaunchEvents() > 0) {
         // Routine in PyTorch profiler files: launches whose GPU work fell outside the profiling
         // window, and arrow ends of records the profiler did not keep.
-        d.note(std::to_string(m_looseLaunchEvents) +
+        d.note(std::to_string(m_phases.looseLaunchEvents()) +
                " launch flow event(s) without a matching start or end were ignored");
     }
-    if (m_looseFlowEvents > 0) {
-        d.note(std::to_string(m_looseFlowEvents) +
+    if (m_phases.looseFlowEvents() > 0) {
+        d.note(std::to_string(m_phases.looseFlowEvents()) +
                " flow event(s) without a matching start or end were ignored");
     }
     if (!m_warpline) {
@@ -336,9 +334,7 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
     m_eventsAt = text + open;
     if (!m_warpline) {
         const std::size_t estimate = m_size / 256;  // as in parseEvents
-        m_sliceStarts.reserve(estimate);
-        m_flows.reserve(estimate);
-        m_gpuCorrelations.reserve(estimate / 2);
+        m_phases.reserve(estimate);
     }
     RunCutter cutter(std::string_view(text, m_size), open + 1, runBytes);
     od::parser parser;

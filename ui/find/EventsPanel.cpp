@@ -3,14 +3,13 @@
 #include <utility>
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/details/Units.h"
 #include "ui/find/SliceSort.h"
@@ -82,10 +81,8 @@ EventsPanel::EventsPanel(QWidget* parent) : QWidget(parent) {
     updateStatus();
 }
 
-EventsPanel::~EventsPanel() {
-    if (m_cancel)
-        m_cancel->store(true);  // the worker holds only shared values: it ends on its own
-}
+// The request in flight is cancelled by m_jobs; it holds only shared values and ends on its own.
+EventsPanel::~EventsPanel() = default;
 
 void EventsPanel::setTrace(model::TracePtr trace) {
     m_trace = std::move(trace);
@@ -147,14 +144,10 @@ void EventsPanel::showEvent(QShowEvent* event) {
 
 void EventsPanel::refresh(bool collect) {
     m_followView->stop();
-    if (m_cancel)
-        m_cancel->store(true);  // the previous request is stale
-    m_cancel.reset();
-    const std::uint64_t job = ++m_job;
+    m_jobs.abandon();  // the previous request is stale
     if (collect)
         m_base.reset();
     if (!m_trace) {
-        m_running = false;
         m_stale = false;
         m_model->clear();
         updateStatus();
@@ -162,41 +155,35 @@ void EventsPanel::refresh(bool collect) {
         return;
     }
     if (!isVisible()) {
-        m_running = false;
         m_stale = true;
         updateStatus();
         return;
     }
     m_stale = false;
-    m_running = true;
-    updateStatus();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
-    auto* watcher = new QFutureWatcher<EventRows>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
-        const EventRows rows = watcher->result();
-        if (job != m_job || rows.cancelled)
-            return;  // a newer request owns the table
-        m_running = false;
-        m_cancel.reset();
-        m_base = rows.base;
-        m_model->setRows(m_trace, rows.shown);
-        updateStatus();
-        emit rowsChanged();
-    });
     // Only shared values go to the worker: it may outlive this panel.
-    watcher->setFuture(QtConcurrent::run([trace = m_trace, base = m_base, window = window(),
-                                          column = m_sortColumn, order = m_sortOrder, cancel] {
-        EventRows out;
-        out.base = base ? base
-                        : std::make_shared<const SliceList>(
-                              SliceSort::collect(*trace, window, cancel.get()));
-        out.shown = std::make_shared<const SliceList>(
-            SliceSort::sorted(*trace, *out.base, column, order, cancel.get()));
-        out.cancelled = cancel->load();
-        return out;
-    }));
+    m_jobs.startJob(
+        *QThreadPool::globalInstance(),
+        [trace = m_trace, base = m_base, window = window(), column = m_sortColumn,
+         order = m_sortOrder](const JobToken& job) {
+            // Both steps stop early once a newer request supersedes this one.
+            EventRows out;
+            out.base = base ? base
+                            : std::make_shared<const SliceList>(
+                                  SliceSort::collect(*trace, window, job.flag()));
+            out.shown = std::make_shared<const SliceList>(
+                SliceSort::sorted(*trace, *out.base, column, order, job.flag()));
+            out.cancelled = job.isCancelled();
+            return out;
+        },
+        [this](const EventRows& rows) {
+            if (rows.cancelled)
+                return;
+            m_base = rows.base;
+            m_model->setRows(m_trace, rows.shown);
+            updateStatus();
+            emit rowsChanged();
+        });
+    updateStatus();
 }
 
 QString EventsPanel::statusText() const {
@@ -207,7 +194,7 @@ void EventsPanel::updateStatus() {
     QString text;
     if (!m_trace) {
         text = tr("No trace");
-    } else if (m_running) {
+    } else if (isBusy()) {
         text = m_base ? tr("Sorting…") : tr("Collecting…");
     } else if (scope() == Scope::TimeSelection && !m_selection) {
         text = tr("No time selection: drag on the ruler (or shift-drag) to make one");

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,6 +10,7 @@
 #include "model/Time.h"
 #include "model/Trace.h"
 #include "ui/find/SliceTableModel.h"
+#include "ui/jobs/JobTracker.h"
 
 class QComboBox;
 class QLabel;
@@ -43,7 +43,7 @@ public:
     SliceTableModel::Column sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
-    bool isBusy() const { return m_running; }
+    bool isBusy() const { return m_jobs.isRunning(); }
     QString statusText() const;
     SliceTableModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
@@ -69,15 +69,13 @@ private:
     std::optional<model::TimeRange> m_selection;
     SliceTableModel::Column m_sortColumn = SliceTableModel::kStart;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    std::uint64_t m_job = 0;
-    bool m_running = false;
+    JobTracker m_jobs{this};  // collecting and sorting: a newer request supersedes the older
     // What is shown no longer fits the trace or scope; refreshed when the panel is shown (a hidden
     // table collects nothing).
     bool m_stale = false;
     // A row is being activated: the view moves to show its slice, and the visible-time scope
     // must not reload the list the user is working through because of it.
     bool m_activating = false;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
 
     QComboBox* m_scope = nullptr;
     QLabel* m_status = nullptr;

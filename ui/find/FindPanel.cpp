@@ -4,17 +4,16 @@
 #include <utility>
 
 #include <QCheckBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/details/Units.h"
 #include "ui/find/SliceTableModel.h"
@@ -113,10 +112,8 @@ FindPanel::FindPanel(QWidget* parent) : QWidget(parent) {
     updateStatus();
 }
 
-FindPanel::~FindPanel() {
-    if (m_cancel)
-        m_cancel->store(true);  // the worker holds only shared values: it ends on its own
-}
+// The search in flight is cancelled by m_jobs; it holds only shared values and ends on its own.
+FindPanel::~FindPanel() = default;
 
 void FindPanel::setTrace(model::TracePtr trace) {
     m_trace = std::move(trace);
@@ -152,41 +149,31 @@ void FindPanel::focusQuery() {
 
 void FindPanel::startSearch() {
     m_debounce->stop();
-    if (m_cancel)
-        m_cancel->store(true);  // the previous search is stale
-    m_cancel.reset();
-    const quint64 job = ++m_job;
+    m_jobs.abandon();  // the previous search is stale
     const SearchQuery q = query();
     m_error = SliceSearch::validate(q);
     m_matches.reset();
     m_current.reset();
     m_model->clear();
     if (!m_trace || q.empty() || !m_error.isEmpty()) {
-        m_running = false;
         m_pendingStep = 0;
         updateStatus();
         emit matchesChanged(nullptr);
         return;
     }
-    m_running = true;
-    updateStatus();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
-    auto* watcher = new QFutureWatcher<SearchMatchesPtr>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
-        onSearchFinished(job, watcher->result());
-    });
     // Only shared values go to the worker: it may outlive this panel.
-    watcher->setFuture(QtConcurrent::run(
-        [trace = m_trace, q, cancel] { return SliceSearch::run(*trace, q, cancel.get()); }));
+    m_jobs.startJob(
+        *QThreadPool::globalInstance(),
+        [trace = m_trace, q](const JobToken& job) {
+            return SliceSearch::run(*trace, q, job.flag());  // stops once superseded
+        },
+        [this](SearchMatchesPtr matches) { onSearchFinished(std::move(matches)); });
+    updateStatus();
 }
 
-void FindPanel::onSearchFinished(std::uint64_t job, SearchMatchesPtr matches) {
-    if (job != m_job || !matches)
-        return;  // a newer query owns the panel, or this one was cancelled
-    m_running = false;
-    m_cancel.reset();
+void FindPanel::onSearchFinished(SearchMatchesPtr matches) {
+    if (!matches)
+        return;  // cancelled
     m_matches = std::move(matches);
     m_current = m_matches->indexOf(*m_trace, m_selected);
     m_model->setRows(m_trace, m_matches->orderedRows());
@@ -200,7 +187,7 @@ void FindPanel::onSearchFinished(std::uint64_t job, SearchMatchesPtr matches) {
 }
 
 void FindPanel::findNext() {
-    if (m_running || m_debounce->isActive()) {
+    if (isSearching() || m_debounce->isActive()) {
         m_pendingStep = 1;  // go when the search for what is typed now is done
         if (m_debounce->isActive())
             startSearch();
@@ -221,7 +208,7 @@ void FindPanel::findNext() {
 }
 
 void FindPanel::findPrevious() {
-    if (m_running || m_debounce->isActive()) {
+    if (isSearching() || m_debounce->isActive()) {
         m_pendingStep = -1;
         if (m_debounce->isActive())
             startSearch();
@@ -272,7 +259,7 @@ void FindPanel::updateStatus() {
     QString text;
     if (!m_error.isEmpty()) {
         text = tr("Invalid regular expression: %1").arg(m_error);
-    } else if (m_running) {
+    } else if (isSearching()) {
         text = tr("Searching…");
     } else if (m_matches && m_matches->empty()) {
         text = tr("No matches");

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -9,6 +8,7 @@
 
 #include "model/Trace.h"
 #include "ui/find/SliceSearch.h"
+#include "ui/jobs/JobTracker.h"
 
 class QCheckBox;
 class QLabel;
@@ -47,7 +47,7 @@ public:
 
     // The last finished search (null while none has finished for this trace and query).
     const SearchMatchesPtr& matches() const { return m_matches; }
-    bool isSearching() const { return m_running; }
+    bool isSearching() const { return m_jobs.isRunning(); }
     // What the count label says: "3 of 120", "120 matches", "No matches", "Searching…", an error.
     QString statusText() const;
     QLineEdit* queryField() const { return m_field; }
@@ -62,7 +62,7 @@ signals:
 
 private:
     void startSearch();
-    void onSearchFinished(std::uint64_t job, SearchMatchesPtr matches);
+    void onSearchFinished(SearchMatchesPtr matches);
     void goTo(std::size_t index);
     void updateStatus();
     void showCurrentInTable();
@@ -71,10 +71,8 @@ private:
     SearchMatchesPtr m_matches;
     model::SliceRef m_selected;
     std::optional<std::size_t> m_current;  // index of the selected slice among the matches
-    std::uint64_t m_job = 0;
-    bool m_running = false;
+    JobTracker m_jobs{this};               // the search: a newer query supersedes the older one
     int m_pendingStep = 0;  // Enter pressed while searching: +1 next, -1 previous, when done
-    std::shared_ptr<std::atomic<bool>> m_cancel;
     QString m_error;
     bool m_syncingTable = false;
 

@@ -6,6 +6,164 @@
 
 namespace wl::io::chrome {
 
+using format::ArgField;
+
+void EventArgs::set(ArgField field, std::int64_t v) {
+    switch (field) {
+        case ArgField::Correlation:
+            correlation = v;
+            break;
+        case ArgField::Device:
+            device = v;
+            break;
+        case ArgField::Stream:
+            stream = v;
+            break;
+        case ArgField::WaitOnStream:
+            waitOnStream = v;
+            break;
+        case ArgField::EventId:
+            eventId = v;
+            break;
+        case ArgField::Cbid:
+            cbid = v;
+            break;
+        case ArgField::ReturnCode:
+            returnCode = v;
+            break;
+        case ArgField::SrcDevice:
+            srcDevice = v;
+            break;
+        case ArgField::DstDevice:
+            dstDevice = v;
+            break;
+        case ArgField::Category:
+            category = v;
+            break;
+        case ArgField::SortIndex:
+            sortIndex = v;
+            break;
+        case ArgField::Registers:
+            registers = v;
+            break;
+        case ArgField::SharedTotal:
+            sharedTotal = v;
+            break;
+        case ArgField::SharedStatic:
+            sharedStatic = v;
+            break;
+        case ArgField::SharedDynamic:
+            sharedDynamic = v;
+            break;
+        case ArgField::WaitOnRecord:
+            waitOnRecord = v;
+            break;
+        case ArgField::DeviceType:
+            deviceType = v;
+            break;
+        case ArgField::DeviceId:
+            deviceId = v;
+            break;
+        case ArgField::TotalAllocated:
+            totalAllocated = v;
+            break;
+        case ArgField::TotalReserved:
+            totalReserved = v;
+            break;
+        default:
+            return;  // not a signed field (ArgKeysTest checks the table's types)
+    }
+    has |= format::argBit(field);
+}
+
+void EventArgs::set(ArgField field, std::uint64_t v) {
+    switch (field) {
+        case ArgField::Bytes:
+            bytes = v;
+            break;
+        case ArgField::Value:
+            value = v;
+            break;
+        case ArgField::GraphId:
+            graphId = v;
+            break;
+        case ArgField::GraphNodeId:
+            graphNodeId = v;
+            break;
+        case ArgField::Address:
+            address = v;
+            break;
+        case ArgField::PoolAddress:
+            poolAddress = v;
+            break;
+        case ArgField::PoolReserve:
+            poolReserve = v;
+            break;
+        case ArgField::Color:
+            color = static_cast<std::uint32_t>(v);
+            break;
+        default:
+            return;
+    }
+    has |= format::argBit(field);
+}
+
+void EventArgs::set(ArgField field, float v) {
+    switch (field) {
+        case ArgField::Warps:
+            warps = v;
+            break;
+        case ArgField::Occupancy:
+            occupancy = v;
+            break;
+        default:
+            return;
+    }
+    has |= format::argBit(field);
+}
+
+void EventArgs::set(ArgField field, double v) {
+    if (field != ArgField::Payload)
+        return;
+    payload = v;
+    has |= format::argBit(field);
+}
+
+void EventArgs::set(ArgField field, std::string_view v) {
+    switch (field) {
+        case ArgField::CopyKind:
+            copyKind = v;
+            break;
+        case ArgField::SrcKind:
+            srcKind = v;
+            break;
+        case ArgField::DstKind:
+            dstKind = v;
+            break;
+        case ArgField::MemoryKind:
+            memoryKind = v;
+            break;
+        case ArgField::MemoryOp:
+            memoryOp = v;
+            break;
+        case ArgField::SyncKind:
+            syncKind = v;
+            break;
+        case ArgField::Domain:
+            domain = v;
+            break;
+        case ArgField::Name:
+            name = v;
+            break;
+        case ArgField::CategoryName:
+            categoryName = v;
+            break;
+        default:
+            return;
+    }
+    has |= format::argBit(field);
+}
+
 void Importer::parseArgs(od::value& v, RawEvent& e) {
     if (typeOf(v) != od::json_type::object)
         problem("args must be an object", locate(v));
@@ -114,122 +272,52 @@ bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         }
         return true;  // counter series and metadata: nothing to keep beside them
     }
-    switch (keyHash(key)) {
-#define WL_INT_ARG(text, field, bit, type)          \
-    case keyHash(text):                             \
-        if (key == text) {                          \
-            a.field = getArgInt<type>(value, text); \
-            a.has |= bit;                           \
-            return true;                            \
-        }                                           \
-        break;
-#define WL_STR_ARG(text, field, bit)          \
-    case keyHash(text):                       \
-        if (key == text) {                    \
-            a.field = getString(value, text); \
-            a.has |= bit;                     \
-            return true;                      \
-        }                                     \
-        break;
-        WL_INT_ARG("correlation", correlation, kArgCorrelation, std::int64_t)
-        WL_INT_ARG("stream", stream, kArgStream, std::int64_t)
-        WL_INT_ARG("wait_on_stream", waitOnStream, kArgWaitOnStream, std::int64_t)
-        WL_INT_ARG("wait_on_cuda_event_id", eventId, kArgEventId, std::int64_t)
-        WL_INT_ARG("wait_on_cuda_event_record_corr_id", waitOnRecord, kArgWaitOnRecord,
-                   std::int64_t)
-        WL_INT_ARG("graph id", graphId, kArgGraphId, std::uint64_t)
-        WL_INT_ARG("graph node id", graphNodeId, kArgGraphNodeId, std::uint64_t)
-        WL_INT_ARG("address", address, kArgAddress, std::uint64_t)
-        WL_INT_ARG("pool address", poolAddress, kArgPoolAddress, std::uint64_t)
-        WL_INT_ARG("pool reserve", poolReserve, kArgPoolReserve, std::uint64_t)
-        WL_INT_ARG("Device Type", deviceType, kArgDeviceType, std::int64_t)
-        WL_INT_ARG("Device Id", deviceId, kArgDeviceId, std::int64_t)
-        WL_INT_ARG("Total Allocated", totalAllocated, kArgTotalAllocated, std::int64_t)
-        WL_INT_ARG("Total Reserved", totalReserved, kArgTotalReserved, std::int64_t)
-        WL_INT_ARG("cbid", cbid, kArgCbid, std::int64_t)
-        WL_INT_ARG("return code", returnCode, kArgReturnCode, std::int64_t)
-        WL_INT_ARG("src device", srcDevice, kArgSrcDevice, std::int64_t)
-        WL_INT_ARG("dst device", dstDevice, kArgDstDevice, std::int64_t)
-        WL_INT_ARG("category", category, kArgCategory, std::int64_t)
-        WL_INT_ARG("sort_index", sortIndex, kArgSortIndex, std::int64_t)
-        WL_INT_ARG("bytes", bytes, kArgBytes, std::uint64_t)
-        WL_INT_ARG("value", value, kArgValue, std::uint64_t)
-        WL_INT_ARG("registers per thread", registers, kArgRegisters, std::int64_t)
-        WL_INT_ARG("shared memory", sharedTotal, kArgSharedTotal, std::int64_t)
-        WL_INT_ARG("static shared memory", sharedStatic, kArgSharedStatic, std::int64_t)
-        WL_INT_ARG("dynamic shared memory", sharedDynamic, kArgSharedDynamic, std::int64_t)
-        WL_STR_ARG("copy kind", copyKind, kArgCopyKind)
-        WL_STR_ARG("src kind", srcKind, kArgSrcKind)
-        WL_STR_ARG("dst kind", dstKind, kArgDstKind)
-        WL_STR_ARG("memory kind", memoryKind, kArgMemoryKind)
-        WL_STR_ARG("memory op", memoryOp, kArgMemoryOp)
-        WL_STR_ARG("cuda_sync_kind", syncKind, kArgSyncKind)
-        WL_STR_ARG("domain", domain, kArgDomain)
-        WL_STR_ARG("category name", categoryName, kArgCategoryName)
-#undef WL_INT_ARG
-#undef WL_STR_ARG
-        case keyHash("device"):
-            if (key == "device") {
-                const auto device = getArgInt<std::int64_t>(value, "device");
-                // Not an ordinal (-1 on host-side events): the pid says the device.
-                if (device >= 0 && device <= std::numeric_limits<std::int32_t>::max()) {
-                    a.device = device;
-                    a.has |= kArgDevice;
-                }
-                return true;
-            }
-            break;
-        case keyHash("name"):
+    const format::ArgKey* row = format::findArgKey(key);
+    if (row == nullptr)
+        return false;
+    switch (row->field) {
+        case format::ArgField::Device: {
+            const auto device = getArgInt<std::int64_t>(value, row->key);
+            // Not an ordinal (-1 on host-side events): the pid says the device.
+            if (device >= 0 && device <= std::numeric_limits<std::int32_t>::max())
+                a.set(row->field, device);
+            return true;
+        }
+        case format::ArgField::Name:
             // Metadata events name things with a string; other events may put anything here.
-            if (key == "name" && typeOf(value) == od::json_type::string) {
-                a.name = getString(value, "args.name");
-                a.has |= kArgName;
-                return true;
-            }
-            break;
-        case keyHash("grid"):
-            if (key == "grid") {
-                getIntTriple(value, a.grid, "grid");
-                a.has |= kArgGrid;
-                return true;
-            }
-            break;
-        case keyHash("block"):
-            if (key == "block") {
-                getIntTriple(value, a.block, "block");
-                a.has |= kArgBlock;
-                return true;
-            }
-            break;
-        case keyHash("warps per SM"):
-            if (key == "warps per SM") {
-                a.warps = getFloat<float>(value, key);
-                a.has |= kArgWarps;
-                return true;
-            }
-            break;
-        case keyHash("est. achieved occupancy %"):
-            if (key == "est. achieved occupancy %") {
-                a.occupancy = getFloat<float>(value, key);
-                a.has |= kArgOccupancy;
-                return true;
-            }
-            break;
-        case keyHash("payload"):
-            if (key == "payload") {
-                a.payload = getFloat<double>(value, key);
-                a.has |= kArgPayload;
-                return true;
-            }
-            break;
-        case keyHash("color"):
-            if (key == "color") {
-                a.color = getColor(value);
-                a.has |= kArgColor;
-                return true;
-            }
-            break;
+            if (typeOf(value) != od::json_type::string)
+                return false;
+            a.set(row->field, getString(value, "args.name"));
+            return true;
         default:
+            break;
+    }
+    switch (row->type) {
+        case format::ArgType::Int:
+            a.set(row->field, getArgInt<std::int64_t>(value, row->key));
+            return true;
+        case format::ArgType::UInt:
+        case format::ArgType::Hex:
+            a.set(row->field, getArgInt<std::uint64_t>(value, row->key));
+            return true;
+        case format::ArgType::Float:
+            a.set(row->field, getFloat<float>(value, row->key));
+            return true;
+        case format::ArgType::Double:
+            a.set(row->field, getFloat<double>(value, row->key));
+            return true;
+        case format::ArgType::Text:
+            a.set(row->field, getString(value, row->key));
+            return true;
+        case format::ArgType::IntTriple: {
+            getIntTriple(value, a.triple(row->field), row->key);
+            a.has |= format::argBit(row->field);
+            return true;
+        }
+        case format::ArgType::Color:
+            a.set(row->field, std::uint64_t{getColor(value)});
+            return true;
+        case format::ArgType::Computed:
             break;
     }
     return false;  // not one the reader uses: kept as written by parseArgs
@@ -420,7 +508,7 @@ void Importer::parseEvent(od::value& v) {
         skipEvent({"event without \"ph\"", e.at});
         return;
     }
-    handleEvent(e);
+    m_phases.add(e);
 }
 
 void Importer::skipEvent(const FieldProblem& p) {
@@ -437,9 +525,7 @@ void Importer::parseEvents(od::value& v) {
     if (!m_warpline) {
         // Other producers' events are ~100-300 bytes: size the bookkeeping once, not by doubling.
         const std::size_t estimate = m_size / 256;
-        m_sliceStarts.reserve(estimate);
-        m_flows.reserve(estimate);
-        m_gpuCorrelations.reserve(estimate / 2);
+        m_phases.reserve(estimate);
     }
     od::array arr = v.get_array();
     for (auto element : arr) {

@@ -4,8 +4,11 @@
 // The import's layers live in files of their own:
 //   JsonCursor.h        typed reads of JSON values that say what is wrong and where
 //   JsonText.cpp        JSON text checks and simdjson error descriptions (byte positions)
+//   RawEvent.h          a decoded event, as plain data (its args by the table in ../ArgKeys.h)
 //   EventDecoding.cpp   one JSON event into a RawEvent: fields, args, kept args
-//   PhaseAssembly.cpp   events into slices, instants, counters, flows (B/E, b/e, s/t/f, bind_id)
+//   PhaseAssembler.h    events into slices, instants, counters, flows (B/E, b/e, s/t/f, bind_id),
+//                       a class of its own that tests feed RawEvents
+//   AssembledEvents.cpp the assembler's output into the model: instants, counters, async ranges
 //   KinetoMapping.cpp   categories, devices, streams and processes of every PyTorch vintage
 //   WarplineBlock.cpp   our own "warpline" block, for an exact round trip
 //   ../ChromeTraceReader.cpp  the document: top-level members, runs of events, the verdict
@@ -30,9 +33,12 @@
 #include <utility>
 #include <vector>
 
+#include "io/ArgKeys.h"
 #include "io/ChromeTraceFormat.h"
 #include "io/TimeText.h"
 #include "io/chrome/JsonCursor.h"
+#include "io/chrome/PhaseAssembler.h"
+#include "io/chrome/RawEvent.h"
 #include "model/TraceBuilder.h"
 
 namespace wl::io::chrome {
@@ -45,19 +51,9 @@ using model::StringId;
 using model::TimeNs;
 using model::TrackIndex;
 
-// String pids/tids ("Spans", "PyTorch Profiler") become numbers above any OS id.
-constexpr std::int64_t kStringIdBase = model::kSyntheticIdBase;
-// Ids of flows/async events given as strings live above numeric ones.
-constexpr std::uint64_t kStringFlowIdBit = std::uint64_t{1} << 63;
-// The process key of async events with a global id ("id2": {"global": ...}).
-constexpr std::int64_t kGlobalScope = std::numeric_limits<std::int64_t>::min();
-
 // The run-at-a-time read met something it does not judge (bad JSON, a failed event array, a
 // top level it does not expect): the whole-document read runs instead and gives the verdict.
 struct ChunkedGiveUp {};
-
-// Marks a slice whose "B" never met its "E": it ends with its thread's last event.
-constexpr std::string_view kUnclosedSuffix = " (unclosed)";
 
 // What an event's category says it is.
 enum class Cat : std::uint8_t {
@@ -76,134 +72,10 @@ enum class Cat : std::uint8_t {
 
 Cat classify(std::string_view cat);
 
-// Launch arrows (API call -> GPU work) keyed by correlation id, of every PyTorch profiler vintage.
-inline bool isLaunchFlowCat(std::string_view cat) {
-    return cat == format::kCatLaunchFlow || cat == format::kCatLaunchFlowLegacy ||
-           cat == format::kCatLaunchFlowOldest || cat == format::kCatLaunchFlowCpuToGpu;
-}
-
 inline bool onGpu(Cat c) {
     return c == Cat::Kernel || c == Cat::Memcpy || c == Cat::Memset || c == Cat::Memory ||
            c == Cat::Sync || c == Cat::GpuAnnotation;
 }
-
-// Presence bits of EventArgs fields.
-enum ArgBit : std::uint64_t {
-    kArgCorrelation = std::uint64_t{1} << 0,
-    kArgDevice = std::uint64_t{1} << 1,
-    kArgStream = std::uint64_t{1} << 2,
-    kArgWaitOnStream = std::uint64_t{1} << 3,
-    kArgEventId = std::uint64_t{1} << 4,
-    kArgCbid = std::uint64_t{1} << 5,
-    kArgReturnCode = std::uint64_t{1} << 6,
-    kArgSrcDevice = std::uint64_t{1} << 7,
-    kArgDstDevice = std::uint64_t{1} << 8,
-    kArgCategory = std::uint64_t{1} << 9,
-    kArgSortIndex = std::uint64_t{1} << 10,
-    kArgBytes = std::uint64_t{1} << 11,
-    kArgValue = std::uint64_t{1} << 12,
-    kArgGrid = std::uint64_t{1} << 13,
-    kArgBlock = std::uint64_t{1} << 14,
-    kArgRegisters = std::uint64_t{1} << 15,
-    kArgSharedTotal = std::uint64_t{1} << 16,
-    kArgSharedStatic = std::uint64_t{1} << 17,
-    kArgSharedDynamic = std::uint64_t{1} << 18,
-    kArgWarps = std::uint64_t{1} << 19,
-    kArgOccupancy = std::uint64_t{1} << 20,
-    kArgCopyKind = std::uint64_t{1} << 21,
-    kArgSrcKind = std::uint64_t{1} << 22,
-    kArgDstKind = std::uint64_t{1} << 23,
-    kArgMemoryKind = std::uint64_t{1} << 24,
-    kArgSyncKind = std::uint64_t{1} << 25,
-    kArgDomain = std::uint64_t{1} << 26,
-    kArgName = std::uint64_t{1} << 27,
-    kArgColor = std::uint64_t{1} << 28,
-    kArgPayload = std::uint64_t{1} << 29,
-    kArgCategoryName = std::uint64_t{1} << 30,
-    kArgWaitOnRecord = std::uint64_t{1} << 31,
-    kArgGraphId = std::uint64_t{1} << 32,
-    kArgGraphNodeId = std::uint64_t{1} << 33,
-    kArgMemoryOp = std::uint64_t{1} << 34,
-    kArgAddress = std::uint64_t{1} << 35,
-    kArgPoolAddress = std::uint64_t{1} << 36,
-    kArgPoolReserve = std::uint64_t{1} << 37,
-    // The PyTorch profiler's "[memory]" instants (profile_memory=True).
-    kArgDeviceType = std::uint64_t{1} << 38,
-    kArgDeviceId = std::uint64_t{1} << 39,
-    kArgTotalAllocated = std::uint64_t{1} << 40,
-    kArgTotalReserved = std::uint64_t{1} << 41,
-};
-
-// The args we understand (Kineto's names and ours). Views point into the parser's buffers,
-// valid for the whole document.
-struct EventArgs {
-    std::uint64_t has = 0;
-    std::int64_t correlation = 0;
-    std::int64_t device = -1;
-    std::int64_t stream = -1;
-    std::int64_t waitOnStream = -1;
-    std::int64_t waitOnRecord = -1;  // the awaited cudaEventRecord's correlation id
-    std::uint64_t graphId = 0;       // the CUDA graph (and node) that ran a GPU op
-    std::uint64_t graphNodeId = 0;
-    std::uint64_t address = 0;  // a memory operation's allocation, and its pool
-    std::uint64_t poolAddress = 0;
-    std::uint64_t poolReserve = 0;
-    std::int64_t deviceType = -1;  // "[memory]": 1 is CUDA; its device, in use and reserved bytes
-    std::int64_t deviceId = -1;
-    std::int64_t totalAllocated = 0;
-    std::int64_t totalReserved = 0;
-    std::int64_t eventId = -1;
-    std::int64_t cbid = 0;
-    std::int64_t returnCode = 0;
-    std::int64_t srcDevice = -1;
-    std::int64_t dstDevice = -1;
-    std::int64_t category = 0;
-    std::int64_t sortIndex = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t value = 0;
-    std::int64_t registers = 0;
-    std::int64_t sharedTotal = 0;
-    std::int64_t sharedStatic = 0;
-    std::int64_t sharedDynamic = 0;
-    std::array<std::int32_t, 3> grid{1, 1, 1};
-    std::array<std::int32_t, 3> block{1, 1, 1};
-    float warps = -1.0f;
-    float occupancy = -1.0f;
-    std::uint32_t color = 0;
-    double payload = 0.0;
-    std::string_view copyKind, srcKind, dstKind, memoryKind, memoryOp, syncKind, domain, name,
-        categoryName;
-
-    bool hasAll(std::uint64_t bits) const { return (has & bits) == bits; }
-    bool hasAny(std::uint64_t bits) const { return (has & bits) != 0; }
-};
-
-struct RawEvent {
-    const char* at = nullptr;  // the event's '{'
-    char ph = 0;
-    bool phaseKnown = false;  // a one-character phase
-    bool hasTs = false;
-    bool hasId = false;
-    bool globalId = false;   // "id2": {"global": ...}: one id space across processes
-    bool hasCat = false;     // "cat" was given
-    bool pidQuoted = false;  // pid, tid given as strings
-    bool tidQuoted = false;
-    bool hasBindId = false;
-    bool flowIn = false;   // flow v2: this slice ends (or continues) flow `bindId`
-    bool flowOut = false;  // flow v2: this slice starts (or continues) flow `bindId`
-    std::string_view name, cat, scope, bindPoint;
-    std::int64_t pid = 0;
-    std::int64_t tid = 0;
-    TimeNs ts = 0;
-    TimeNs dur = 0;
-    std::uint64_t id = 0;
-    std::uint64_t bindId = 0;
-    EventArgs args;
-    // Its args as written, [membersBegin, +membersCount) of Importer::m_members: those the
-    // writer does not write back for the slice's kind are kept with it (Trace::extraArgs).
-    std::uint32_t membersBegin = 0;
-    std::uint32_t membersCount = 0;
-};
 
 // One member of an event's args, as the text has it (both views into the text, which outlives
 // the import): the key with its quotes, the value (trimmed; objects and arrays whole).
@@ -211,47 +83,6 @@ struct ArgMember {
     std::string_view key;
     std::string_view value;
     bool container = false;  // an object or array: white space inside is dropped when kept
-};
-
-struct FlowEvent {
-    const char* at;
-    char ph;
-    bool launch;    // a launch arrow of the PyTorch profiler (correlation id)
-    bool bindNext;  // an "f" without "bp":"e": binds to the next slice that begins on its thread
-    StringId cat;
-    std::uint64_t id;
-    std::int64_t pid;
-    std::int64_t tid;
-    TimeNs ts;
-};
-
-// A slice that carries a flow v2 endpoint ("bind_id" with "flow_in"/"flow_out").
-struct BoundFlowEnd {
-    std::uint64_t id;
-    bool in;
-    bool out;
-    std::int64_t pid;
-    std::int64_t tid;
-    TimeNs startNs;
-};
-
-// A "B" or "E" of one thread, kept until the end: they pair in time order, not file order.
-struct BeginEnd {
-    TimeNs ts;
-    std::uint32_t begin;  // index into Importer::m_begins; kNoBegin for an "E"
-};
-constexpr std::uint32_t kNoBegin = std::numeric_limits<std::uint32_t>::max();
-
-// Unsigned arithmetic: hashing must not overflow a signed type.
-inline std::size_t mixHash(std::uint64_t a, std::uint64_t b) {
-    return static_cast<std::size_t>((a * 0x9E3779B97F4A7C15ull) ^
-                                    (b + 0x7F4A7C15ull + (a << 6) + (a >> 2)));
-}
-
-struct PairHash {
-    std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const noexcept {
-        return mixHash(static_cast<std::uint64_t>(p.first), static_cast<std::uint64_t>(p.second));
-    }
 };
 
 struct TrackKey {
@@ -269,9 +100,9 @@ struct TrackKeyHash {
 };
 
 // One import: owns the builder, reads the document, throws ParseFailure on bad input.
-class Importer : private JsonCursor {
+class Importer : private JsonCursor, private PhaseAssembler::Sink {
 public:
-    Importer(const char* base, std::size_t size) : m_base(base), m_size(size) {}
+    Importer(const char* base, std::size_t size) : m_base(base), m_size(size), m_phases(*this) {}
 
     model::TracePtr run(od::document& doc);
     // The same over a writable text, a run of events at a time (see JsonCutter.h). Throws
@@ -359,28 +190,35 @@ private:
     // text); anything else is checked and skipped.
     void keepScalar(const std::string& key, od::value& value);
 
-    void handleEvent(RawEvent& e);
     // An event left out (a field of the wrong type or value, no "ph"): counted, and the first
     // problem kept for the message (and for the error when no event at all could be read).
     void skipEvent(const FieldProblem& p);
-    void noteThreadTime(const RawEvent& e, TimeNs endNs);
-    void pairBeginsAndEnds();
-    void resolveBoundFlows();
-    void addSlice(const RawEvent& e, TimeNs start, TimeNs end);
-    void addInstant(const RawEvent& e);
+    // PhaseAssembler::Sink: assembled events into the model (KinetoMapping.cpp,
+    // AssembledEvents.cpp).
+    void addSlice(const RawEvent& e, TimeNs start, TimeNs end) override;
+    void addInstant(const RawEvent& e) override;
+    void addAsync(const RawEvent& e, TimeNs endNs, SliceKind kind) override;
+    void addCounter(const RawEvent& e) override;
+    void addMetadata(const RawEvent& e) override { handleMetadataEvent(e); }
+    void keepFlowEvent(const RawEvent& e) override { keepEvent(e); }
+    void keepUntilEnd(RawEvent& e) override {
+        pinStrings(e);
+        m_keptMembers = m_members.size();
+    }
+    void skipEvent(const char* at, std::string why) override { skipEvent({std::move(why), at}); }
+    StringId intern(std::string_view text) override { return m_builder.intern(text); }
+    void addFlow(std::uint64_t id, TrackIndex from, TimeNs fromNs, TrackIndex to,
+                 TimeNs toNs) override {
+        m_builder.addFlow(id, from, fromNs, to, toNs);
+    }
+    model::Diagnostics& diagnostics() override { return m_builder.diagnostics(); }
+    bool ownExport() const override { return m_warpline; }
+    bool ownRowTrack(std::int64_t pid, std::int64_t tid, TrackIndex& track) override;
     // The PyTorch profiler's "[memory]" instant of a CUDA device: a sample of that device's
     // derived "Device memory" row (the allocator's totals).
     void addMemorySample(const RawEvent& e);
-    void addCounter(const RawEvent& e);
     void handleMetadataEvent(const RawEvent& e);
-    void resolveFlows();
     void finish();
-    // Where a flow end binds on its thread: the track of the slice that encloses `ts`, or of the
-    // next slice that begins at or after it (whose start replaces `ts`).
-    void sortSliceStarts();
-    bool enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
-                        TrackIndex& track);
-    bool nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track);
 
     TrackIndex trackFor(const RawEvent& e, Cat cat);
     // Of the tracks written on one row, the one an event of this category belongs to.
@@ -463,18 +301,6 @@ private:
     std::string_view m_lastOriginCat;
     StringId m_lastOriginCatId = 0;
 
-    // B/E per (pid, tid), paired at the end; b/e stacks per (pid, cat, id) (pid kGlobalScope
-    // for "id2" global ids).
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::vector<BeginEnd>, PairHash>
-        m_beginEnds;
-    std::vector<RawEvent> m_begins;
-    // End of the last event seen on each thread: where a "B" that never ends is closed.
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, TimeNs, PairHash> m_threadEndNs;
-    std::deque<std::string> m_ownedNames;  // names made here (unclosed slices); stable storage
-    std::map<std::tuple<std::int64_t, StringId, std::uint64_t>, std::vector<RawEvent>> m_openAsync;
-    std::vector<FlowEvent> m_flows;
-    std::vector<BoundFlowEnd> m_boundFlows;
-
     // Events of the document, events left out, and the first reason one was.
     std::uint64_t m_eventCount = 0;
     std::uint64_t m_skippedCount = 0;
@@ -482,25 +308,8 @@ private:
     std::optional<FieldProblem> m_firstSkip;
     std::uint64_t m_ignoredArgs = 0;  // args of an unexpected type, left out of their event
     std::optional<FieldProblem> m_firstIgnoredArg;
-    std::uint64_t m_strayEnds = 0;
-    std::vector<std::uint64_t> m_gpuCorrelations;
-    // Other producers' files: where each slice started, to bind flow ends (see resolveFlows).
-    struct SliceStart {
-        std::int64_t pid;
-        std::int64_t tid;
-        TimeNs startNs;
-        TrackIndex track;
-        TimeNs endNs;
-    };
-    std::vector<SliceStart> m_sliceStarts;
-    bool m_startsSorted = false;
-    // After sorting: the latest end of the thread's slices up to each entry, so whether any of
-    // them still runs at a time is one comparison.
-    std::vector<TimeNs> m_coverEndNs;
-    std::unordered_set<TrackIndex> m_apiTracks;
-    std::uint64_t m_looseFlowEvents = 0;
-    std::uint64_t m_looseLaunchEvents = 0;
     const char* m_eventsAt = nullptr;  // the event array, for "no events" errors
+    PhaseAssembler m_phases;
 };
 
 }  // namespace wl::io::chrome

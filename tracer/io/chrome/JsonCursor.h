@@ -17,14 +17,13 @@
 #include <string_view>
 
 #include "io/TimeText.h"
+#include "io/chrome/RawEvent.h"
 #include "model/Time.h"
 
 namespace wl::io::chrome {
 
 namespace od = simdjson::ondemand;
 using model::TimeNs;
-
-constexpr TimeNs kMaxAbsTimeNs = TimeNs{1} << 61;
 
 constexpr int kMaxNesting = 256;
 

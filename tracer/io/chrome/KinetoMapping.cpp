@@ -272,7 +272,7 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
                 break;
             case Cat::Runtime:
                 track = m_builder.hostApiTrack(hostProcess(e.pid), e.tid);
-                m_apiTracks.insert(track);
+                m_phases.noteApiTrack(track);
                 break;
             case Cat::Annotation:
                 track = m_builder.nvtxTrack(hostProcess(e.pid), e.tid, e.args.domain);
@@ -459,7 +459,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     if (correlation != 0 &&
         (kind == SliceKind::Kernel || kind == SliceKind::Memcpy || kind == SliceKind::Memset)) {
         if (!m_warpline)
-            m_gpuCorrelations.push_back(correlation);
+            m_phases.noteGpuCorrelation(correlation);
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
     keepExtraArgs(e, track, kind, detail != model::kNoDetail && end > start);
@@ -468,9 +468,9 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     // Where flow ends bind on a row (enclosingTrack): another producer's rows, and ours that
     // several tracks share.
     if (!m_warpline || (!m_sharedRows.empty() && m_sharedRows.count({e.pid, e.tid})))
-        m_sliceStarts.push_back({e.pid, e.tid, start, track, std::max(start, end)});
+        m_phases.noteSlice(e.pid, e.tid, start, end, track);
     if (e.hasBindId && (e.flowIn || e.flowOut))
-        m_boundFlows.push_back({e.bindId, e.flowIn, e.flowOut, e.pid, e.tid, start});
+        m_phases.noteBoundFlow(e, start);
 }
 
 void Importer::handleMetadataEvent(const RawEvent& e) {

@@ -1,47 +1,51 @@
-// Phase assembly: decoded events into slices, instants and counters, and flows of every
-// Trace Event Format version into arrows (B/E pairs in time order, b/e stacks, s/t/f steps
-// with binding points, bind_id flow_in/flow_out, reused ids bound in order).
-#include "io/chrome/Importer.h"
-#include "model/Derived.h"
+#include "io/chrome/PhaseAssembler.h"
+
+#include <algorithm>
+#include <optional>
 
 namespace wl::io::chrome {
 
-void Importer::noteThreadTime(const RawEvent& e, TimeNs endNs) {
+void PhaseAssembler::noteThreadTime(const RawEvent& e, TimeNs endNs) {
     auto [it, inserted] = m_threadEndNs.try_emplace({e.pid, e.tid}, endNs);
     if (!inserted && endNs > it->second)
         it->second = endNs;
 }
 
-void Importer::handleEvent(RawEvent& e) {
+void PhaseAssembler::reserve(std::size_t events) {
+    m_sliceStarts.reserve(events);
+    m_flows.reserve(events);
+    m_gpuCorrelations.reserve(events / 2);
+}
+
+void PhaseAssembler::add(RawEvent& e) {
     if (!e.phaseKnown) {
-        ++m_builder.diagnostics().unknownPhases;
+        ++m_sink.diagnostics().unknownPhases;
         return;
     }
     if (e.ph != 'M' && !e.hasTs) {
-        skipEvent({"event without \"ts\"", e.at});
+        m_sink.skipEvent(e.at, "event without \"ts\"");
         return;
     }
     switch (e.ph) {
         case 'X': {
             if (e.dur > 0 && e.ts > kMaxAbsTimeNs - e.dur) {
-                skipEvent({"ts + dur is out of range", e.at});
+                m_sink.skipEvent(e.at, "ts + dur is out of range");
                 return;
             }
             noteThreadTime(e, e.ts + std::max<TimeNs>(e.dur, 0));
-            addSlice(e, e.ts, e.ts + e.dur);
+            m_sink.addSlice(e, e.ts, e.ts + e.dur);
             return;
         }
         case 'B': {
             noteThreadTime(e, e.ts);
             if (m_begins.size() >= kNoBegin) {
-                skipEvent({"too many \"B\" events", e.at});
+                m_sink.skipEvent(e.at, "too many \"B\" events");
                 return;
             }
             m_beginEnds[{e.pid, e.tid}].push_back(
                 {e.ts, static_cast<std::uint32_t>(m_begins.size())});
             m_begins.push_back(e);
-            pinStrings(m_begins.back());
-            m_keptMembers = m_members.size();
+            m_sink.keepUntilEnd(m_begins.back());
             return;
         }
         case 'E':
@@ -50,143 +54,82 @@ void Importer::handleEvent(RawEvent& e) {
             return;
         case 'b':
         case 'e':
-        case 'n': {
-            if (!e.hasId) {
-                skipEvent({"async event without \"id\"", e.at});
-                return;
-            }
-            const std::int64_t scope = e.globalId ? kGlobalScope : e.pid;
-            const auto key = std::make_tuple(scope, m_builder.intern(e.cat), e.id);
-            if (e.ph == 'b') {
-                m_openAsync[key].push_back(e);
-                pinStrings(m_openAsync[key].back());
-                m_keptMembers = m_members.size();
-                return;
-            }
-            if (e.ph == 'n') {
-                const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(e.pid), e.cat);
-                m_builder.setTrackName(track,
-                                       e.cat.empty() ? std::string_view("Async events") : e.cat);
-                m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name),
-                                     SliceKind::Instant, 0, model::kNoDetail);
-                keepExtraArgs(e, track, SliceKind::Instant);
-                m_earliestNs = std::min(m_earliestNs, e.ts);
-                return;
-            }
-            auto it = m_openAsync.find(key);
-            if (it == m_openAsync.end() || it->second.empty()) {
-                ++m_builder.diagnostics().unmatchedEnds;
-                return;
-            }
-            const RawEvent begin = it->second.back();
-            it->second.pop_back();
-            // On the row of the process that began it (a global id may end elsewhere).
-            const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(begin.pid), begin.cat);
-            m_builder.setTrackName(
-                track, begin.cat.empty() ? std::string_view("Async events") : begin.cat);
-            m_builder.addSliceId(track, begin.ts, e.ts, m_builder.intern(begin.name),
-                                 SliceKind::Other, 0, model::kNoDetail);
-            keepExtraArgs(begin, track, SliceKind::Other);  // the "b"'s args ("e" adds none)
-            m_earliestNs = std::min(m_earliestNs, begin.ts);
+        case 'n':
+            addAsync(e);
             return;
-        }
         case 'i':
         case 'I':
             noteThreadTime(e, e.ts);
-            addInstant(e);
+            m_sink.addInstant(e);
             return;
         case 'C':
-            addCounter(e);
+            m_sink.addCounter(e);
             return;
         case 'M':
-            handleMetadataEvent(e);
+            m_sink.addMetadata(e);
             return;
         case 's':
         case 't':
-        case 'f': {
-            const bool launch = isLaunchFlowCat(e.cat);
-            // Rebuilt from the cuda_sync events' args (whoever wrote the file, that is us), and
-            // in our own files from correlation ids.
-            if (e.cat == format::kCatDependency || (launch && m_warpline))
-                return;
-            if (!e.hasId) {
-                skipEvent({"flow event without \"id\"", e.at});
-                return;
-            }
-            keepEvent(e);  // a producer's flow events are written back as they were
-            const bool bindNext = e.ph == 'f' && e.bindPoint != "e";
-            m_flows.push_back(FlowEvent{e.at, e.ph, launch, bindNext, m_builder.intern(e.cat), e.id,
-                                        e.pid, e.tid, e.ts});
+        case 'f':
+            addFlowEvent(e);
             return;
-        }
         default:
-            ++m_builder.diagnostics().unknownPhases;
+            ++m_sink.diagnostics().unknownPhases;
             return;
     }
 }
 
-void Importer::addInstant(const RawEvent& e) {
-    const TrackIndex track = trackFor(e, Cat::Other);
-    const std::uint64_t correlation = (e.args.has & kArgCorrelation) && e.args.correlation > 0
-                                          ? static_cast<std::uint64_t>(e.args.correlation)
-                                          : 0;
-    m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name), SliceKind::Instant,
-                         correlation, model::kNoDetail);
-    keepExtraArgs(e, track, SliceKind::Instant);
-    keepOrigin(e, track);
-    m_earliestNs = std::min(m_earliestNs, e.ts);
-    if (e.name == "[memory]")
-        addMemorySample(e);
-}
-
-void Importer::addMemorySample(const RawEvent& e) {
-    constexpr std::int64_t kCudaDeviceType = 1;  // c10::DeviceType::CUDA
-    constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-    const EventArgs& a = e.args;
-    if (!a.hasAll(kArgDeviceType | kArgDeviceId | kArgTotalAllocated) ||
-        a.deviceType != kCudaDeviceType || a.deviceId < 0 ||
-        a.deviceId > std::numeric_limits<std::int32_t>::max())
+void PhaseAssembler::addAsync(RawEvent& e) {
+    if (!e.hasId) {
+        m_sink.skipEvent(e.at, "async event without \"id\"");
         return;
-    // The device's counters, made on first use: a "reserved" row only where the events give it.
-    auto counter = [&](std::uint32_t& index, std::string_view series, std::string_view about) {
-        if (index == kNone) {
-            const ProcessIndex gpu = m_builder.gpuProcess(static_cast<std::int32_t>(a.deviceId));
-            index = m_builder.counterTrack(gpu, model::kDeviceMemoryName, series, "B");
-            m_builder.setCounterDerived(index, about);
-        }
-        return index;
-    };
-    auto& [inUse, reserved] = m_memoryCounters.try_emplace(a.deviceId, kNone, kNone).first->second;
-    m_builder.addCounterSample(
-        counter(inUse, model::kMemoryInUse,
-                "Device memory the PyTorch caching allocator has handed out (its \"Total "
-                "Allocated\"), from the profiler's memory events. Before the first of them the "
-                "row shows 0: what the allocator held earlier is not known."),
-        e.ts, static_cast<double>(a.totalAllocated));
-    if (a.has & kArgTotalReserved) {
-        m_builder.addCounterSample(
-            counter(reserved, model::kMemoryReserved,
-                    "Device memory the PyTorch caching allocator holds from CUDA (its \"Total "
-                    "Reserved\"): freed tensors' memory stays reserved for reuse."),
-            e.ts, static_cast<double>(a.totalReserved));
     }
+    const std::int64_t scope = e.globalId ? kGlobalScope : e.pid;
+    const auto key = std::make_tuple(scope, m_sink.intern(e.cat), e.id);
+    if (e.ph == 'b') {
+        auto& stack = m_openAsync[key];
+        stack.push_back(e);
+        m_sink.keepUntilEnd(stack.back());
+        return;
+    }
+    if (e.ph == 'n') {
+        m_sink.addAsync(e, e.ts, SliceKind::Instant);
+        return;
+    }
+    auto it = m_openAsync.find(key);
+    if (it == m_openAsync.end() || it->second.empty()) {
+        ++m_sink.diagnostics().unmatchedEnds;
+        return;
+    }
+    const RawEvent begin = it->second.back();
+    it->second.pop_back();
+    m_sink.addAsync(begin, e.ts, SliceKind::Other);  // the "b"'s args and row ("e" adds none)
 }
 
-void Importer::addCounter(const RawEvent& e) {
-    ProcessIndex process = 0;
-    if (auto it = m_pidProcesses.find(e.pid); it != m_pidProcesses.end()) {
-        process = it->second;
-    } else {
-        process = hostProcess(e.pid);
+void PhaseAssembler::addFlowEvent(const RawEvent& e) {
+    const bool launch = isLaunchFlowCat(e.cat);
+    // Rebuilt from the cuda_sync events' args (whoever wrote the file, that is us), and in our
+    // own files from correlation ids.
+    if (e.cat == format::kCatDependency || (launch && m_sink.ownExport()))
+        return;
+    if (!e.hasId) {
+        m_sink.skipEvent(e.at, "flow event without \"id\"");
+        return;
     }
-    for (const auto& [series, value] : m_series) {
-        const auto counter = m_builder.counterTrack(process, e.name, series);
-        m_builder.addCounterSample(counter, e.ts, value);
-        m_earliestNs = std::min(m_earliestNs, e.ts);
-    }
+    m_sink.keepFlowEvent(e);  // a producer's flow events are written back as they were
+    const bool bindNext = e.ph == 'f' && e.bindPoint != "e";
+    m_flows.push_back(
+        FlowEvent{e.at, e.ph, launch, bindNext, m_sink.intern(e.cat), e.id, e.pid, e.tid, e.ts});
 }
 
-void Importer::sortSliceStarts() {
+std::uint64_t PhaseAssembler::unendedAsync() const {
+    std::uint64_t unended = 0;
+    for (const auto& [key, stack] : m_openAsync)
+        unended += stack.size();
+    return unended;
+}
+
+void PhaseAssembler::sortSliceStarts() {
     if (m_startsSorted)
         return;
     std::sort(m_sliceStarts.begin(), m_sliceStarts.end(),
@@ -206,14 +149,10 @@ void Importer::sortSliceStarts() {
 // Several tracks can share a (pid, tid) (Kineto puts CPU ops and runtime calls on one thread,
 // stream syncs on the stream's tid): a flow end binds to the track of the slice that starts
 // last at or before its time on that thread.
-bool Importer::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
-                              TrackIndex& track) {
-    if (m_warpline && !m_sharedRows.count({pid, tid})) {
-        if (auto it = m_tidTracks.find({pid, tid}); it != m_tidTracks.end()) {
-            track = it->second;
-            return true;
-        }
-    }
+bool PhaseAssembler::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
+                                    TrackIndex& track) {
+    if (m_sink.ownRowTrack(pid, tid, track))
+        return true;
     sortSliceStarts();
     const SliceStart probe{pid, tid, ts, 0, 0};
     auto it = std::upper_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
@@ -261,8 +200,9 @@ bool Importer::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, boo
 
 // Flow v1 "f" without "bp":"e" (the Trace Event Format, and Perfetto): the arrow ends at the
 // next slice that begins on the thread.
-bool Importer::nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track) {
-    if (m_warpline)
+bool PhaseAssembler::nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts,
+                                    TrackIndex& track) {
+    if (m_sink.ownExport())
         return enclosingTrack(pid, tid, ts, false, track);
     sortSliceStarts();
     const SliceStart probe{pid, tid, ts, 0, 0};
@@ -278,7 +218,7 @@ bool Importer::nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, Tr
     return true;
 }
 
-void Importer::resolveFlows() {
+void PhaseAssembler::resolveFlows() {
     if (m_flows.empty())
         return;
     std::sort(m_gpuCorrelations.begin(), m_gpuCorrelations.end());
@@ -337,8 +277,8 @@ void Importer::resolveFlows() {
                 ++dropped;
                 continue;
             }
-            m_builder.addFlow(first.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
-                              here.ts);
+            m_sink.addFlow(first.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
+                           here.ts);
             unusedStart = false;
             // An "f" leaves the flow open (several ends may share one start, as in Perfetto); a
             // reused id's next "s" starts a new flow.
@@ -353,7 +293,7 @@ void Importer::resolveFlows() {
 
 // Flow v2 (Perfetto): slices carry "bind_id" with "flow_out" (a flow leaves), "flow_in" (one
 // arrives) or both (it passes through); the ends of one id are taken in time order.
-void Importer::resolveBoundFlows() {
+void PhaseAssembler::resolveBoundFlows() {
     if (m_boundFlows.empty())
         return;
     std::stable_sort(m_boundFlows.begin(), m_boundFlows.end(),
@@ -376,8 +316,8 @@ void Importer::resolveBoundFlows() {
         }
         if (b.in) {
             if (open) {
-                m_builder.addFlow(b.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
-                                  here.ts);
+                m_sink.addFlow(b.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
+                               here.ts);
             } else if (!b.out) {
                 ++m_looseFlowEvents;
             }
@@ -387,7 +327,7 @@ void Importer::resolveBoundFlows() {
     }
 }
 
-void Importer::pairBeginsAndEnds() {
+void PhaseAssembler::pairBeginsAndEnds() {
     // Thread by thread in a fixed order, so equal input gives an equal trace.
     std::vector<std::pair<std::int64_t, std::int64_t>> threads;
     threads.reserve(m_beginEnds.size());
@@ -415,7 +355,7 @@ void Importer::pairBeginsAndEnds() {
             }
             const RawEvent& begin = m_begins[stack.back()];
             stack.pop_back();
-            addSlice(begin, begin.ts, item.ts);
+            m_sink.addSlice(begin, begin.ts, item.ts);
         }
         // Still open when the recording stopped: it lasted at least until the thread's last
         // event, and its name says that it did not end.
@@ -424,11 +364,11 @@ void Importer::pairBeginsAndEnds() {
             RawEvent begin = m_begins[index];
             m_ownedNames.push_back(std::string(begin.name) + std::string(kUnclosedSuffix));
             begin.name = m_ownedNames.back();
-            addSlice(begin, begin.ts, std::max(begin.ts, threadEndNs));
+            m_sink.addSlice(begin, begin.ts, std::max(begin.ts, threadEndNs));
             ++unclosed;
         }
     }
-    auto& d = m_builder.diagnostics();
+    auto& d = m_sink.diagnostics();
     d.unmatchedEnds += m_strayEnds + unclosed;
     if (m_strayEnds > 0) {
         d.note(std::to_string(m_strayEnds) +

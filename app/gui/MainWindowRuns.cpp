@@ -1,0 +1,131 @@
+// MainWindow's runs: the device probe's answer, Run and Compare (on the run controller's
+// worker), Cancel, and what a finished batch shows.
+#include <QAction>
+#include <QLabel>
+#include <QProgressBar>
+#include <optional>
+
+#include "app/gui/AppSettings.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/RunPanel.h"
+
+namespace wl::app {
+
+void MainWindow::probeDevice(const DeviceProbeFn& probe, bool inBackground) {
+    if (!inBackground) {
+        showDevice(probe());
+        return;
+    }
+    // Until the answer comes, runs are unavailable and say why; traces open meanwhile.
+    m_deviceText = tr("still looking for a CUDA GPU");
+    m_runPanel->setDevice(false, m_deviceText);
+    m_runAction->setEnabled(false);
+    m_compareAction->setEnabled(false);
+    m_deviceStatus->setText(tr("GPU: looking..."));
+    m_runs->probeDevice(probe);  // deviceProbed answers
+}
+
+void MainWindow::showDevice(const model::Result<std::string>& device) {
+    m_deviceAvailable = device.ok();
+    m_deviceText = device.ok() ? QString::fromStdString(device.value())
+                               : QString::fromStdString(device.error().message);
+    const QString text = device.ok() ? QString::fromStdString(device.value())
+                                     : QString::fromStdString(device.error().message);
+    m_runPanel->setDevice(m_deviceAvailable, text);
+    m_runAction->setEnabled(m_deviceAvailable);
+    m_compareAction->setEnabled(m_deviceAvailable);
+    m_deviceStatus->setText(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"));
+    if (!m_deviceAvailable)
+        m_runStatus->setText(tr("Runs need a CUDA GPU; traces open as usual"));
+    m_deviceStatus->setToolTip(text);
+}
+
+void MainWindow::startRun() {
+    if (const std::optional<RunRequest> request = requestToRun(tr("Run")))
+        startRuns({*request}, tr("Starting %1...").arg(describeRequest(*request)));
+}
+
+void MainWindow::startCompare() {
+    if (const std::optional<RunRequest> request = requestToRun(tr("Compare"))) {
+        const auto [first, second] = RunPanel::comparison(*request);
+        startRuns({first, second}, second.graph
+                                       ? tr("Comparing async without and with CUDA graphs...")
+                                       : tr("Comparing baseline and async..."));
+    }
+}
+
+std::optional<RunRequest> MainWindow::requestToRun(const QString& what) {
+    if (!m_deviceAvailable) {
+        showError(tr("%1 is unavailable: %2").arg(what, m_deviceText));
+        emit runFinished(false);
+        return std::nullopt;
+    }
+    if (m_runs->isRunning())
+        return std::nullopt;
+    const RunRequest request = m_runPanel->request();
+    saveRunRequest(m_settings, request);
+    return request;
+}
+
+void MainWindow::startRuns(std::vector<RunRequest> requests, const QString& label) {
+    m_message->clearMessage();
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progressLabel->setText(label);
+    m_runs->start(std::move(requests));
+}
+
+void MainWindow::cancelRun() {
+    if (!m_runs->isRunning())
+        return;
+    m_runs->cancel();
+    m_progressLabel->setText(tr("Cancelling..."));
+}
+
+void MainWindow::onRunFinished(const RunBatchResult& result) {
+    for (std::size_t i = 0; i < result.outcomes.size(); ++i) {
+        addDocument(TraceDocument::fromRun(result.requests[i], result.outcomes[i], ++m_runNumber));
+    }
+    if (result.outcomes.size() == 2 && result.requests.size() == 2) {
+        showComparison(m_documents.at(m_documents.size() - 2),
+                       m_documents.at(m_documents.size() - 1));
+    }
+    const bool ok = !result.error && !result.cancelled;
+    if (result.error) {
+        const QString what = QString::fromStdString(result.error->describe());
+        const QString which =
+            result.requests.size() > 1
+                ? tr("The %1 run failed: ")
+                      .arg(QString::fromStdString(result.requests[result.outcomes.size()].mode))
+                : tr("The run failed: ");
+        showError(which + what);
+        m_runStatus->setText(tr("Last run failed: %1").arg(what));
+    } else if (result.cancelled) {
+        showInfo(tr("The run was cancelled."));
+        m_runStatus->setText(tr("Last run cancelled"));
+    } else if (const DocumentPtr doc = currentDocument()) {
+        m_runStatus->setText(lastRunSummary(*doc));
+        m_runStatus->setToolTip(m_runStatus->text());
+        if (!doc->checkPassed) {
+            showError(tr("The result check failed: %1").arg(doc->checkText));
+        } else if (result.outcomes.size() == 2) {
+            // The speedup itself is told by Compare once both runs are analysed.
+            showInfo(tr("Compared baseline and async: both runs are in the Trace box above."));
+        }
+    }
+    emit runFinished(ok && (!currentDocument() || currentDocument()->checkPassed));
+}
+
+QString MainWindow::lastRunText() const {
+    return m_runStatus->text();
+}
+
+void MainWindow::setRunRequest(const RunRequest& request) {
+    m_runPanel->setRequest(request);
+}
+
+RunRequest MainWindow::runRequest() const {
+    return m_runPanel->request();
+}
+
+}  // namespace wl::app

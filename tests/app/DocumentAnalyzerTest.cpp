@@ -1,0 +1,71 @@
+// The window's analyses on workers: the newest request for the current document wins, a pair is
+// analysed for Compare, and an abandoned analysis never lands.
+#include <gtest/gtest.h>
+
+#include <QObject>
+#include <QTest>
+#include <vector>
+
+#include "app/gui/DocumentAnalyzer.h"
+#include "support/TraceFactory.h"
+
+namespace wl::app {
+namespace {
+
+DocumentPtr smallDocument(const QString& title) {
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 50;
+    return TraceDocument::fromFile(test::makeSyntheticTrace(spec), title);
+}
+
+analysis::WindowRequest wholeTrace() {
+    analysis::WindowRequest r;
+    r.kind = analysis::WindowRequest::Kind::WholeTrace;
+    return r;
+}
+
+TEST(DocumentAnalyzer, TheNewestRequestForTheCurrentDocumentWins) {
+    QObject context;
+    DocumentAnalyzer analyzer(&context);
+    const DocumentPtr doc = smallDocument("a");
+    std::vector<analysis::WindowRequest::Kind> delivered;
+    auto record = [&](std::shared_ptr<const DocumentAnalysis> result) {
+        ASSERT_TRUE(result);
+        ASSERT_TRUE(result->result);
+        delivered.push_back(result->request.kind);
+    };
+    analyzer.analyze(doc, {}, {}, nullptr, record);
+    analyzer.analyze(doc, {}, wholeTrace(), nullptr, record);
+    EXPECT_TRUE(analyzer.isBusy());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !analyzer.isBusy(); }, 20000));
+    QTest::qWait(50);  // the first, superseded, must not come late
+    EXPECT_EQ(delivered, std::vector{analysis::WindowRequest::Kind::WholeTrace});
+}
+
+TEST(DocumentAnalyzer, AnAbandonedAnalysisNeverLands) {
+    QObject context;
+    DocumentAnalyzer analyzer(&context);
+    bool delivered = false;
+    analyzer.analyze(smallDocument("a"), {}, {}, nullptr,
+                     [&](std::shared_ptr<const DocumentAnalysis>) { delivered = true; });
+    analyzer.abandonCurrent();
+    EXPECT_FALSE(analyzer.isBusy());
+    QTest::qWait(300);
+    EXPECT_FALSE(delivered);
+}
+
+TEST(DocumentAnalyzer, APairIsAnalysedForCompare) {
+    QObject context;
+    DocumentAnalyzer analyzer(&context);
+    const DocumentPtr first = smallDocument("first");
+    const DocumentPtr second = smallDocument("second");
+    AnalysisPair got;
+    analyzer.analyzePair(first, second, {}, [&](AnalysisPair pair) { got = std::move(pair); });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return got.first != nullptr; }, 20000));
+    ASSERT_TRUE(got.second);
+    EXPECT_NE(got.first, got.second);
+    EXPECT_FALSE(analyzer.isBusy());
+}
+
+}  // namespace
+}  // namespace wl::app
