@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
@@ -27,6 +28,7 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
 #include "ui/analysis/PairedBars.h"
+#include "ui/timeline/OverviewStrip.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 #include "support/TraceFactory.h"
@@ -966,6 +968,61 @@ TEST_F(MainWindowTest, RunParametersPersist) {
     EXPECT_EQ(restored.size, 5'000'000);
     EXPECT_EQ(restored.repeat, 50);
     EXPECT_TRUE(restored.sharedStreamBug);
+}
+
+
+// The Run dock is for runs: out of the way for opened traces (it showed Reduce/Baseline settings
+// beside a PyTorch trace), back with a run, and as the user left it once they chose in View.
+TEST_F(MainWindowTest, TheRunDockFollowsRunsUnlessTheUserChose) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    auto* dock = window.findChild<QDockWidget*>("runDock");
+    ASSERT_TRUE(dock);
+    EXPECT_FALSE(dock->isHidden());  // a GPU and nothing open: runs are what there is to do
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 20;
+    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "opened.json")));
+    EXPECT_TRUE(dock->isHidden());
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_FALSE(dock->isHidden());
+    dock->toggleViewAction()->trigger();  // the user hides it
+    EXPECT_TRUE(dock->isHidden());
+    window.startRun();
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_TRUE(dock->isHidden());
+    // Reset Layout forgets the choice and brings every default dock back.
+    auto* statistics = window.findChild<QDockWidget*>("statisticsDock");
+    statistics->hide();
+    window.resetLayout();
+    EXPECT_FALSE(statistics->isHidden());
+    EXPECT_FALSE(dock->isHidden());  // a run is current
+}
+
+// The overview strip shows the whole trace; a click there moves the timeline, keeping its zoom.
+TEST_F(MainWindowTest, TheOverviewStripMovesTheTimeline) {
+    MainWindow window(deps(withoutDevice));
+    window.resize(1400, 900);
+    window.show();
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 200;
+    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "strip.json")));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ui::OverviewStrip* strip = window.overview();
+    ASSERT_TRUE(strip->isVisible());
+    const model::TimeNs span = window.currentDocument()->trace->spanNs();
+    window.timeline()->setVisibleRange(0, span / 10);
+    const int x = strip->width() - (strip->width() - window.timeline()->headerWidthPx()) / 4;
+    QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(x, strip->height() / 2));
+    const model::TimeNs centre =
+        (window.timeline()->visibleStartNs() + window.timeline()->visibleEndNs()) / 2;
+    EXPECT_NEAR(double(centre) / double(span), 0.75, 0.01);
+    EXPECT_NEAR(double(window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs()),
+                double(span / 10), double(span) / 1000);
+    EXPECT_TRUE(strip->density().gpu);
 }
 
 }  // namespace
