@@ -7,8 +7,7 @@
 set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config git
-    # qt6-charts-dev's CMake files need Qt6OpenGL's, but the package does not depend on it.
-    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
+    qt6-base-dev libgl-dev libxkbcommon-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     # zlib writes .json.gz and reads multi-member gzip; libdeflate inflates the usual one-member
     # trace about four times faster.

@@ -51,12 +51,15 @@ void saveFullKernelNames(QSettings& s, bool full) {
     s.setValue("view/fullKernelNames", full);
 }
 
+// Off unless asked for: on a busy trace every wait in view buries the rows under arrows, and the
+// selected op's own are drawn anyway (as Perfetto and Nsight Systems draw the selection's flows).
+// A new key, so the old default (on) stored by earlier versions does not carry over.
 bool loadShowDependencies(const QSettings& s) {
-    return s.value("view/dependencies", true).toBool();
+    return s.value("view/allDependencies", false).toBool();
 }
 
 void saveShowDependencies(QSettings& s, bool show) {
-    s.setValue("view/dependencies", show);
+    s.setValue("view/allDependencies", show);
 }
 
 QString dialogFolder(const QString& remembered, bool forWriting) {

@@ -15,7 +15,8 @@ void saveRunRequest(QSettings& settings, const RunRequest& request);
 // instead of the short ones. Off by default.
 bool loadFullKernelNames(const QSettings& settings);
 void saveFullKernelNames(QSettings& settings, bool full);
-// View > Dependencies (arrows for waits through CUDA events); on by default.
+// View > Dependencies (arrows for every wait through a CUDA event in view); off by default, the
+// selected op's own are drawn either way.
 bool loadShowDependencies(const QSettings& settings);
 void saveShowDependencies(QSettings& settings, bool show);
 

@@ -27,6 +27,7 @@
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
 #include "ui/ranks/RankPanel.h"
+#include "ui/timeline/OverviewStrip.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -82,9 +83,10 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     connect(m_exporter, &TraceExporter::saved, this, &MainWindow::onExported);
 
     resize(kDefaultSize);
+    m_defaultLayout = saveState();
     if (deps.restoreLayout) {
         restoreGeometry(m_settings.value("window/geometry").toByteArray());
-        restoreState(m_settings.value("window/state").toByteArray());
+        m_layoutRestored = restoreState(m_settings.value("window/state").toByteArray());
     }
     if (!deps.deviceProbe)
         prepareRuns();  // here, on the GUI thread: runDevice() may run on a worker
@@ -108,7 +110,13 @@ void MainWindow::createWidgets() {
     m_timeline = new ui::TimelineView(m_tabs);
     m_timeline->setFocusPolicy(Qt::StrongFocus);
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    // The whole trace in one strip over the timeline, its time area aligned with the timeline's
+    // (the tab pages have no margins); out of the way while Compare is shown.
+    m_overview = new ui::OverviewStrip(m_timeline, central);
+    connect(m_tabs, &QTabWidget::currentChanged, m_overview,
+            [this] { m_overview->setVisible(m_tabs->currentWidget() == m_timeline); });
     layout->addWidget(m_message);
+    layout->addWidget(m_overview);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
@@ -340,6 +348,7 @@ void MainWindow::setCurrentDocument(int index) {
     m_exportPngAction->setEnabled(true);
     if (doc->request)  // a run, or a trace of one: the panel shows what made it
         m_runPanel->setRequest(*doc->request);
+    updateRunDock();
     if (doc->origin == TraceDocument::Origin::Run)
         m_runStatus->setText(lastRunSummary(*doc));
     m_runStatus->setToolTip(m_runStatus->text());
@@ -422,6 +431,41 @@ void MainWindow::saveSettings() {
     m_settings.setValue("window/geometry", saveGeometry());
     m_settings.setValue("window/state", saveState());
     saveRunRequest(m_settings, m_runPanel->request());
+}
+
+void MainWindow::updateRunDock() {
+    if (m_runDockChosen)
+        return;
+    const DocumentPtr doc = currentDocument();
+    m_runDock->setVisible(doc ? doc->origin == TraceDocument::Origin::Run : m_deviceAvailable);
+}
+
+void MainWindow::fitBottomDocks() {
+    // Fixed sizes (280 px high, 340 px wide) left the timeline 250 px of a 700 px window and
+    // 700 of a 1024 px one; shares of the window keep it the most room on a small screen.
+    const int bottom = std::clamp(height() * 28 / 100, 170, 320);
+    const int left = std::clamp(width() * 22 / 100, 220, 340);
+    resizeDocks({m_diagnosticsDock}, {bottom}, Qt::Vertical);
+    resizeDocks({m_detailsDock}, {left}, Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // After the first layout at the shown size (resizeDocks before it is undone by it).
+    if (!std::exchange(m_shownOnce, true) && !m_layoutRestored)
+        QMetaObject::invokeMethod(this, &MainWindow::fitBottomDocks, Qt::QueuedConnection);
+}
+
+void MainWindow::resetLayout() {
+    m_tabs->setCurrentWidget(m_timeline);  // parked docks back first
+    m_runDockChosen = false;
+    restoreState(m_defaultLayout);
+    // What the current trace shows beside the defaults: its ranks.
+    const auto analysis = currentAnalysis();
+    m_ranksDock->setVisible(analysis && analysis->ranks);
+    updateRunDock();
+    fitBottomDocks();
+    m_settings.remove("window/state");
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -29,6 +29,7 @@ namespace wl::ui {
 class CompareView;
 class DetailsPanel;
 class DiagnosticsPanel;
+class OverviewStrip;
 class EventsPanel;
 class FindPanel;
 class RankPanel;
@@ -61,6 +62,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // View > Reset Layout: every dock back where a fresh start puts it.
+    void resetLayout();
+
     explicit MainWindow(MainWindowDeps deps = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -122,6 +126,7 @@ public:
     RunRequest runRequest() const;
 
     ui::TimelineView* timeline() const { return m_timeline; }
+    ui::OverviewStrip* overview() const { return m_overview; }
     ui::DetailsPanel* details() const { return m_details; }
     ui::DiagnosticsPanel* diagnostics() const { return m_diagnostics; }
     ui::StatisticsView* statistics() const { return m_statistics; }
@@ -155,6 +160,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -198,6 +204,11 @@ private:
     void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
     void saveSettings();
     void showError(const QString& text);
+    // The Run dock is for runs: shown while a run is the current document (or, before any, when
+    // a GPU can run one), out of the way for opened traces, unless the user chose it in View.
+    void updateRunDock();
+    // The bottom docks' share of the height, set when the window is first shown at its size.
+    void fitBottomDocks();
     void showInfo(const QString& text);
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
@@ -230,7 +241,12 @@ private:
     RunPanel* m_runPanel = nullptr;
     MessageBar* m_message = nullptr;
     QComboBox* m_history = nullptr;
+    ui::OverviewStrip* m_overview = nullptr;
     QDockWidget* m_runDock = nullptr;
+    bool m_runDockChosen = false;  // the user showed or hid it (View menu): it stays so
+    QByteArray m_defaultLayout;    // the docks as a fresh start arranges them (Reset Layout)
+    bool m_layoutRestored = false; // a saved layout was applied: its dock sizes are the user's
+    bool m_shownOnce = false;
     QDockWidget* m_detailsDock = nullptr;
     QLabel* m_deviceStatus = nullptr;
     QLabel* m_runStatus = nullptr;

@@ -92,12 +92,9 @@ void MainWindow::exportChromeTraceInteractive() {
     const DocumentPtr doc = currentDocument();
     if (!doc)
         return;
-    QString base = doc->title;
+    // A file's or job's own name; a run's title in file-name characters.
+    QString base = doc->exportStem.isEmpty() ? doc->title : doc->exportStem;
     base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("-"));
-    if (base.endsWith(QLatin1String(".json.gz")))
-        base.chop(8);
-    else if (base.endsWith(QLatin1String(".json")))
-        base.chop(5);
     const QString dir = dialogFolder(m_settings.value("paths/export").toString(), true);
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export Chrome Trace"), QDir(dir).filePath(base + QStringLiteral(".json.gz")),
@@ -217,13 +214,10 @@ void MainWindow::onJobLoaded(const LoadIntent& intent, const model::Result<io::R
         return;
     }
     const io::RankJob& job = result.value();
-    const QString first =
-        job.ranks.empty() ? QFileInfo(paths.front()).fileName()
-                          : QFileInfo(QString::fromStdString(job.ranks.front().path)).fileName();
-    const QString title = tr("%1 ranks: %2%3")
-                              .arg(job.ranks.size())
-                              .arg(first, job.ranks.size() > 1 ? tr(" and more") : QString());
-    addDocument(TraceDocument::fromFile(job.trace, title, TraceDocument::Origin::File));
+    QStringList rankPaths;
+    for (const auto& rank : job.ranks)
+        rankPaths << QString::fromStdString(rank.path);
+    addDocument(TraceDocument::fromJob(job.trace, rankPaths.isEmpty() ? paths : rankPaths));
     QString text = tr("Opened %1 ranks, %2.")
                        .arg(job.ranks.size())
                        .arg(QString::fromStdString(job.alignmentText));

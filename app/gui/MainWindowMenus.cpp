@@ -118,11 +118,15 @@ void MainWindow::createActions() {
     }
     view->addSeparator();
     view->addAction(m_runDock->toggleViewAction());
+    // Only the user's own click (triggered, not toggled) pins the Run dock's visibility.
+    connect(m_runDock->toggleViewAction(), &QAction::triggered, this,
+            [this] { m_runDockChosen = true; });
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_diagnosticsDock->toggleViewAction());
     view->addAction(m_statisticsDock->toggleViewAction());
     view->addAction(m_eventsDock->toggleViewAction());
     view->addAction(m_findDock->toggleViewAction());
+    view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     view->addSeparator();
     // Short kernel names (gemvx::kernel) by default; the full signatures on request.
     m_fullNamesAction = view->addAction(tr("Full &Kernel Names"));

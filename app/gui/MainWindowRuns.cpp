@@ -38,6 +38,7 @@ void MainWindow::showDevice(const model::Result<std::string>& device) {
     if (!m_deviceAvailable)
         m_runStatus->setText(tr("Runs need a CUDA GPU; traces open as usual"));
     m_deviceStatus->setToolTip(text);
+    updateRunDock();
 }
 
 void MainWindow::startRun() {

@@ -60,10 +60,63 @@ DocumentPtr TraceDocument::fromFile(model::TracePtr trace, const QString& path, 
     doc->trace = std::move(trace);
     doc->path = path;
     doc->title = QFileInfo(path).fileName();
+    doc->exportStem = traceFileStem(path);
     doc->request = runRequestOf(*doc->trace);
     if (origin == Origin::Sample)
         doc->title += QStringLiteral(" (sample)");
     return doc;
+}
+
+DocumentPtr TraceDocument::fromJob(model::TracePtr trace, const QStringList& rankPaths) {
+    auto doc = std::make_shared<TraceDocument>();
+    doc->origin = Origin::File;
+    doc->trace = std::move(trace);
+    const QString first = rankPaths.isEmpty() ? QString() : QFileInfo(rankPaths.front()).fileName();
+    doc->title = QObject::tr("%1 ranks: %2%3")
+                     .arg(rankPaths.size())
+                     .arg(first, rankPaths.size() > 1 ? QObject::tr(" and more") : QString());
+    doc->exportStem = jobExportStem(rankPaths);
+    doc->request = runRequestOf(*doc->trace);
+    return doc;
+}
+
+QString traceFileStem(const QString& path) {
+    QString name = QFileInfo(path).fileName();
+    for (const QLatin1String ext : {QLatin1String(".gz"), QLatin1String(".json"),
+                                    QLatin1String(".trace"), QLatin1String(".pt")}) {
+        if (name.endsWith(ext, Qt::CaseInsensitive))
+            name.chop(ext.size());
+    }
+    return name;
+}
+
+QString jobExportStem(const QStringList& rankPaths) {
+    QString common;
+    for (int i = 0; i < rankPaths.size(); ++i) {
+        const QString stem = traceFileStem(rankPaths[i]);
+        if (i == 0) {
+            common = stem;
+            continue;
+        }
+        qsizetype n = 0;
+        while (n < common.size() && n < stem.size() && common[n] == stem[n])
+            ++n;
+        common.truncate(n);
+    }
+    // What tells the ranks apart goes, and what only led up to it: "hta_sampled_rank-" loses
+    // "-" and "_rank"; a single rank's file keeps its number.
+    if (rankPaths.size() > 1) {
+        const auto trimSeparators = [&common] {
+            while (!common.isEmpty() && QStringLiteral("-_. ").contains(common.back()))
+                common.chop(1);
+        };
+        trimSeparators();
+        if (common.endsWith(QLatin1String("rank"), Qt::CaseInsensitive)) {
+            common.chop(4);
+            trimSeparators();
+        }
+    }
+    return (common.isEmpty() ? QStringLiteral("ranks") : common) + QStringLiteral(".merged");
 }
 
 DocumentPtr TraceDocument::fromRun(const RunRequest& request, const RunOutcome& outcome,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <optional>
 
@@ -19,7 +20,9 @@ struct TraceDocument {
     Origin origin = Origin::File;
     model::TracePtr trace;
     QString title;  // short: "reduce async ×8 pinned #3", "trace.json.gz"
-    QString path;   // file or resource path (empty for runs)
+    QString path;   // file or resource path (empty for runs and rank jobs)
+    // The name Export offers, without extension: "trace", "hta_sampled.merged" for a job.
+    QString exportStem;
     // Runs, and traces `warpline run` wrote (their parameters, from the metadata): what the run
     // panel shows while the document is current.
     std::optional<RunRequest> request;
@@ -31,11 +34,21 @@ struct TraceDocument {
 
     static std::shared_ptr<const TraceDocument> fromFile(model::TracePtr trace, const QString& path,
                                                          Origin origin = Origin::File);
+    // A job's per-rank traces merged into one (io::loadRankJob): "2 ranks: a.json.gz and more".
+    static std::shared_ptr<const TraceDocument> fromJob(model::TracePtr trace,
+                                                        const QStringList& rankPaths);
     static std::shared_ptr<const TraceDocument> fromRun(const RunRequest& request,
                                                         const RunOutcome& outcome, int runNumber);
 };
 
 using DocumentPtr = std::shared_ptr<const TraceDocument>;
+
+// A file name without its trace extension (.json, .json.gz, .pt.trace.json.gz, .gz).
+QString traceFileStem(const QString& path);
+// The merged trace's name for ranks' files: what their stems share, without the rank number and
+// the separators before it, and ".merged" (hta_sampled_rank-0/-1 -> "hta_sampled.merged", as
+// `record` names a merged trace); "ranks.merged" when the names share nothing.
+QString jobExportStem(const QStringList& rankPaths);
 
 // "reduce async, 8 streams, pinned" — the parameters of a request in words.
 QString describeRequest(const RunRequest& request);

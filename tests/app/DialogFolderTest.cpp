@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSettings>
 #include <QTemporaryDir>
 
 #include "app/gui/AppSettings.h"
@@ -35,6 +36,20 @@ TEST(DialogFolder, ARealFolderIsKeptAndAMissingOneIsNot) {
     const QString link = dir.filePath(QStringLiteral("procs"));
     ASSERT_TRUE(QFile::link(QStringLiteral("/proc"), link));
     EXPECT_EQ(dialogFolder(link, false), QDir::homePath());
+}
+
+// Every wait's arrow buried a two-rank trace's rows: the selection's own are drawn, the rest only
+// when View > Dependencies asks, and a setting stored while all were the default does not count.
+TEST(ViewSettings, AllDependencyArrowsAreOffUntilAskedFor) {
+    QSettings settings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("warpline-test"),
+                       QStringLiteral("view-settings"));
+    settings.clear();
+    EXPECT_FALSE(loadShowDependencies(settings));
+    settings.setValue("view/dependencies", true);  // what earlier versions kept
+    EXPECT_FALSE(loadShowDependencies(settings));
+    saveShowDependencies(settings, true);
+    EXPECT_TRUE(loadShowDependencies(settings));
+    settings.clear();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Parts of a trace in the window: a time selection of all rows or some, summarised row by row,
 // and a job's per-rank traces opened together with the Ranks tab.
 #include <gtest/gtest.h>
+#include <optional>
 
 #include <QAbstractItemModel>
 #include <QApplication>
@@ -174,6 +175,22 @@ TEST(MainWindowRanks, RankTracesOpenTogetherWithTheRanksTab) {
     emit panel->rankTimeActivated(rank1, 1'000'000, 3'000'000);
     EXPECT_EQ(window.timeline()->visibleStartNs(), 1'000'000);
     EXPECT_EQ(window.timeline()->visibleEndNs(), 3'000'000);
+    // A click on rank 1's cells shows rank 1's GPU, whose busy share the cell is, not its host.
+    ui::RankHeatMap* map = panel->heatMap();
+    std::optional<QPoint> rank1Cell;
+    for (int y = 0; y < map->height() && !rank1Cell; ++y) {
+        const QPoint pos(map->width() / 2, y);
+        if (const auto cell = map->cellAt(pos); cell && cell->first == 1)
+            rank1Cell = pos;
+    }
+    ASSERT_TRUE(rank1Cell) << "rank 1's row is not on screen at " << map->height() << " px";
+    QSignalSpy shown(panel, &ui::RankPanel::rankTimeActivated);
+    QTest::mouseClick(map, Qt::LeftButton, {}, *rank1Cell);
+    ASSERT_EQ(shown.size(), 1);
+    const auto process = shown.front().front().value<model::ProcessIndex>();
+    const auto& processes = window.currentDocument()->trace->processes();
+    ASSERT_LT(process, processes.size());
+    EXPECT_EQ(processes[process].deviceId, analysis->ranks->ranks[1].deviceIds.front());
     // One trace again: the tab goes away.
     window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
     if (window.isBusy()) {

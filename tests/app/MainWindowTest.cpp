@@ -1,9 +1,7 @@
 #include <gtest/gtest.h>
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QApplication>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -29,6 +27,8 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
+#include "ui/analysis/PairedBars.h"
+#include "ui/timeline/OverviewStrip.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 #include "support/TraceFactory.h"
@@ -747,17 +747,16 @@ TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
     const auto* headline = window.compareView()->findChild<QLabel*>("compareHeadline");
     ASSERT_TRUE(headline);
     EXPECT_GT(window.compareView()->speedup(), 0.0);
-    // Long names: "A: file" above the timelines, "A" and "B" in the narrow charts' legends.
+    // Long names: "A: file" above the timelines, "A" and "B" in the bars' legends.
     bool named = false;
     for (const QLabel* label : window.compareView()->findChildren<QLabel*>())
         named |= label->text().startsWith("A: reduce-baseline-pinned.json.gz");
     EXPECT_TRUE(named);
-    const auto series = window.compareView()->chart(ui::CompareView::WallTime)->series();
-    ASSERT_EQ(series.size(), 1);
-    const auto sets = static_cast<const QBarSeries*>(series.front())->barSets();
-    ASSERT_EQ(sets.size(), 2);
-    EXPECT_EQ(sets[0]->label(), "A");
-    EXPECT_EQ(sets[1]->label(), "B");
+    const ui::PairedBars* bars = window.compareView()->metricBars();
+    ASSERT_EQ(bars->rows().size(), std::size_t(ui::CompareView::kMetricCount));
+    const QString tip = bars->toolTipAt(bars->rowRect(0).center());
+    EXPECT_TRUE(tip.contains("\nA: ")) << tip.toStdString();
+    EXPECT_TRUE(tip.contains("\nB: ")) << tip.toStdString();
 
     // A file that cannot be read is an error, and the next open is not taken as a comparison.
     const int documents = window.documentCount();
@@ -969,6 +968,61 @@ TEST_F(MainWindowTest, RunParametersPersist) {
     EXPECT_EQ(restored.size, 5'000'000);
     EXPECT_EQ(restored.repeat, 50);
     EXPECT_TRUE(restored.sharedStreamBug);
+}
+
+
+// The Run dock is for runs: out of the way for opened traces (it showed Reduce/Baseline settings
+// beside a PyTorch trace), back with a run, and as the user left it once they chose in View.
+TEST_F(MainWindowTest, TheRunDockFollowsRunsUnlessTheUserChose) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    auto* dock = window.findChild<QDockWidget*>("runDock");
+    ASSERT_TRUE(dock);
+    EXPECT_FALSE(dock->isHidden());  // a GPU and nothing open: runs are what there is to do
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 20;
+    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "opened.json")));
+    EXPECT_TRUE(dock->isHidden());
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_FALSE(dock->isHidden());
+    dock->toggleViewAction()->trigger();  // the user hides it
+    EXPECT_TRUE(dock->isHidden());
+    window.startRun();
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_TRUE(dock->isHidden());
+    // Reset Layout forgets the choice and brings every default dock back.
+    auto* statistics = window.findChild<QDockWidget*>("statisticsDock");
+    statistics->hide();
+    window.resetLayout();
+    EXPECT_FALSE(statistics->isHidden());
+    EXPECT_FALSE(dock->isHidden());  // a run is current
+}
+
+// The overview strip shows the whole trace; a click there moves the timeline, keeping its zoom.
+TEST_F(MainWindowTest, TheOverviewStripMovesTheTimeline) {
+    MainWindow window(deps(withoutDevice));
+    window.resize(1400, 900);
+    window.show();
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 200;
+    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "strip.json")));
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    ui::OverviewStrip* strip = window.overview();
+    ASSERT_TRUE(strip->isVisible());
+    const model::TimeNs span = window.currentDocument()->trace->spanNs();
+    window.timeline()->setVisibleRange(0, span / 10);
+    const int x = strip->width() - (strip->width() - window.timeline()->headerWidthPx()) / 4;
+    QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(x, strip->height() / 2));
+    const model::TimeNs centre =
+        (window.timeline()->visibleStartNs() + window.timeline()->visibleEndNs()) / 2;
+    EXPECT_NEAR(double(centre) / double(span), 0.75, 0.01);
+    EXPECT_NEAR(double(window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs()),
+                double(span / 10), double(span) / 1000);
+    EXPECT_TRUE(strip->density().gpu);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "TimelineTestTraces.h"
+#include "ui/details/Units.h"
 #include "ui/timeline/SliceText.h"
 
 namespace wl::ui {
@@ -10,7 +11,7 @@ namespace {
 TEST(SliceText, KernelTooltipNamesLaunchAndWarps) {
     const test::SmallTrace small = test::makeSmallTrace();
     const model::SliceRef kernel{small.stream7, 0};
-    KernelBadge badge{kernel, 1.5625f, true, "1 warp of 64 per SM"};
+    KernelBadge badge{kernel, 31.25, true, "1 warp of 64 per SM\n1 of 132 SMs"};
     const QString html = sliceTooltip(*small.trace, kernel, &badge);
     EXPECT_TRUE(html.contains("single_thread_sum"));
     EXPECT_TRUE(html.contains("Kernel"));
@@ -19,7 +20,9 @@ TEST(SliceText, KernelTooltipNamesLaunchAndWarps) {
     EXPECT_TRUE(html.contains("cudaLaunchKernel"));
     EXPECT_TRUE(html.contains("Launch latency"));
     EXPECT_TRUE(html.contains("1.0 µs"));  // API call at 1,000 ns, kernel at 2,000 ns
-    EXPECT_TRUE(html.contains("1.6 %"));
+    // As Details writes it (units::percent), and the badge's lines stay lines.
+    EXPECT_TRUE(html.contains(units::percent(31.25))) << html.toStdString();
+    EXPECT_TRUE(html.contains("1 warp of 64 per SM<br>1 of 132 SMs")) << html.toStdString();
     EXPECT_TRUE(html.contains("low GPU fill"));
 }
 

@@ -23,6 +23,23 @@ TEST(TimeFormat, TickLabelsFollowTheStep) {
     EXPECT_EQ(formatTickLabel(3'000'000'000, 1'000'000'000, 9'000'000'000), QStringLiteral("3 s"));
 }
 
+TEST(TimeFormat, DeepZoomFarIntoATraceCountsFromAnAnchor) {
+    // 20 ns visible 1.215 s into a trace: once "1215140.784 µs".
+    const model::TimeNs start = 1'215'140'784;
+    const RulerOrigin origin = rulerOrigin(start, start + 20, 5);
+    ASSERT_TRUE(origin.relative);
+    EXPECT_EQ(origin.anchorNs, 1'215'140'000);
+    EXPECT_EQ(rulerLabel(origin, 1'215'140'785, 5, start, start + 20), QStringLiteral("+785 ns"));
+    EXPECT_EQ(rulerAnchorText(origin), QStringLiteral("from 1215.140 ms"));
+    // Panning a few steps keeps the anchor, so the labels do not jump.
+    EXPECT_EQ(rulerOrigin(start + 40, start + 60, 5).anchorNs, origin.anchorNs);
+    // Near the start, or zoomed out, labels stay absolute.
+    EXPECT_FALSE(rulerOrigin(100, 120, 5).relative);
+    EXPECT_FALSE(rulerOrigin(1'200'000'000, 1'201'000'000, 200'000).relative);
+    EXPECT_EQ(rulerLabel(RulerOrigin{}, 1'200'200'000, 200'000, 1'200'000'000, 1'201'000'000),
+              QStringLiteral("1200.2 ms"));
+}
+
 TEST(RulerTicks, StepsAreOneTwoFiveAndFitTheRange) {
     for (model::TimeNs duration : {model::TimeNs(37), model::TimeNs(1'000), model::TimeNs(123'456),
                                    model::TimeNs(9'000'000), model::TimeNs(45'000'000'000)}) {

@@ -167,7 +167,7 @@ std::vector<KernelBadge> makeKernelBadges(const model::Trace& trace,
             }
             KernelBadge b;
             b.slice = {t, i};
-            b.occupancyPct = static_cast<float>(it->second.use.occupancy.theoreticalPct);
+            b.occupancyPct = it->second.use.occupancy.theoreticalPct;
             b.lowFill = it->second.flags.lowFill;
             b.lowOccupancy = it->second.flags.lowOccupancy;
             b.tooltip = it->second.tooltip;

@@ -1,19 +1,12 @@
 #include "ui/analysis/CompareView.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSeries>
-#include <QBarSet>
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
-#include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -21,6 +14,8 @@
 #include "analysis/Format.h"
 #include "analysis/Window.h"
 #include "ui/analysis/AnalysisOverlays.h"
+#include "ui/analysis/PairedBars.h"
+#include "ui/details/Units.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimelineView.h"
@@ -29,8 +24,7 @@ namespace wl::ui {
 
 namespace {
 
-const char* kMetricTitles[] = {"Time (ms)", "GPU busy (%)", "Copy/compute overlap (%)",
-                               "Copy rate (GB/s)"};
+const char* kMetricLabels[] = {"Time", "GPU busy", "Copy/compute overlap", "Copy rate"};
 
 double metricValue(const RunMetrics& m, CompareView::Metric metric) {
     switch (metric) {
@@ -48,32 +42,19 @@ double metricValue(const RunMetrics& m, CompareView::Metric metric) {
     return 0.0;
 }
 
-// The unit under a metric's bars.
-QString metricUnit(CompareView::Metric metric) {
-    switch (metric) {
-        case CompareView::WallTime:
-            return QStringLiteral("ms");
-        case CompareView::GpuBusy:
-        case CompareView::CopyOverlap:
-            return QStringLiteral("%");
-        case CompareView::CopyRate:
-            return QStringLiteral("GB/s");
-        case CompareView::kMetricCount:
-            break;
-    }
-    return {};
+bool isPercent(CompareView::Metric metric) {
+    return metric == CompareView::GpuBusy || metric == CompareView::CopyOverlap;
 }
 
-QChartView* makeChartView(QWidget* parent, const QString& title) {
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing, false);
-    view->setMinimumSize(160, 160);
-    return view;
+// A metric's value as written beside its bar, in the units of the run labels above.
+QString metricText(CompareView::Metric metric, double value) {
+    if (isPercent(metric)) {
+        return QString::fromStdString(analysis::formatPercent(value));
+    }
+    if (metric == CompareView::CopyRate) {
+        return QObject::tr("%1 GB/s").arg(value, 0, 'f', 2);
+    }
+    return QObject::tr("%1 ms").arg(value, 0, 'f', 2);
 }
 
 QString runLabel(const QString& name, const model::TracePtr& trace, const RunMetrics& m,
@@ -90,24 +71,6 @@ QString runLabel(const QString& name, const model::TracePtr& trace, const RunMet
     return alignedHow.isEmpty() ? text : QStringLiteral("%1 · %2").arg(text, alignedHow);
 }
 
-// Empties a chart for new series: the old series and axes go.
-void clearChart(QChart* c) {
-    c->removeAllSeries();
-    for (QAbstractAxis* axis : c->axes()) {
-        c->removeAxis(axis);
-        delete axis;
-    }
-}
-
-// The two bar sets every chart compares, in the runs' colours.
-std::pair<QBarSet*, QBarSet*> runBarSets(const QString& first, const QString& second) {
-    auto* base = new QBarSet(first);
-    auto* async = new QBarSet(second);
-    base->setColor(QColor(0x8c, 0x8c, 0x8c));
-    async->setColor(QColor(0x2e, 0x86, 0xde));
-    return {base, async};
-}
-
 }  // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
@@ -120,6 +83,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
     m_headline->setFont(big);
+    m_headline->setWordWrap(true);
     layout->addWidget(m_headline);
 
     auto* alignRow = new QHBoxLayout();
@@ -138,9 +102,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* tl = new QVBoxLayout(timelines);
     tl->setContentsMargins(0, 0, 0, 0);
     m_baseLabel = new QLabel(timelines);
+    m_baseLabel->setWordWrap(true);  // a long file name must not set the window's minimum width
     m_baselineView = new TimelineView(timelines);
     m_baselineView->setObjectName(QStringLiteral("baselineTimeline"));
     m_asyncLabel = new QLabel(timelines);
+    m_asyncLabel->setWordWrap(true);
     m_asyncView = new TimelineView(timelines);
     m_asyncView->setObjectName(QStringLiteral("asyncTimeline"));
     m_baselineView->setTimeScale(m_scale);
@@ -151,19 +117,29 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     tl->addWidget(m_asyncView, 1);
     splitter->addWidget(timelines);
 
-    auto* charts = new QWidget(splitter);
+    // The bars scroll when the window is too low for all their rows: the timelines keep most of
+    // the height (see showEvent).
+    m_chartsArea = new QScrollArea(splitter);
+    m_chartsArea->setWidgetResizable(true);
+    m_chartsArea->setFrameShape(QFrame::NoFrame);
+    m_chartsArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* charts = new QWidget(m_chartsArea);
     auto* cl = new QHBoxLayout(charts);
     cl->setContentsMargins(0, 0, 0, 0);
-    for (int i = 0; i < kMetricCount; ++i) {
-        m_charts[static_cast<std::size_t>(i)] = makeChartView(charts, tr(kMetricTitles[i]));
-        cl->addWidget(m_charts[static_cast<std::size_t>(i)]);
-    }
-    m_kernelChart = makeChartView(charts, tr("Kernel time (ms)"));
-    m_kernelChart->setMinimumWidth(320);
-    cl->addWidget(m_kernelChart, 2);  // names need the width
-    splitter->addWidget(charts);
+    m_metricBars = new PairedBars(charts);
+    m_metricBars->setObjectName(QStringLiteral("compareMetrics"));
+    m_metricBars->setTitle(tr("The two runs"));
+    cl->addWidget(m_metricBars, 2);
+    m_kernelBars = new PairedBars(charts);
+    m_kernelBars->setObjectName(QStringLiteral("compareKernels"));
+    m_kernelBars->setTitle(tr("Kernel time (ms), the longest %1").arg(kKernelBars));
+    cl->addWidget(m_kernelBars, 3);  // names need the width
+    m_chartsArea->setWidget(charts);
+    splitter->addWidget(m_chartsArea);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(1, false);
+    m_splitter = splitter;
     layout->addWidget(splitter, 1);
 
     connect(m_baselineView, &TimelineView::sliceSelected, this,
@@ -174,6 +150,18 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 }
 
 CompareView::~CompareView() = default;
+
+void CompareView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_splitSet) {
+        return;  // the user's split from then on
+    }
+    m_splitSet = true;
+    // The bars get the height of all their rows, up to 40 % of the tab; the timelines the rest.
+    const int total = m_splitter->height();
+    const int bars = std::min(m_chartsArea->widget()->minimumSizeHint().height(), total * 2 / 5);
+    m_splitter->setSizes({total - bars, bars});
+}
 
 void CompareView::setRuns(model::TracePtr baseline, model::TracePtr async) {
     std::shared_ptr<const analysis::AnalysisResult> b;
@@ -347,25 +335,12 @@ QString CompareView::headline() const {
         .arg(QString::fromStdString(analysis::formatPercent(m_asyncMetrics.gpuBusyPct)));
 }
 
-QChart* CompareView::chart(Metric metric) const {
-    return m_charts[static_cast<std::size_t>(metric)]->chart();
-}
-
 double CompareView::barValue(Metric metric, int run) const {
-    const auto series = chart(metric)->series();
-    if (series.isEmpty()) {
+    const auto& rows = m_metricBars->rows();
+    if (metric < 0 || std::size_t(metric) >= rows.size() || run < 0 || run > 1) {
         return 0.0;
     }
-    const auto* bars = static_cast<const QBarSeries*>(series.front());
-    const auto sets = bars->barSets();
-    if (run < 0 || run >= sets.size() || sets[run]->count() == 0) {
-        return 0.0;
-    }
-    return sets[run]->at(0);
-}
-
-QChart* CompareView::kernelChart() const {
-    return m_kernelChart->chart();
+    return rows[std::size_t(metric)].values[std::size_t(run)];
 }
 
 QStringList CompareView::kernelChartNames() const {
@@ -373,16 +348,18 @@ QStringList CompareView::kernelChartNames() const {
 }
 
 double CompareView::kernelBarValue(int kernel, int run) const {
-    if (kernel < 0 || kernel >= int(m_kernelMs.size()) || run < 0 || run > 1) {
+    const auto& rows = m_kernelBars->rows();
+    if (kernel < 0 || kernel >= int(rows.size()) || run < 0 || run > 1) {
         return 0.0;
     }
-    return m_kernelMs[std::size_t(kernel)][std::size_t(run)];
+    return rows[std::size_t(kernel)].values[std::size_t(run)];
 }
 
 void CompareView::updateKernelChart() {
     // The two runs have their own string tables: kernels meet by full name.
     struct Row {
         QString shortName;
+        QString fullName;
         std::array<double, 2> ms{};
     };
     std::map<std::string, Row> byName;
@@ -395,6 +372,7 @@ void CompareView::updateKernelChart() {
         for (const analysis::KernelStats& k : results[run]->statistics.kernels) {
             Row& row = byName[k.name];
             row.shortName = QString::fromStdString(k.shortName);
+            row.fullName = QString::fromStdString(k.name);
             row.ms[run] += double(k.totalNs) / 1e6;
         }
     }
@@ -410,78 +388,48 @@ void CompareView::updateKernelChart() {
         rows.resize(std::size_t(kKernelBars));
     }
     m_kernelNames.clear();
-    m_kernelMs.clear();
+    std::vector<PairedBarRow> bars;
     for (const Row& row : rows) {
-        // Categories must differ: two full names may share a short one (overloads).
+        // Labels must differ: two full names may share a short one (overloads).
         QString name = row.shortName;
         for (int n = 2; m_kernelNames.contains(name); ++n) {
             name = QStringLiteral("%1 (%2)").arg(row.shortName).arg(n);
         }
         m_kernelNames << name;
-        m_kernelMs.push_back(row.ms);
+        PairedBarRow bar;
+        bar.label = name;
+        bar.fullLabel = row.fullName;
+        bar.values = row.ms;
+        for (std::size_t run = 0; run < 2; ++run) {
+            bar.texts[run] = units::duration(model::TimeNs(std::llround(row.ms[run] * 1e6)));
+        }
+        bars.push_back(std::move(bar));
     }
-
-    QChart* c = kernelChart();
-    clearChart(c);
-    auto* series = new QHorizontalBarSeries;
-    const auto [base, async] = runBarSets(legendName(0), legendName(1));
-    // Horizontal bars grow upwards from the first category: add the longest last so it is on top.
-    QStringList categories;
-    double longest = 1e-9;
-    for (int i = int(m_kernelNames.size()) - 1; i >= 0; --i) {
-        const auto& ms = m_kernelMs[std::size_t(i)];
-        *base << ms[0];
-        *async << ms[1];
-        categories << m_kernelNames[i];
-        longest = std::max({longest, ms[0], ms[1]});
-    }
-    series->append(base);
-    series->append(async);
-    c->addSeries(series);
-    auto* y = new QBarCategoryAxis;
-    y->append(categories);
-    auto* x = new QValueAxis;
-    x->setRange(0.0, longest * 1.15);
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    c->addAxis(y, Qt::AlignLeft);
-    c->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(y);
-    series->attachAxis(x);
-    c->legend()->setVisible(false);  // the time chart's legend names the two runs
+    m_kernelBars->setRunNames(legendName(0), legendName(1));
+    m_kernelBars->setRows(std::move(bars));
 }
 
 void CompareView::updateCharts() {
+    std::vector<PairedBarRow> rows;
     for (int i = 0; i < kMetricCount; ++i) {
         const auto metric = static_cast<Metric>(i);
-        QChart* c = chart(metric);
-        clearChart(c);
-        auto* series = new QBarSeries;
-        const auto [base, async] = runBarSets(legendName(0), legendName(1));
-        const double b = metricValue(m_baseMetrics, metric);
-        const double a = metricValue(m_asyncMetrics, metric);
-        *base << b;
-        *async << a;
-        series->append(base);
-        series->append(async);
-        series->setLabelsVisible(true);
-        series->setLabelsFormat(QStringLiteral("@value"));
-        series->setLabelsPrecision(3);
-        c->addSeries(series);
-        // One category, named by the unit (an empty one is drawn as "1"); the bars carry their
-        // values, so the value axis keeps its grid but not its labels, which a chart this narrow
-        // could only show as "...".
-        auto* x = new QBarCategoryAxis;
-        x->append(metricUnit(metric));
-        auto* y = new QValueAxis;
-        const bool percent = metric == GpuBusy || metric == CopyOverlap;
-        y->setRange(0.0, percent ? 100.0 : std::max({a, b, 1e-9}) * 1.15);
-        y->setLabelsVisible(false);
-        c->addAxis(x, Qt::AlignBottom);
-        c->addAxis(y, Qt::AlignLeft);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        c->legend()->setVisible(i == 0);
+        PairedBarRow row;
+        row.label = tr(kMetricLabels[i]);
+        if (metric == WallTime) {
+            row.label = tr("Time (%1)").arg(m_timeWhat.isEmpty() ? tr("wall") : m_timeWhat);
+        }
+        row.values = {metricValue(m_baseMetrics, metric), metricValue(m_asyncMetrics, metric)};
+        for (std::size_t run = 0; run < 2; ++run) {
+            row.texts[run] = metricText(metric, row.values[run]);
+        }
+        // Each figure on its own scale: a percentage out of 100, a time or a rate against the
+        // larger of the two (both bars read "0" when both are 0).
+        row.scaleMax =
+            isPercent(metric) ? 100.0 : std::max({row.values[0], row.values[1], 1e-9}) * 1.05;
+        rows.push_back(std::move(row));
     }
+    m_metricBars->setRunNames(legendName(0), legendName(1));
+    m_metricBars->setRows(std::move(rows));
 }
 
 }  // namespace wl::ui

@@ -12,18 +12,19 @@
 
 class QComboBox;
 class QLabel;
-class QChart;
-class QChartView;
+class QScrollArea;
+class QSplitter;
 
 namespace wl::ui {
 
+class PairedBars;
 class TimelineView;
 class TimeScale;
 
 // Baseline against async: both timelines on one shared time scale (zooming one moves the other;
 // both show the longer run's length so durations compare by eye), a headline with the speedup, and
-// Qt Charts bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s, plus the time of
-// the longest kernels in each run under their short names. Holds the two traces (shared,
+// paired bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s, plus the time of
+// the longest kernels in each run under their short names (full names in the tooltips). Holds the two traces (shared,
 // read-only) and their analyses; GUI thread only.
 class CompareView : public QWidget {
     Q_OBJECT
@@ -62,7 +63,7 @@ public:
     const RunMetrics& asyncMetrics() const { return m_asyncMetrics; }
     double speedup() const;
     QString headline() const;
-    QChart* chart(Metric metric) const;
+    PairedBars* metricBars() const { return m_metricBars; }
     // The value a bar shows (0 = baseline, 1 = async), as plotted.
     double barValue(Metric metric, int run) const;
 
@@ -70,9 +71,12 @@ public:
     // their short names, longest at the top, and the time each run spent in them in ms.
     static constexpr int kKernelBars = 6;
     static constexpr int kMaxAlignmentRanges = 30;  // NVTX ranges offered to align at
-    QChart* kernelChart() const;
+    PairedBars* kernelBars() const { return m_kernelBars; }
     QStringList kernelChartNames() const;  // top to bottom
     double kernelBarValue(int kernel, int run) const;
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 signals:
     // Clicking a slice in either timeline (the window may show its details).
@@ -105,10 +109,12 @@ private:
     QComboBox* m_alignBox = nullptr;
     QString m_alignRange;                 // empty: the windows' starts
     std::array<QString, 2> m_alignedHow;  // per side: what its offset is, for its label
-    std::array<QChartView*, kMetricCount> m_charts{};
-    QChartView* m_kernelChart = nullptr;
-    QStringList m_kernelNames;                      // top to bottom, as shown
-    std::vector<std::array<double, 2>> m_kernelMs;  // per name: baseline, async
+    QSplitter* m_splitter = nullptr;  // timelines above, bars below
+    QScrollArea* m_chartsArea = nullptr;
+    bool m_splitSet = false;  // the first show has split the height
+    PairedBars* m_metricBars = nullptr;  // one row per Metric, each on its own scale
+    PairedBars* m_kernelBars = nullptr;  // the longest kernels on one shared axis
+    QStringList m_kernelNames;           // top to bottom, as shown
 };
 
 }  // namespace wl::ui

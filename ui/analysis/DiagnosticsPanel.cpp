@@ -24,10 +24,11 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     m_summary = new QLabel(tr("No trace"), this);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
-    // Clipped rather than widening the window (the whole text is in its tooltip).
+    // Wrapped rather than widening the window or cut ("capture range (405.45 m" at 1024 px).
+    m_summary->setWordWrap(true);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     top->addWidget(m_summary, 1);
-    top->addWidget(new QLabel(tr("Gap threshold:"), this));
+    top->addWidget(new QLabel(tr("Gap threshold:"), this), 0, Qt::AlignTop);
     m_threshold = new QDoubleSpinBox(this);
     m_threshold->setObjectName(QStringLiteral("gapThreshold"));
     m_threshold->setRange(0.1, 10'000'000.0);
@@ -36,7 +37,7 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
     m_threshold->setValue(static_cast<double>(analysis::AnalysisOptions{}.gapThresholdNs) / 1e3);
     m_threshold->setKeyboardTracking(false);
     m_threshold->setToolTip(tr("Idle gaps shorter than this are not listed or diagnosed"));
-    top->addWidget(m_threshold);
+    top->addWidget(m_threshold, 0, Qt::AlignTop);
     layout->addLayout(top);
 
     m_list = new QListWidget(this);

@@ -18,6 +18,7 @@ constexpr int kNameWidthPx = 150;
 constexpr int kAxisHeightPx = 18;
 constexpr int kMinRowPx = 4;
 constexpr int kMaxRowPx = 22;
+constexpr int kReadableRowPx = 12;  // a name's height
 
 // Busy is dark, idle is pale: the same blue as kernels, so a busy rank reads as "working".
 QColor busyColor(float share) {
@@ -47,8 +48,10 @@ QSize RankHeatMap::sizeHint() const {
 }
 
 QSize RankHeatMap::minimumSizeHint() const {
+    // Up to eight ranks get readable rows; more share the height (a pale streak still shows at
+    // kMinRowPx).
     return {kNameWidthPx + 100,
-            kAxisHeightPx + std::min(std::max(1, m_data.rows()), 8) * kMinRowPx};
+            kAxisHeightPx + std::min(std::max(1, m_data.rows()), 8) * kReadableRowPx};
 }
 
 QRect RankHeatMap::cellArea() const {

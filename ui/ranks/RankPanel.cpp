@@ -2,9 +2,10 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSplitter>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <optional>
 
 #include "ui/details/Units.h"
 #include "ui/ranks/RankHeatMap.h"
@@ -49,6 +50,19 @@ RankHeatMapData heatMapOf(const analysis::RankStats& stats) {
     return d;
 }
 
+// The process a click on a rank's cells shows: its first GPU, whose busy share the cell is;
+// its host process when it has no GPU.
+std::optional<model::ProcessIndex> shownProcess(const model::Trace& trace,
+                                                const analysis::JobRank& rank) {
+    for (const model::ProcessIndex p : rank.processes) {
+        if (p < trace.processes().size() && trace.processes()[p].deviceId >= 0)
+            return p;
+    }
+    if (rank.processes.empty())
+        return std::nullopt;
+    return rank.processes.front();
+}
+
 }  // namespace
 
 RankPanel::RankPanel(QWidget* parent) : QWidget(parent) {
@@ -65,29 +79,34 @@ RankPanel::RankPanel(QWidget* parent) : QWidget(parent) {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // Rows as short as the text: a two-rank job's both rows fit a low dock.
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
     m_stragglers = new QLabel(this);
     m_stragglers->setObjectName(QStringLiteral("rankStragglers"));
     m_stragglers->setWordWrap(true);
     m_stragglers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stragglers->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_heatMap);
-    splitter->addWidget(m_table);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 1);
+    // The panel lives in a bottom dock a few hundred pixels high: the overview keeps the height
+    // its ranks need, the table at least three ranks' rows (setStats), the stragglers the rest.
+    auto* stragglers = new QScrollArea(this);
+    stragglers->setWidget(m_stragglers);
+    stragglers->setWidgetResizable(true);
+    stragglers->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
-    layout->addWidget(splitter, 1);
-    layout->addWidget(m_stragglers);
+    layout->addWidget(m_heatMap, 2);
+    layout->addWidget(m_table, 2);
+    layout->addWidget(stragglers, 1);
 
     connect(m_heatMap, &RankHeatMap::cellActivated, this,
             [this](int row, model::TimeNs startNs, model::TimeNs endNs) {
                 if (!m_stats || row < 0 || row >= static_cast<int>(m_stats->ranks.size()))
                     return;
-                const auto& processes = m_stats->ranks[std::size_t(row)].processes;
-                if (!processes.empty())
-                    emit rankTimeActivated(processes.front(), startNs, endNs);
+                const auto process = shownProcess(*m_trace, m_stats->ranks[std::size_t(row)]);
+                if (process)
+                    emit rankTimeActivated(*process, startNs, endNs);
             });
 }
 
@@ -150,6 +169,10 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
         }
     }
     m_table->resizeColumnsToContents();
+    const int shownRows = std::min(m_table->rowCount(), 3);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              shownRows * m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth() + 2);
     QString text = stragglersText(s);
     if (const auto late = analysis::lateRankAtCollectives(s)) {
         // Busy shares count the time a rank waits inside its collectives as work: say who the

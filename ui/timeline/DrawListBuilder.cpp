@@ -276,7 +276,7 @@ private:
         }
         if (s.kind == model::SliceKind::Kernel && m_r.overlays && item.w >= 4) {
             if (const KernelBadge* badge = m_r.overlays->badge(item.first)) {
-                const float pct = std::clamp(badge->occupancyPct, 0.0f, 100.0f);
+                const auto pct = float(std::clamp(badge->occupancyPct, 0.0, 100.0));
                 const int gaugeW = std::max(1, int(std::lround(item.w * pct / 100.0f)));
                 batch(m_list.fillBatches, Palette::kOccupancyGauge)
                     .items.push_back(

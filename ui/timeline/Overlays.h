@@ -31,7 +31,8 @@ struct GapOverlay {
 // A warp annotation for one kernel slice: theoretical occupancy shading and a low-fill mark.
 struct KernelBadge {
     model::SliceRef slice;
-    float occupancyPct = 0.0f;  // theoretical, 0..100
+    // Theoretical, 0..100: the analysis' double, so the tooltip rounds it as Details does.
+    double occupancyPct = 0.0;
     bool lowFill = false;       // the grid leaves most of the GPU empty: the warning triangle
     QString tooltip;
     bool lowOccupancy = false;  // few warps per SM: said in the tooltip, the gauge shows it

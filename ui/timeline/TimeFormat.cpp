@@ -2,6 +2,8 @@
 
 #include "analysis/Format.h"
 
+#include <QObject>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -36,6 +38,55 @@ QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs, model::TimeNs ma
         }
     }
     return QString::number(ns) + QStringLiteral(" ns");
+}
+
+namespace {
+
+constexpr int kMaxLabelDigits = 7;  // "1234.567 ms" reads; "1215140.784 µs" does not
+
+int digitCount(const QString& text) {
+    return int(std::count_if(text.begin(), text.end(), [](QChar c) { return c.isDigit(); }));
+}
+
+model::TimeNs magnitudeOf(model::TimeNs startNs, model::TimeNs endNs) {
+    return std::max(std::abs(startNs), std::abs(endNs));
+}
+
+}  // namespace
+
+RulerOrigin rulerOrigin(model::TimeNs startNs, model::TimeNs endNs, model::TimeNs stepNs) {
+    RulerOrigin origin;
+    const QString absolute = formatTickLabel(endNs, stepNs, magnitudeOf(startNs, endNs));
+    if (digitCount(absolute) <= kMaxLabelDigits || stepNs <= 0) {
+        return origin;
+    }
+    // A power of ten at least 100 steps long: offsets keep three or four digits, and the anchor
+    // changes only every hundred steps of panning.
+    model::TimeNs anchorStep = 1;
+    while (anchorStep < stepNs * 100 && anchorStep < model::TimeNs(1) << 60) {
+        anchorStep *= 10;
+    }
+    origin.relative = true;
+    origin.anchorStepNs = anchorStep;
+    // Rounded down, negative times included.
+    origin.anchorNs = (startNs >= 0 ? startNs / anchorStep : -((-startNs + anchorStep - 1) / anchorStep)) * anchorStep;
+    return origin;
+}
+
+QString rulerLabel(const RulerOrigin& origin, model::TimeNs ns, model::TimeNs stepNs,
+                   model::TimeNs startNs, model::TimeNs endNs) {
+    if (!origin.relative) {
+        return formatTickLabel(ns, stepNs, magnitudeOf(startNs, endNs));
+    }
+    const model::TimeNs offset = ns - origin.anchorNs;
+    const QString text = formatTickLabel(
+        offset, stepNs, magnitudeOf(startNs - origin.anchorNs, endNs - origin.anchorNs));
+    return offset >= 0 ? QStringLiteral("+") + text : text;
+}
+
+QString rulerAnchorText(const RulerOrigin& origin) {
+    return QObject::tr("from %1")
+        .arg(formatTickLabel(origin.anchorNs, origin.anchorStepNs, origin.anchorNs));
 }
 
 }  // namespace wl::ui

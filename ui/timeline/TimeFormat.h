@@ -16,4 +16,19 @@ QString formatDuration(model::TimeNs durationNs);
 // three decimals ("1200.2 ms" rather than "1.2002 s").
 QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs, model::TimeNs magnitudeNs);
 
+// Where the ruler's labels count from. Deep in a long trace absolute labels stop being readable
+// ("1215140.784 µs" at a 20 ns zoom); then the ruler counts from an anchor, a round time at or
+// before the view's start that stays put while panning, and ticks read "+785 ns".
+struct RulerOrigin {
+    bool relative = false;
+    model::TimeNs anchorNs = 0;  // when relative: a multiple of anchorStepNs
+    model::TimeNs anchorStepNs = 1;
+};
+RulerOrigin rulerOrigin(model::TimeNs startNs, model::TimeNs endNs, model::TimeNs stepNs);
+// A tick's label under `origin`: formatTickLabel's absolute one, or "+785 ns" from the anchor.
+QString rulerLabel(const RulerOrigin& origin, model::TimeNs ns, model::TimeNs stepNs,
+                   model::TimeNs startNs, model::TimeNs endNs);
+// The anchor as the ruler's header writes it ("from 1215.140 ms").
+QString rulerAnchorText(const RulerOrigin& origin);
+
 }  // namespace wl::ui

@@ -186,12 +186,16 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
     p.fillRect(ruler, QColor::fromRgb(Palette::kRulerBackground));
     p.setFont(font());
     p.setPen(QColor::fromRgb(Palette::kRulerText));
-    // Over the header column: the visible duration.
+    // Over the header column: the visible duration, and where the ticks count from when they
+    // count from an anchor.
+    const RulerOrigin origin = rulerOrigin(map.startNs(), map.endNs(), ticks.stepNs);
+    QString header = tr("Visible: %1").arg(formatDuration(map.durationNs()));
+    if (origin.relative)
+        header += QLatin1Char('\n') + rulerAnchorText(origin);
     p.drawText(QRect(8, 0, kHeaderWidthPx - 16, kRulerHeightPx), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("Visible: %1").arg(formatDuration(map.durationNs())));
+               header);
     p.save();
     p.setClipRect(QRect(kHeaderWidthPx, 0, map.widthPx(), kRulerHeightPx));
-    const model::TimeNs magnitude = std::max(std::abs(map.startNs()), std::abs(map.endNs()));
     for (model::TimeNs t : ticks.ticksNs) {
         const int x = kHeaderWidthPx + int(std::lround(map.xForNs(t)));
         p.drawLine(x, kRulerHeightPx - 10, x, kRulerHeightPx - 1);
@@ -201,7 +205,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
             p.drawLine(xm, kRulerHeightPx - 4, xm, kRulerHeightPx - 1);
         }
         p.drawText(QRect(x + 3, 2, 200, kRulerHeightPx - 12), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatTickLabel(t, ticks.stepNs, magnitude));
+                   rulerLabel(origin, t, ticks.stepNs, map.startNs(), map.endNs()));
     }
     if (!ticks.ticksNs.empty()) {
         // Minor ticks before the first major tick.

@@ -142,7 +142,7 @@ struct TimelineView::State {
 
     // Range selection: a drag that started on the ruler or with Shift.
     bool selectingRange = false;
-    bool showDependencies = true;  // View > Dependencies
+    bool showDependencies = false;  // View > Dependencies: the selection's own either way
     model::TimeNs rangeAnchorNs = 0;
     std::optional<model::TimeRange> timeSelection;
     // A shift-drag over rows selects those rows too: the content y where it began, the band of

@@ -1,6 +1,4 @@
 #include <gtest/gtest.h>
-#include <QBarCategoryAxis>
-#include <QChart>
 #include <QComboBox>
 #include <QLabel>
 #include <algorithm>
@@ -8,6 +6,7 @@
 #include "analysis/Analysis.h"
 #include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
 #include "ui/analysis/CompareView.h"
+#include "ui/analysis/PairedBars.h"
 #include "ui/analysis/RunMetrics.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -80,9 +79,12 @@ TEST(CompareView, MetricsChartsAndSpeedup) {
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyOverlap, 1), 100.0 * 2 / 6);
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyRate, 0), 10.0);
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyRate, 1), 10.0);
-    for (int m = 0; m < CompareView::kMetricCount; ++m) {
-        EXPECT_EQ(view.chart(static_cast<CompareView::Metric>(m))->series().size(), 1);
-    }
+    // Each figure is written beside its bar, in the units of the labels above the timelines.
+    const auto& rows = view.metricBars()->rows();
+    ASSERT_EQ(rows.size(), std::size_t(CompareView::kMetricCount));
+    EXPECT_EQ(rows[CompareView::WallTime].texts[0], "12.00 ms");
+    EXPECT_EQ(rows[CompareView::CopyRate].texts[1], "10.00 GB/s");
+    EXPECT_DOUBLE_EQ(rows[CompareView::GpuBusy].scaleMax, 100.0);
 }
 
 TEST(CompareView, MeasuredWallTimesReplaceTheSpans) {
@@ -229,17 +231,34 @@ TEST(CompareView, KernelTimeChartUsesShortNames) {
     EXPECT_DOUBLE_EQ(view.kernelBarValue(1, 1), 0.5);
     EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 0), 0.0);
     EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 1), 0.1);
-    ASSERT_EQ(view.kernelChart()->series().size(), 1);
-    // The chart's category axis carries the same short names.
-    bool found = false;
-    for (QAbstractAxis* axis : view.kernelChart()->axes(Qt::Vertical)) {
-        if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
-            found = true;
-            EXPECT_TRUE(categories->categories().contains("reduce_kernel"));
-            EXPECT_FALSE(categories->categories().join(' ').contains("at::native"));
-        }
+    // The bars are labelled with the short names, the full name is the row's tooltip.
+    const PairedBars* bars = view.kernelBars();
+    ASSERT_EQ(bars->rows().size(), 3u);
+    EXPECT_EQ(bars->rows()[0].label, "reduce_kernel");
+    EXPECT_EQ(bars->rows()[0].fullLabel.toStdString(), reduce);
+    EXPECT_TRUE(bars->toolTipAt(bars->rowRect(0).center()).startsWith("void at::native::reduce_kernel"));
+    EXPECT_EQ(bars->rows()[2].texts[0], "0 ns");  // absent from the first run: a zero, shown
+}
+
+// At the narrowest width the compare tab gets (1024-pixel window), real kernel names keep their
+// readable part instead of becoming "…".
+TEST(CompareView, KernelNamesStayReadableWhenNarrow) {
+    test::HandTrace b;
+    b.kernel(1, 0, 3'000'000, -1,
+             "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(cutlass_80_"
+             "tensorop_s1688gemm_64x64_16x6_tn_align4::Params)");
+    b.kernel(1, 3'000'000, 4'000'000, -1,
+             "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+             "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+             "at::detail::Array<char*, 1>)");
+    CompareView view;
+    view.setRuns(b.finish(), b.finish());
+    view.kernelBars()->resize(400, view.kernelBars()->minimumSizeHint().height());
+    for (int row = 0; row < 2; ++row) {
+        const QString drawn = view.kernelBars()->drawnLabel(row);
+        EXPECT_GE(drawn.size(), 12) << drawn.toStdString();
+        EXPECT_NE(drawn, QStringLiteral("…"));
     }
-    EXPECT_TRUE(found);
 }
 
 }  // namespace
