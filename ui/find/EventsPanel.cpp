@@ -12,7 +12,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/find/SliceSort.h"
 
 namespace wl::ui {

@@ -16,7 +16,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/find/SliceTableModel.h"
 
 namespace wl::ui {

@@ -6,7 +6,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/ranks/RankHeatMap.h"
 
 namespace wl::ui {
