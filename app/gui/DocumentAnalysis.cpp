@@ -6,7 +6,7 @@
 
 #include "analysis/Format.h"
 #include "ui/analysis/AnalysisOverlays.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 
 namespace wl::app {
 

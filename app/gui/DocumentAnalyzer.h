@@ -7,7 +7,7 @@
 
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/TraceDocument.h"
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 namespace wl::app {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/RunSession.h"
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 namespace wl::app {
 

@@ -6,7 +6,7 @@
 
 #include "model/Result.h"
 #include "model/Trace.h"
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 namespace wl::app {
 

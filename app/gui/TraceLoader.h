@@ -10,7 +10,7 @@
 #include "io/RankJob.h"
 #include "model/Result.h"
 #include "model/Trace.h"
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 namespace wl::app {
 

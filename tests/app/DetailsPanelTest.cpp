@@ -9,9 +9,9 @@
 #include "app/gui/SampleTraces.h"
 #include "model/TraceBuilder.h"
 #include "support/TraceFactory.h"
+#include "ui/common/Units.h"
 #include "ui/details/ArgMembers.h"
 #include "ui/details/DetailsPanel.h"
-#include "ui/details/Units.h"
 
 namespace wl::ui {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 namespace wl::ui {
 namespace {

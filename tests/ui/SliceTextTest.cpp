@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "TimelineTestTraces.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/timeline/SliceText.h"
 
 namespace wl::ui {

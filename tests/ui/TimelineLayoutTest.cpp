@@ -6,6 +6,7 @@
 
 #include "model/TraceMerge.h"
 #include "support/ProcessTraceFactory.h"
+#include "ui/common/TrackTitles.h"
 #include "ui/timeline/DenseSpan.h"
 
 namespace wl::ui {
@@ -24,7 +25,7 @@ TEST(TimelineLayout, EachProcessesGpuGroupOfAMergedRecordingSaysWhoseItIs) {
     std::set<QString> gpuTitles;
     for (model::ProcessIndex p = 0; p < trace.processes().size(); ++p) {
         if (trace.processes()[p].deviceId >= 0) {
-            gpuTitles.insert(TimelineLayout::processTitle(trace, p));
+            gpuTitles.insert(processTitle(trace, p));
         }
     }
     ASSERT_EQ(gpuTitles.size(), 2u) << "two groups on GPU 0, told apart";
@@ -42,7 +43,7 @@ TEST(TimelineLayout, AProcessNameThatSaysItsPidIsNotGivenItTwice) {
     const auto trace = b.finalize();
     std::set<QString> titles;  // processes are reordered by finalize(): compare as a set
     for (model::ProcessIndex p = 0; p < trace->processes().size(); ++p) {
-        titles.insert(TimelineLayout::processTitle(*trace, p));
+        titles.insert(processTitle(*trace, p));
     }
     EXPECT_EQ(titles, (std::set<QString>{QStringLiteral("python3 (pid 1054)"),
                                          QStringLiteral("trainer (pid 77)")}));
@@ -69,7 +70,7 @@ TEST(TimelineLayout, GpuFirstThenHostsThenFoldedBookkeepingProcesses) {
 
     std::vector<QString> order;
     for (model::ProcessIndex p : TimelineLayout::processOrder(*trace)) {
-        order.push_back(TimelineLayout::processTitle(*trace, p));
+        order.push_back(processTitle(*trace, p));
     }
     ASSERT_EQ(order.size(), 4u);
     EXPECT_TRUE(order[0].startsWith(QStringLiteral("GPU 0"))) << order[0].toStdString();
@@ -80,14 +81,14 @@ TEST(TimelineLayout, GpuFirstThenHostsThenFoldedBookkeepingProcesses) {
 
     std::set<QString> folded;
     for (model::ProcessIndex p : TimelineLayout::foldedAtOpen(*trace)) {
-        folded.insert(TimelineLayout::processTitle(*trace, p));
+        folded.insert(processTitle(*trace, p));
     }
     EXPECT_EQ(folded,
               (std::set<QString>{QStringLiteral("Spans"), QStringLiteral("(unnamed process)")}));
 
     std::set<QString> tracks;
     for (const model::Track& t : trace->tracks()) {
-        tracks.insert(TimelineLayout::trackTitle(*trace, t));
+        tracks.insert(trackTitle(*trace, t));
     }
     EXPECT_TRUE(tracks.count(QStringLiteral("CUDA API (thread 3745515072)")))
         << "Kineto's negative 32-bit thread id shown as the unsigned id";

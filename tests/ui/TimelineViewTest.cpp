@@ -8,6 +8,7 @@
 
 #include "TimelineTestTraces.h"
 #include "support/TraceFactory.h"
+#include "ui/common/TrackTitles.h"
 #include "ui/style/Palette.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -44,7 +45,7 @@ TEST_F(ViewFixture, BuildsRowsInDisplayOrder) {
         titles.push_back(r.title);
     }
     const auto title = [&](model::TrackIndex t) {
-        return TimelineLayout::trackTitle(*small.trace, small.trace->track(t));
+        return trackTitle(*small.trace, small.trace->track(t));
     };
     // The GPU first (its rows in view however many host threads a trace has), as Nsight
     // Systems puts a process's CUDA hardware rows above its threads.

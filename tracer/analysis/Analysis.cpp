@@ -71,19 +71,11 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
 
     const RuleContext ctx{trace, options, ops, result};
     std::vector<Diagnostic> found;
-    checkPageableMemcpy(ctx, found);
-    checkSyncMemcpy(ctx, found);
-    checkSyncApiInLoop(ctx, found);
-    checkGpuGaps(ctx, found);
-    checkHostRangeStalls(ctx, found);
-    checkLaunchBound(ctx, found);
-    checkLowUtilization(ctx, found);
-    checkLowOccupancy(ctx, found);
-    checkStreamsSerialized(ctx, found);
-    checkMissedCopyOverlap(ctx, found);
-    checkAllocInLoop(ctx, found);
-    checkDevicesWait(ctx, found);
-    checkCollectiveWait(ctx, found);
+    for (const Rule& rule : allRules()) {
+        if (rule.check != nullptr) {
+            rule.check(ctx, found);
+        }
+    }
     keepInProportion(result, found);
     std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {
         if (a.severity != b.severity) {

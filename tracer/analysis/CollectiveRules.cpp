@@ -16,7 +16,7 @@ namespace wl::analysis {
 // the rank's GPU looks busy while it does nothing. The shortest instance of a GPU's collectives
 // is about what one costs when nobody is late; the time above it is counted as waiting. One
 // finding per GPU whose collectives take collectiveWaitMinSharePct of the window.
-void checkCollectiveWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkCollectiveWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     struct Collectives {
         std::vector<const GpuOp*> ops;
         model::TimeNs totalNs = 0;
@@ -80,6 +80,13 @@ void checkCollectiveWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             "work), then balance the ranks or overlap the communication with compute";
         out.push_back(std::move(d));
     }
+}
+
+std::span<const Rule> collectiveRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::CollectiveWait, "collective-wait", checkCollectiveWait},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

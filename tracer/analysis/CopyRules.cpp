@@ -10,7 +10,7 @@ namespace wl::analysis {
 using rules::addEvidence;
 using rules::cover;
 
-void checkPageableMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkPageableMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     Diagnostic d;
     d.rule = RuleId::PageableMemcpy;
     std::uint64_t bytes = 0;
@@ -44,7 +44,7 @@ void checkPageableMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     out.push_back(std::move(d));
 }
 
-void checkSyncMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkSyncMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     Diagnostic d;
     d.rule = RuleId::SyncMemcpy;
     std::uint64_t bytes = 0;
@@ -91,7 +91,7 @@ void checkSyncMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     out.push_back(std::move(d));
 }
 
-void checkMissedCopyOverlap(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkMissedCopyOverlap(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
         const IntervalSet copies = ctx.ops.busyOf(dev.deviceId, GpuOpKind::Memcpy);
         const IntervalSet kernels = ctx.ops.busyOf(dev.deviceId, GpuOpKind::Kernel);
@@ -136,6 +136,15 @@ void checkMissedCopyOverlap(const RuleContext& ctx, std::vector<Diagnostic>& out
             "and pinned host memory, so one chunk's copies run under another's kernels";
         out.push_back(std::move(d));
     }
+}
+
+std::span<const Rule> copyRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::PageableMemcpy, "pageable-memcpy", checkPageableMemcpy},
+        {RuleId::SyncMemcpy, "sync-memcpy", checkSyncMemcpy},
+        {RuleId::MissedCopyOverlap, "missed-copy-overlap", checkMissedCopyOverlap},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

@@ -13,7 +13,7 @@ namespace wl::analysis {
 // GPUs that wait for each other: a GPU's idle gap that ends when an op on another GPU it waited
 // for (through a CUDA event: a peer copy's source, another device's partial result) finished.
 // One finding per (waiting GPU, awaited GPU) whose waits reach the share of the window.
-void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     struct Waits {
         Diagnostic d;
         model::TimeNs longestNs = 0;
@@ -66,6 +66,13 @@ void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             gpu + " (another stream) before the wait so it has something to do meanwhile";
         out.push_back(std::move(w.d));
     }
+}
+
+std::span<const Rule> deviceRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::DevicesWait, "devices-wait", checkDevicesWait},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

@@ -11,9 +11,9 @@
 
 namespace wl::analysis {
 
-// The rules that explain a trace. Their ids ("pageable-memcpy", ...) are stable: the command line's
-// JSON and tests use them. A new rule goes before Count and gets its id in Diagnostic.cpp's table,
-// which does not compile until it has one.
+// The rules that explain a trace, by name. Each rule's stable id ("pageable-memcpy": the command
+// line's JSON and tests use it) and its check are registered beside the rule, in its *Rules.cpp
+// (see Rules.h). A new rule goes before Count; a name with no registered rule reads "unknown".
 enum class RuleId : std::uint8_t {
     PageableMemcpy,
     SyncMemcpy,
@@ -29,9 +29,8 @@ enum class RuleId : std::uint8_t {
     AllocInLoop,
     DevicesWait,
     CollectiveWait,
-    Count,  // not a rule: how many there are
+    Count,  // not a rule: the end of the names (nothing to bump: it follows the last one)
 };
-inline constexpr int kRuleCount = static_cast<int>(RuleId::Count);
 const char* toString(RuleId rule);
 std::optional<RuleId> ruleFromString(std::string_view id);
 

@@ -59,7 +59,7 @@ std::string libraryFix(std::string_view library) {
 
 }  // namespace
 
-void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     struct Group {
         Diagnostic d;
         WarpUse example;
@@ -224,6 +224,14 @@ WarpFlags judgeWarpUse(const WarpUse& w, const AnalysisOptions& o) {
     f.lowFill = w.smCount > 0 && w.gpuFillPct < o.lowFillPct;
     f.lowLanes = w.laneUsePct < o.lowLaneUsePct;
     return f;
+}
+
+std::span<const Rule> kernelRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::LowOccupancyKernel, "low-occupancy-kernel", checkLowOccupancy},
+        {RuleId::LibraryKernels, "library-kernels", nullptr},  // found by checkLowOccupancy
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

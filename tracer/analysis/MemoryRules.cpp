@@ -11,7 +11,7 @@ namespace wl::analysis {
 // cudaMalloc/cudaFree made again and again inside the window: each cudaFree waits for the whole
 // device (it drains every stream's queue), and a synchronous allocation can too; in a loop that
 // is a synchronisation per iteration the code never asked for.
-void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     Diagnostic d;
     d.rule = RuleId::AllocInLoop;
     std::map<std::string, std::uint64_t> calls;
@@ -69,6 +69,13 @@ void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
         "growing or is emptied (torch.cuda.empty_cache, free_all_blocks): keep tensor shapes "
         "stable and do not empty the cache inside the loop";
     out.push_back(std::move(d));
+}
+
+std::span<const Rule> memoryRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::AllocInLoop, "alloc-in-loop", checkAllocInLoop},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "analysis/Diagnostic.h"
@@ -22,20 +23,34 @@ struct RuleContext {
     const AnalysisResult& result;
 };
 
-// One function per rule (or family); each appends zero or more diagnostics.
-void checkPageableMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkSyncMemcpy(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkMissedCopyOverlap(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkAllocInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& out);
-void checkCollectiveWait(const RuleContext& ctx, std::vector<Diagnostic>& out);
+// A check reads the context and appends zero or more findings.
+using RuleCheck = void (*)(const RuleContext& ctx, std::vector<Diagnostic>& out);
+
+// A rule as the analysis runs it: its name in code, its stable id ("pageable-memcpy": the command
+// line's JSON and tests use it) and the check that finds it. A check may find a second rule in the
+// same pass (low occupancy also finds library kernels): that rule names no check of its own.
+struct Rule {
+    RuleId rule;
+    const char* id;
+    RuleCheck check;  // null: found by another rule's check (same file)
+};
+
+// A new rule is its check and one line of its file's table (the file's `...Rules()` function),
+// beside a name in RuleId. A new file of rules declares its function here and adds it to
+// allRules' list (Diagnostic.cpp).
+std::span<const Rule> collectiveRules();
+std::span<const Rule> copyRules();
+std::span<const Rule> deviceRules();
+std::span<const Rule> kernelRules();
+std::span<const Rule> memoryRules();
+std::span<const Rule> streamRules();
+std::span<const Rule> syncRules();
+std::span<const Rule> timeRules();
+
+// Every registered rule, sorted by RuleId (so index = RuleId while every name is registered). A
+// RuleId that no table registers is missing here and toString says "unknown" for it: RulesTest's
+// RuleIds tests fail then.
+std::span<const Rule> allRules();
 
 // Helpers shared by the rules.
 namespace rules {

@@ -62,7 +62,7 @@ std::int64_t requestedStreams(const model::Trace& trace, std::string& why) {
 
 }  // namespace
 
-void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     std::string why;
     const std::int64_t requested = requestedStreams(ctx.trace, why);
     if (requested <= 1) {
@@ -115,6 +115,13 @@ void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnostic>& out
             "check the handles differ";
         out.push_back(std::move(d));
     }
+}
+
+std::span<const Rule> streamRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::StreamsSerialized, "streams-serialized", checkStreamsSerialized},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

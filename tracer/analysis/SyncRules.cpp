@@ -9,7 +9,7 @@
 
 namespace wl::analysis {
 
-void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     // Only idle time that began while the launching thread was inside a blocking call counts: a
     // wait that returns while queued work still runs costs nothing.
     for (const IdleAttribution& a : ctx.result.utilization.attribution) {
@@ -87,6 +87,13 @@ void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             out.push_back(std::move(d));
         }
     }
+}
+
+std::span<const Rule> syncRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::SyncApiInLoop, "sync-api-in-loop", checkSyncApiInLoop},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

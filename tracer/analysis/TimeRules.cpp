@@ -26,7 +26,7 @@ std::string causeShares(const IdleAttribution& a) {
 
 }  // namespace
 
-void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
         const IdleAttribution* attribution = attributionOf(ctx, dev.deviceId);
         Diagnostic d;
@@ -86,7 +86,7 @@ void checkGpuGaps(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     }
 }
 
-void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     const UtilizationResult& u = ctx.result.utilization;
     const model::TimeNs idle = u.idleNs();
     if (idle <= 0) {
@@ -141,7 +141,7 @@ void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) 
     }
 }
 
-void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
         const IdleAttribution* a = attributionOf(ctx, dev.deviceId);
         if (a == nullptr || dev.opCount == 0 || a->idleNs <= 0 ||
@@ -182,7 +182,7 @@ void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     }
 }
 
-void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+static void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     const std::int32_t windows = std::max(ctx.options.utilizationWindows, 1);
     for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
         if (dev.spanNs() < ctx.options.minUtilizationSpanNs) {
@@ -252,6 +252,16 @@ void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>& out) {
             "or host work that could overlap the GPU)";
         out.push_back(std::move(d));
     }
+}
+
+std::span<const Rule> timeRules() {
+    static constexpr Rule kRules[] = {
+        {RuleId::GpuGap, "gpu-gap", checkGpuGaps},
+        {RuleId::HostRangeStallsGpu, "host-range-stalls-gpu", checkHostRangeStalls},
+        {RuleId::LaunchBound, "launch-bound", checkLaunchBound},
+        {RuleId::LowUtilization, "low-utilization", checkLowUtilization},
+    };
+    return kRules;
 }
 
 }  // namespace wl::analysis

@@ -15,7 +15,7 @@
 #include "analysis/Window.h"
 #include "ui/analysis/AnalysisOverlays.h"
 #include "ui/analysis/PairedBars.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimelineView.h"

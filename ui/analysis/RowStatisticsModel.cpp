@@ -1,7 +1,7 @@
 #include "ui/analysis/RowStatisticsModel.h"
 
 #include "analysis/Format.h"
-#include "ui/timeline/TimelineLayout.h"
+#include "ui/common/TrackTitles.h"
 
 namespace wl::ui {
 
@@ -42,8 +42,7 @@ void RowStatisticsModel::setSummary(model::TracePtr trace, const analysis::RowSu
                     ? QStringLiteral("GPU %1 (pid %2)").arg(process.deviceId).arg(process.ownerPid)
                     : QStringLiteral("GPU %1").arg(process.deviceId);
         }
-        m_titles.push_back(
-            QStringLiteral("%1 · %2").arg(owner, TimelineLayout::trackTitle(*m_trace, track)));
+        m_titles.push_back(QStringLiteral("%1 · %2").arg(owner, trackTitle(*m_trace, track)));
     }
     endResetModel();
 }

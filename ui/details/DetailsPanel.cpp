@@ -16,9 +16,9 @@
 
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
+#include "ui/common/TrackTitles.h"
+#include "ui/common/Units.h"
 #include "ui/details/ArgMembers.h"
-#include "ui/details/Units.h"
-#include "ui/timeline/TimelineLayout.h"
 
 namespace wl::ui {
 namespace {
@@ -427,8 +427,7 @@ void DetailsPanel::fillLaunch(const model::Slice& s) {
     };
     const auto where = [&t](model::SliceRef ref) {
         return tr("%1 on %2")
-            .arg(qstr(t.str(t.slice(ref).nameId)),
-                 TimelineLayout::trackTitle(t, t.track(ref.track)));
+            .arg(qstr(t.str(t.slice(ref).nameId)), trackTitle(t, t.track(ref.track)));
     };
     const model::Flow* in = t.flowTo(m_ref);
     const model::Flow* out = t.flowFrom(m_ref);

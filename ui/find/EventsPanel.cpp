@@ -11,7 +11,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/find/SliceSort.h"
 
 namespace wl::ui {

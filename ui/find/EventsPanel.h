@@ -10,7 +10,7 @@
 #include "model/Time.h"
 #include "model/Trace.h"
 #include "ui/find/SliceTableModel.h"
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 class QComboBox;
 class QLabel;

@@ -15,7 +15,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/find/SliceTableModel.h"
 
 namespace wl::ui {

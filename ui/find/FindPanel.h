@@ -8,7 +8,7 @@
 
 #include "model/Trace.h"
 #include "ui/find/SliceSearch.h"
-#include "ui/jobs/JobTracker.h"
+#include "ui/common/JobTracker.h"
 
 class QCheckBox;
 class QLabel;

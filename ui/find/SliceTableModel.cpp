@@ -5,8 +5,8 @@
 
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
-#include "ui/details/Units.h"
-#include "ui/timeline/TimelineLayout.h"
+#include "ui/common/TrackTitles.h"
+#include "ui/common/Units.h"
 
 namespace wl::ui {
 namespace {
@@ -52,7 +52,7 @@ int SliceTableModel::columnCount(const QModelIndex& parent) const {
 
 QString SliceTableModel::rowTitle(const model::Trace& trace, model::TrackIndex track) {
     const model::Track& t = trace.track(track);
-    const QString title = TimelineLayout::trackTitle(trace, t);
+    const QString title = trackTitle(trace, t);
     // "Stream 13" is ambiguous when there are several GPUs.
     if (t.deviceId >= 0 && trace.devices().size() > 1)
         return QStringLiteral("GPU %1 %2").arg(t.deviceId).arg(title);
@@ -118,7 +118,7 @@ QVariant SliceTableModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(analysis::demangleKernelName(m_trace->str(s.nameId)));
         if (index.column() == kRow) {
             return QStringLiteral("%1 — %2").arg(
-                TimelineLayout::processTitle(*m_trace, m_trace->track(ref.track).process),
+                processTitle(*m_trace, m_trace->track(ref.track).process),
                 m_trackTitles[ref.track]);
         }
         if (index.column() == kBytes) {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/timeline/TimeFormat.h"
 
 namespace wl::ui {

@@ -7,7 +7,7 @@
 #include <QVBoxLayout>
 #include <optional>
 
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/ranks/RankHeatMap.h"
 
 namespace wl::ui {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ui/style/Palette.h"
+#include "ui/timeline/RowTypes.h"
 
 namespace wl::ui {
 
@@ -30,7 +31,7 @@ std::size_t DrawListBuilder::gallopToStart(std::span<const model::Slice> lane, s
 }
 
 // One build: the request, the list being filled and the colour-batch lookup.
-class DrawListBuilder::Builder {
+class DrawListBuilder::Builder final : public RowCanvas {
 public:
     Builder(const DrawListRequest& r, const QFontMetrics& metrics)
         : m_r(r), m_trace(*r.trace), m_map(r.mapper), m_metrics(metrics) {}
@@ -39,28 +40,14 @@ public:
         const TimelineLayout& layout = *m_r.layout;
         const int top = m_r.scrollYPx;
         const int bottom = top + m_r.viewportHeightPx;
+        // Each row draws as its kind does (RowTypes.cpp), with the primitives below.
         for (int ri = std::max(0, layout.rowAt(top)); ri >= 0 && ri < int(layout.rows().size());
              ++ri) {
             const TimelineRow& row = layout.rows()[ri];
             if (row.yPx >= bottom) {
                 break;
             }
-            switch (row.kind) {
-                case RowKind::Track:
-                    trackRow(row, top, bottom);
-                    break;
-                case RowKind::DeviceGaps:
-                    gaps(m_r.overlays ? &m_r.overlays->gapsFor(row.deviceId, -1) : nullptr,
-                         row.yPx - top + 2, row.heightPx - 4);
-                    break;
-                case RowKind::Counter:
-                    counterRow(row, row.yPx - top);
-                    break;
-                case RowKind::Process:
-                    if (row.collapsed)
-                        processSummary(row, row.yPx - top);
-                    break;
-            }
+            rowType(row.kind).draw(*this, row);
         }
         return std::move(m_list);
     }
@@ -85,43 +72,14 @@ private:
         return batches.back();
     }
 
-    // A collapsed process or GPU still shows what it holds: the top-level slices of its streams
-    // and threads in one thin strip of its title band, undecorated (no labels or marks), so that
-    // where its work is (and is not) reads without opening it. Bounded by pixels per track.
-    void processSummary(const TimelineRow& row, int y) {
-        const auto tracks = m_trace.tracks();
-        m_summary = true;
-        for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
-            const model::Track& track = tracks[t];
-            const bool shown = track.kind == model::TrackKind::GpuStream ||
-                               track.kind == model::TrackKind::HostApi ||
-                               track.kind == model::TrackKind::Host;
-            if (track.process == row.process && shown && track.laneCount() > 0)
-                lane(t, track, 0, y + kSummaryTopPx, kSummaryHeightPx);
-        }
-        m_summary = false;
-    }
+public:
+    // RowCanvas: what the kinds of row draw with.
+    const DrawListRequest& request() const override { return m_r; }
 
-    void trackRow(const TimelineRow& row, int top, int bottom) {
-        const model::Track& track = m_trace.track(row.track);
-        if (track.kind == model::TrackKind::GpuStream && m_r.overlays) {
-            // Stream-level idle gaps: hatched behind the stream's slices.
-            gaps(&m_r.overlays->gapsFor(track.deviceId, track.streamId),
-                 row.yPx - top + TimelineLayout::kRowPaddingPx,
-                 row.heightPx - 2 * TimelineLayout::kRowPaddingPx);
-        }
-        for (std::uint32_t d = 0; d < row.lanesShown && d < track.laneCount(); ++d) {
-            const int laneTop =
-                row.yPx + TimelineLayout::kRowPaddingPx + int(d) * TimelineLayout::kLaneHeightPx;
-            if (laneTop + TimelineLayout::kLaneHeightPx <= top || laneTop >= bottom) {
-                continue;
-            }
-            lane(row.track, track, d, laneTop - top + 1, TimelineLayout::kLaneHeightPx - 2);
-        }
-    }
-
-    void lane(model::TrackIndex trackIndex, const model::Track& track, std::uint32_t depth, int y,
-              int h) {
+    void lane(model::TrackIndex trackIndex, std::uint32_t depth, int y, int h,
+              bool decorated) override {
+        m_summary = !decorated;
+        const model::Track& track = m_trace.track(trackIndex);
         const std::span<const model::Slice> slices = track.lane(depth);
         const std::uint32_t base = track.laneBegin[depth];
         const int width = m_map.widthPx();
@@ -211,6 +169,7 @@ private:
         }
     }
 
+private:
     // End of the merged run that starts with thin slice i in pixel px0: the first slice starting
     // at or after the next pixel boundary. Where the lane is so dense that a whole group of the
     // coarse index starts before the pixel after next, the run ends at that group boundary
@@ -304,16 +263,19 @@ private:
         }
     }
 
-    void gaps(const std::vector<std::uint32_t>* list, int y, int h) {
-        if (!list || list->empty()) {
+public:
+    DrawBatch& fills(QRgb color) override { return batch(m_list.fillBatches, color); }
+
+    void gaps(const std::vector<std::uint32_t>& list, int y, int h) override {
+        if (list.empty()) {
             return;
         }
         const auto& all = m_r.overlays->overlays().gaps;
-        auto it = std::partition_point(list->begin(), list->end(), [&](std::uint32_t g) {
+        auto it = std::partition_point(list.begin(), list.end(), [&](std::uint32_t g) {
             return all[g].startNs + all[g].durationNs < m_map.startNs();
         });
         int lastX1 = -1;
-        while (it != list->end()) {
+        while (it != list.end()) {
             const GapOverlay& gap = all[*it];
             if (gap.startNs >= m_map.endNs()) {
                 break;
@@ -334,7 +296,7 @@ private:
             // Gaps starting inside pixels already covered can only widen what is drawn: a short
             // gap and a long one that starts in the same pixel must still show the long one.
             // (At most one gap per threshold's worth of time, so this pass stays short.)
-            for (; it != list->end() && m_map.xForNs(all[*it].startNs) < lastX1; ++it) {
+            for (; it != list.end() && m_map.xForNs(all[*it].startNs) < lastX1; ++it) {
                 const GapOverlay& next = all[*it];
                 const int nextX1 = std::min(
                     m_map.widthPx(), int(std::ceil(m_map.xForNs(next.startNs + next.durationNs))));
@@ -353,90 +315,7 @@ private:
         }
     }
 
-    void counterRow(const TimelineRow& row, int y) {
-        if (!m_r.counters) {
-            return;
-        }
-        const model::CounterTrack& counter = m_trace.counters()[row.counter];
-        const auto& samples = counter.samples;
-        if (samples.empty()) {
-            return;
-        }
-        const int plotTop = y + 3;
-        const int plotH = row.heightPx - 6;
-        const int bottom = plotTop + plotH;
-        const double lo = m_r.counters->minValue(row.counter);
-        const double span = std::max(m_r.counters->scaleMax(row.counter) - lo, 1e-12);
-        auto yOf = [&](double v) {
-            return bottom - int(std::lround(std::clamp((v - lo) / span, 0.0, 1.0) * plotH));
-        };
-        // Both batches exist before either is held: adding one may move the other.
-        batch(m_list.fillBatches, Palette::kCounterFill);
-        batch(m_list.fillBatches, Palette::kCounterRange);
-        DrawBatch& fill = batch(m_list.fillBatches, Palette::kCounterFill);
-        DrawBatch& band = batch(m_list.fillBatches, Palette::kCounterRange);
-        // Samples hold until the next one; the last holds until the end of the trace.
-        const model::TimeNs holdEnd = std::max(m_trace.spanNs(), samples.back().timestampNs + 1);
-        std::size_t a = 0;  // first sample at or after the current pixel's start
-        int runX = -1;
-        int runTop = 0;
-        auto flushRun = [&](int xEnd) {
-            if (runX >= 0 && xEnd > runX && runTop < bottom) {
-                fill.items.push_back(DrawItem{runX, runTop, xEnd - runX, bottom - runTop, 0, {}});
-            }
-            runX = -1;
-        };
-        for (int px = 0; px < m_map.widthPx(); ++px) {
-            const double t0 = m_map.pixelStartNs(px);
-            const double t1 = m_map.pixelStartNs(px + 1);
-            if (t1 <= double(samples.front().timestampNs) || t0 >= double(holdEnd)) {
-                flushRun(px);
-                continue;
-            }
-            // Samples [first, b): the one holding at t0 and every one starting inside the pixel.
-            // Both searches gallop on from the previous pixel, so a row costs O(width log n).
-            a = gallopSamples(samples, a, t0);
-            const std::size_t b = gallopSamples(samples, a, t1);
-            const std::size_t first =
-                (a > 0 && (a == samples.size() || double(samples[a].timestampNs) > t0)) ? a - 1 : a;
-            const CounterSummary::Range r =
-                m_r.counters->range(row.counter, first, std::max(b, first + 1));
-            // At least a one-pixel baseline wherever there is data, so zero reads as zero.
-            const int yMax = std::min(yOf(r.maxValue), bottom - 1);
-            const int yMin = yOf(r.minValue);
-            if (runX >= 0 && yMax != runTop) {
-                flushRun(px);
-            }
-            if (runX < 0) {
-                runX = px;
-                runTop = yMax;
-            }
-            if (yMin - yMax >= 1) {
-                band.items.push_back(DrawItem{px, yMax, 1, yMin - yMax + 1, 0, {}});
-            }
-        }
-        flushRun(m_map.widthPx());
-    }
-
-    static std::size_t gallopSamples(const std::vector<model::CounterSample>& s, std::size_t from,
-                                     double t) {
-        // First index >= from with time >= t.
-        std::size_t lo = from;
-        std::size_t step = 1;
-        std::size_t hi = from;
-        while (hi < s.size() && double(s[hi].timestampNs) < t) {
-            lo = hi + 1;
-            hi = from + step;
-            step *= 2;
-        }
-        hi = std::min(hi, s.size());
-        return std::size_t(
-            std::partition_point(
-                s.begin() + std::ptrdiff_t(lo), s.begin() + std::ptrdiff_t(hi),
-                [t](const model::CounterSample& c) { return double(c.timestampNs) < t; }) -
-            s.begin());
-    }
-
+private:
     const DrawListRequest& m_r;
     const model::Trace& m_trace;
     const TimeMapper m_map;

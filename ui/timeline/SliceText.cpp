@@ -4,9 +4,9 @@
 
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
-#include "ui/details/Units.h"
+#include "ui/common/TrackTitles.h"
+#include "ui/common/Units.h"
 #include "ui/timeline/TimeFormat.h"
-#include "ui/timeline/TimelineLayout.h"
 
 namespace wl::ui {
 
@@ -87,7 +87,7 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
             rows += row(QStringLiteral("Library"), qstr(library));
         }
     }
-    rows += row(QStringLiteral("Row"), TimelineLayout::trackTitle(trace, track));
+    rows += row(QStringLiteral("Row"), trackTitle(trace, track));
     rows += row(QStringLiteral("Start"), formatDuration(s.startNs));
     rows += row(QStringLiteral("Duration"), formatDuration(s.durationNs));
 
@@ -136,7 +136,7 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     };
     const auto where = [&trace](model::SliceRef other) {
         return qstr(trace.str(trace.slice(other).nameId)) + QStringLiteral(" on ") +
-               TimelineLayout::trackTitle(trace, trace.track(other.track));
+               trackTitle(trace, trace.track(other.track));
     };
     if (const model::Flow* f = trace.flowTo(ref); f && launch(*f)) {
         const model::Slice& api = trace.slice(f->from);

@@ -74,8 +74,6 @@ public:
     static std::vector<model::ProcessIndex> processOrder(const model::Trace& trace);
     // The bookkeeping processes: shown folded when a trace opens.
     static std::vector<model::ProcessIndex> foldedAtOpen(const model::Trace& trace);
-    static QString trackTitle(const model::Trace& trace, const model::Track& track);
-    static QString processTitle(const model::Trace& trace, model::ProcessIndex index);
 
 private:
     std::vector<TimelineRow> m_rows;

@@ -17,7 +17,7 @@
 #include <optional>
 #include <unordered_set>
 #include <utility>
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 #include "ui/style/Palette.h"
 #include "ui/timeline/Arrows.h"
 #include "ui/timeline/CounterSummary.h"

@@ -1,4 +1,4 @@
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 
 #include "analysis/Format.h"
 
