@@ -182,10 +182,12 @@ TEST(SliceSummary, GpuAnnotationsAreTheirOwnKindAndASpilledSliceHasNoParent) {
     // A producer's range on a GPU's row (a PyTorch profiler's gpu_user_annotation).
     b.addNvtx(b.nvtxTrack(b.gpuProcess(0), 7), 0, 100, "step", {});
     t.nvtx("step", 0, 200);
-    // On one row, "b" starts inside "a" and ends after it: spilled, no child of "a".
+    // On one row, "b" starts inside "a" and ends after it: spilled, no child of "a"; so is "c",
+    // drawn under "b" (the next free lane) but no child of it either.
     const model::TrackIndex ops = b.hostTrack(b.hostProcess(100), 1);
     b.addSlice(ops, 0, 100, "a", model::SliceKind::Other);
     b.addSlice(ops, 50, 150, "b", model::SliceKind::Other);
+    b.addSlice(ops, 90, 140, "c", model::SliceKind::Other);
     const auto trace = t.finish();
     const SliceSummary s = sliceSummary(*trace, windowOf({{0, 200}}));
     ASSERT_NE(lineOf(*trace, s, SummaryKind::GpuNvtx, "step"), nullptr);
@@ -193,6 +195,7 @@ TEST(SliceSummary, GpuAnnotationsAreTheirOwnKindAndASpilledSliceHasNoParent) {
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::Nvtx, "step")->totalNs, 200);
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::CpuOp, "a")->selfNs, 100);
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::CpuOp, "b")->selfNs, 100);
+    EXPECT_EQ(lineOf(*trace, s, SummaryKind::CpuOp, "c")->selfNs, 50);
 }
 
 TEST(SliceSummary, ALineSelectsTheSlicesItCounts) {
