@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "HandTrace.h"
+#include "SelectionWindow.h"
 #include "analysis/SliceSummary.h"
 #include "analysis/Window.h"
 
@@ -10,15 +11,6 @@ namespace wl::analysis {
 namespace {
 
 using model::CopyKind;
-
-AnalysisWindow windowOf(std::vector<model::TimeRange> parts,
-                        std::vector<model::TrackIndex> tracks = {}) {
-    AnalysisWindow w;
-    w.source = WindowSource::Selection;
-    w.parts = std::move(parts);
-    w.tracks = std::move(tracks);
-    return w;
-}
 
 const SliceStats* lineOf(const model::Trace& trace, const SliceSummary& s, SummaryKind kind,
                          std::string_view name) {
@@ -33,14 +25,6 @@ model::StringId idOf(const model::Trace& trace, std::string_view name) {
         if (trace.str(id) == name)
             return id;
     ADD_FAILURE() << "no string " << name;
-    return 0;
-}
-
-model::TrackIndex trackOf(const model::Trace& trace, model::TrackKind kind) {
-    for (model::TrackIndex t = 0; t < trace.tracks().size(); ++t)
-        if (trace.track(t).kind == kind)
-            return t;
-    ADD_FAILURE() << "no track of kind " << static_cast<int>(kind);
     return 0;
 }
 
@@ -67,7 +51,7 @@ model::TracePtr nested() {
 
 TEST(SliceSummary, EveryKindOfSliceByNameOverTheWholeTrace) {
     const auto trace = nested();
-    const SliceSummary s = sliceSummary(*trace, windowOf({{0, 1000}}));
+    const SliceSummary s = sliceSummary(*trace, test::selectionOf({{0, 1000}}));
 
     const SliceStats* gemm = lineOf(*trace, s, SummaryKind::Kernel, "gemm");
     ASSERT_NE(gemm, nullptr);
@@ -94,7 +78,9 @@ TEST(SliceSummary, EveryKindOfSliceByNameOverTheWholeTrace) {
     const SliceStats* step = lineOf(*trace, s, SummaryKind::Nvtx, "step");
     ASSERT_NE(step, nullptr);
     // Not again from the NVTX projected on the GPU (the launches inside "step" made one).
-    EXPECT_EQ(trace->track(trackOf(*trace, model::TrackKind::NvtxProjection)).slices.size(), 3u);
+    EXPECT_EQ(
+        trace->track(test::firstTrackOf(*trace, model::TrackKind::NvtxProjection)).slices.size(),
+        3u);
     EXPECT_EQ(step->count, 1u);
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::GpuNvtx, "step"), nullptr);
     const SliceStats* mm = lineOf(*trace, s, SummaryKind::CpuOp, "aten::mm");
@@ -112,7 +98,7 @@ TEST(SliceSummary, EveryKindOfSliceByNameOverTheWholeTrace) {
 
 TEST(SliceSummary, SelfTimeIsTotalLessTheDirectChildrenOnTheSameRow) {
     const auto trace = nested();
-    const SliceSummary s = sliceSummary(*trace, windowOf({{0, 1000}}));
+    const SliceSummary s = sliceSummary(*trace, test::selectionOf({{0, 1000}}));
     // step: 1000 less its two inner ranges (300 + 100); the CPU op aten::mm on another row of the
     // same thread is not its child.
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::Nvtx, "step")->selfNs, 600);
@@ -128,7 +114,7 @@ TEST(SliceSummary, TimesAreClippedToTheWindow) {
     const auto trace = nested();
     // [250, 560): step 310; inner [250, 400) and [500, 560); gemm [250, 300); aten::mm [250, 300);
     // the launch [520, 525); aten::empty and the second gemm are outside.
-    const SliceSummary s = sliceSummary(*trace, windowOf({{250, 560}}));
+    const SliceSummary s = sliceSummary(*trace, test::selectionOf({{250, 560}}));
     const SliceStats* step = lineOf(*trace, s, SummaryKind::Nvtx, "step");
     ASSERT_NE(step, nullptr);
     EXPECT_EQ(step->totalNs, 310);
@@ -152,7 +138,7 @@ TEST(SliceSummary, AWindowOfSeveralPartsCountsTheTimeInsideEach) {
     const auto trace = nested();
     // [0, 150) and [550, 1000): step 600 (self 600 - 50 - 50 - 50); inner [100, 150) and
     // [550, 600), counted once each.
-    const SliceSummary s = sliceSummary(*trace, windowOf({{0, 150}, {550, 1000}}));
+    const SliceSummary s = sliceSummary(*trace, test::selectionOf({{0, 150}, {550, 1000}}));
     const SliceStats* step = lineOf(*trace, s, SummaryKind::Nvtx, "step");
     ASSERT_NE(step, nullptr);
     EXPECT_EQ(step->count, 1u);
@@ -168,8 +154,8 @@ TEST(SliceSummary, AWindowOfSeveralPartsCountsTheTimeInsideEach) {
 
 TEST(SliceSummary, ASelectionOfSomeRowsSumsOnlyThem) {
     const auto trace = nested();
-    const model::TrackIndex nvtx = trackOf(*trace, model::TrackKind::Nvtx);
-    const SliceSummary s = sliceSummary(*trace, windowOf({{0, 1000}}, {nvtx}));
+    const model::TrackIndex nvtx = test::firstTrackOf(*trace, model::TrackKind::Nvtx);
+    const SliceSummary s = sliceSummary(*trace, test::selectionOf({{0, 1000}}, {nvtx}));
     ASSERT_EQ(s.rows.size(), 2u);  // step and inner
     for (const SliceStats& line : s.rows)
         EXPECT_EQ(line.kind, SummaryKind::Nvtx);
@@ -189,7 +175,7 @@ TEST(SliceSummary, GpuAnnotationsAreTheirOwnKindAndASpilledSliceHasNoParent) {
     b.addSlice(ops, 50, 150, "b", model::SliceKind::Other);
     b.addSlice(ops, 90, 140, "c", model::SliceKind::Other);
     const auto trace = t.finish();
-    const SliceSummary s = sliceSummary(*trace, windowOf({{0, 200}}));
+    const SliceSummary s = sliceSummary(*trace, test::selectionOf({{0, 200}}));
     ASSERT_NE(lineOf(*trace, s, SummaryKind::GpuNvtx, "step"), nullptr);
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::GpuNvtx, "step")->totalNs, 100);
     EXPECT_EQ(lineOf(*trace, s, SummaryKind::Nvtx, "step")->totalNs, 200);
@@ -200,7 +186,7 @@ TEST(SliceSummary, GpuAnnotationsAreTheirOwnKindAndASpilledSliceHasNoParent) {
 
 TEST(SliceSummary, ALineSelectsTheSlicesItCounts) {
     const auto trace = nested();
-    const AnalysisWindow window = windowOf({{250, 1000}});
+    const AnalysisWindow window = test::selectionOf({{250, 1000}});
     const model::StringId gemm = idOf(*trace, "gemm");
     const std::vector<model::SliceRef> refs =
         summarySlices(*trace, window, SummaryKind::Kernel, gemm);
@@ -213,12 +199,9 @@ TEST(SliceSummary, ALineSelectsTheSlicesItCounts) {
     // Another kind of the same name, or rows not selected: nothing.
     EXPECT_TRUE(summarySlices(*trace, window, SummaryKind::CpuOp, gemm).empty());
     const AnalysisWindow nvtxOnly =
-        windowOf({{250, 1000}}, {trackOf(*trace, model::TrackKind::Nvtx)});
+        test::selectionOf({{250, 1000}}, {test::firstTrackOf(*trace, model::TrackKind::Nvtx)});
     EXPECT_TRUE(summarySlices(*trace, nvtxOnly, SummaryKind::Kernel, gemm).empty());
-    EXPECT_EQ(summarySlices(*trace, nvtxOnly, SummaryKind::Nvtx,
-                            idOf(*trace, "inner"))
-                  .size(),
-              2u);
+    EXPECT_EQ(summarySlices(*trace, nvtxOnly, SummaryKind::Nvtx, idOf(*trace, "inner")).size(), 2u);
 }
 
 }  // namespace

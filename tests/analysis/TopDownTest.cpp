@@ -3,20 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "HandTrace.h"
+#include "SelectionWindow.h"
 #include "analysis/TopDown.h"
 #include "analysis/Window.h"
 
 namespace wl::analysis {
 namespace {
-
-AnalysisWindow windowOf(std::vector<model::TimeRange> parts,
-                        std::vector<model::TrackIndex> tracks = {}) {
-    AnalysisWindow w;
-    w.source = WindowSource::Selection;
-    w.parts = std::move(parts);
-    w.tracks = std::move(tracks);
-    return w;
-}
 
 // "step/forward/aten::mm" as the names of the path from a root to `node`.
 std::string pathOf(const model::Trace& trace, const TopDown& tree, std::uint32_t node) {
@@ -55,17 +47,9 @@ model::TracePtr oneStep() {
     return t.finish();
 }
 
-model::TrackIndex trackOf(const model::Trace& trace, model::TrackKind kind) {
-    for (model::TrackIndex t = 0; t < trace.tracks().size(); ++t)
-        if (trace.track(t).kind == kind)
-            return t;
-    ADD_FAILURE() << "no track of kind " << static_cast<int>(kind);
-    return 0;
-}
-
 TEST(TopDown, NestedRangesCarryTheGpuTimeTheirCallsLaunched) {
     const auto trace = oneStep();
-    const TopDown tree = topDown(*trace, windowOf({{0, 2000}}));
+    const TopDown tree = topDown(*trace, test::selectionOf({{0, 2000}}));
     ASSERT_EQ(tree.nodes.size(), 4u);
     ASSERT_EQ(tree.rootCount, 1u);
 
@@ -102,7 +86,7 @@ TEST(TopDown, SiblingsAreContiguousLongestFirstAndPointToTheirParent) {
     t.nvtx("long", 400, 800);
     t.kernel(1, 500, 600, 450, "k");
     const auto trace = t.finish();
-    const TopDown tree = topDown(*trace, windowOf({{0, 2000}}));
+    const TopDown tree = topDown(*trace, test::selectionOf({{0, 2000}}));
     ASSERT_EQ(tree.nodes.size(), 4u);
     for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
         const TopDownNode& n = tree.nodes[i];
@@ -125,7 +109,7 @@ TEST(TopDown, InstancesOfOnePathAreOneNode) {
     addStep(t, 0);
     addStep(t, 2000);
     const auto trace = t.finish();
-    const TopDown tree = topDown(*trace, windowOf({{0, 4000}}));
+    const TopDown tree = topDown(*trace, test::selectionOf({{0, 4000}}));
     ASSERT_EQ(tree.nodes.size(), 4u);
     const TopDownNode* step = nodeAt(*trace, tree, "step");
     ASSERT_NE(step, nullptr);
@@ -143,8 +127,9 @@ TEST(TopDown, RangesOnTheGpuAreNotCountedAgain) {
     b.addNvtx(b.nvtxTrack(b.gpuProcess(0), 7), 300, 900, "step", {});
     const auto trace = t.finish();
     // finalize() projected the host's ranges on the GPU too.
-    ASSERT_FALSE(trace->track(trackOf(*trace, model::TrackKind::NvtxProjection)).slices.empty());
-    const TopDown tree = topDown(*trace, windowOf({{0, 2000}}));
+    ASSERT_FALSE(
+        trace->track(test::firstTrackOf(*trace, model::TrackKind::NvtxProjection)).slices.empty());
+    const TopDown tree = topDown(*trace, test::selectionOf({{0, 2000}}));
     ASSERT_EQ(tree.rootCount, 1u);
     EXPECT_EQ(tree.nodes.size(), 4u);
     EXPECT_EQ(nodeAt(*trace, tree, "step")->count, 1u);
@@ -155,7 +140,7 @@ TEST(TopDown, ClippedToTheWindowWithTheCallsInsideIt) {
     const auto trace = oneStep();
     // [550, 1150): step and backward in part; forward and aten::mm not at all; the launches at 600
     // and 1100 (their kernels whole, though the one at 1200 runs after the window).
-    const TopDown tree = topDown(*trace, windowOf({{550, 1150}}));
+    const TopDown tree = topDown(*trace, test::selectionOf({{550, 1150}}));
     ASSERT_EQ(tree.nodes.size(), 2u);
     EXPECT_EQ(nodeAt(*trace, tree, "step")->hostNs, 450);
     EXPECT_EQ(nodeAt(*trace, tree, "step/backward")->hostNs, 350);
@@ -164,22 +149,24 @@ TEST(TopDown, ClippedToTheWindowWithTheCallsInsideIt) {
     EXPECT_EQ(tree.outsideGpuNs, 50);
     EXPECT_EQ(tree.gpuNs, 250);
     // A call that started before the window ([200, 205) from 203) launched before it: out.
-    const TopDown late = topDown(*trace, windowOf({{203, 2000}}));
+    const TopDown late = topDown(*trace, test::selectionOf({{203, 2000}}));
     EXPECT_EQ(nodeAt(*trace, late, "step/forward/aten::mm")->gpuNs, 0);
     EXPECT_EQ(late.gpuNs, 250);
 }
 
 TEST(TopDown, ASelectionOfTheNvtxRowLeavesTheCpuOpsOut) {
     const auto trace = oneStep();
-    const TopDown tree =
-        topDown(*trace, windowOf({{0, 2000}}, {trackOf(*trace, model::TrackKind::Nvtx)}));
+    const TopDown tree = topDown(
+        *trace,
+        test::selectionOf({{0, 2000}}, {test::firstTrackOf(*trace, model::TrackKind::Nvtx)}));
     ASSERT_EQ(tree.nodes.size(), 3u);
     EXPECT_EQ(nodeAt(*trace, tree, "step/forward/aten::mm"), nullptr);
     // The launch inside aten::mm is now forward's own, though the API row is not selected.
     EXPECT_EQ(nodeAt(*trace, tree, "step/forward")->gpuNs, 100);
     // Only the CUDA API row: no ranges, no tree.
     EXPECT_TRUE(
-        topDown(*trace, windowOf({{0, 2000}}, {trackOf(*trace, model::TrackKind::HostApi)}))
+        topDown(*trace, test::selectionOf({{0, 2000}},
+                                          {test::firstTrackOf(*trace, model::TrackKind::HostApi)}))
             .nodes.empty());
 }
 
@@ -190,7 +177,7 @@ TEST(TopDown, AGraphLaunchCountsEveryNodeItRan) {
     t.builder().addKernel(t.stream(1), 30, 60, "node_a", launch, {});
     t.builder().addKernel(t.stream(1), 60, 100, "node_b", launch, {});
     const auto trace = t.finish();
-    const TopDown tree = topDown(*trace, windowOf({{0, 200}}));
+    const TopDown tree = topDown(*trace, test::selectionOf({{0, 200}}));
     ASSERT_EQ(tree.nodes.size(), 1u);
     EXPECT_EQ(tree.nodes[0].gpuOps, 2u);
     EXPECT_EQ(tree.nodes[0].gpuNs, 70);

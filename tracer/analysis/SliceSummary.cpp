@@ -45,7 +45,8 @@ private:
 model::TimeNs insideNs(const AnalysisWindow& window, const model::Slice& s) {
     if (window.parts.size() == 1) {
         const model::TimeRange& p = window.parts.front();
-        return std::max<model::TimeNs>(0, std::min(s.endNs(), p.endNs) - std::max(s.startNs, p.startNs));
+        return std::max<model::TimeNs>(
+            0, std::min(s.endNs(), p.endNs) - std::max(s.startNs, p.startNs));
     }
     return timeInParts(window.parts, s.startNs, s.endNs());
 }

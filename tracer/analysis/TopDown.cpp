@@ -188,24 +188,26 @@ TopDown topDown(const model::Trace& trace, const AnalysisWindow& window) {
                 const auto kind = summaryKind(trace, track, s);
                 if (kind != SummaryKind::Nvtx && kind != SummaryKind::CpuOp)
                     return;
-                ranges.push_back({s.startNs, s.endNs(), timeInParts(window.parts, s.startNs, s.endNs()),
-                                  s.nameId, *kind, t, s.depth});
+                ranges.push_back({s.startNs, s.endNs(),
+                                  timeInParts(window.parts, s.startNs, s.endNs()), s.nameId, *kind,
+                                  t, s.depth});
             });
         }
         std::sort(ranges.begin(), ranges.end(), outerFirst);
 
         launches.clear();
         for (model::TrackIndex t : thread.calls) {
-            forEachSliceInWindow(trace.track(t), window, [&](std::uint32_t i, const model::Slice& s) {
-                if (s.correlationId == 0 || !startsInside(window, s.startNs))
-                    return;
-                auto [judged, fresh] = graphLaunchName.try_emplace(s.nameId, false);
-                if (fresh)
-                    judged->second = isGraphLaunchApi(trace.str(s.nameId));
-                const Launch l = launchOf(trace, {t, i}, judged->second);
-                if (l.ops > 0)
-                    launches.push_back(l);
-            });
+            forEachSliceInWindow(
+                trace.track(t), window, [&](std::uint32_t i, const model::Slice& s) {
+                    if (s.correlationId == 0 || !startsInside(window, s.startNs))
+                        return;
+                    auto [judged, fresh] = graphLaunchName.try_emplace(s.nameId, false);
+                    if (fresh)
+                        judged->second = isGraphLaunchApi(trace.str(s.nameId));
+                    const Launch l = launchOf(trace, {t, i}, judged->second);
+                    if (l.ops > 0)
+                        launches.push_back(l);
+                });
         }
         std::sort(launches.begin(), launches.end(),
                   [](const Launch& a, const Launch& b) { return a.callNs < b.callNs; });

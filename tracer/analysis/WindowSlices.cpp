@@ -8,11 +8,11 @@ LaneSpan laneSpan(const model::Track& track, std::uint32_t lane, model::TimeNs f
                   model::TimeNs toNs) {
     const auto slices = track.lane(lane);
     // max(end, start + 1) is sorted too: both are.
-    const auto first = std::partition_point(slices.begin(), slices.end(), [&](const model::Slice& s) {
-        return std::max(s.endNs(), s.startNs + 1) <= fromNs;
-    });
-    const auto last = std::partition_point(
-        first, slices.end(), [&](const model::Slice& s) { return s.startNs < toNs; });
+    const auto first = std::partition_point(
+        slices.begin(), slices.end(),
+        [&](const model::Slice& s) { return std::max(s.endNs(), s.startNs + 1) <= fromNs; });
+    const auto last = std::partition_point(first, slices.end(),
+                                           [&](const model::Slice& s) { return s.startNs < toNs; });
     const std::uint32_t base = track.laneBegin[lane];
     return {base + static_cast<std::uint32_t>(first - slices.begin()),
             base + static_cast<std::uint32_t>(last - slices.begin())};

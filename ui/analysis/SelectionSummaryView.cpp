@@ -96,8 +96,9 @@ void SelectionSummaryView::setSummary(model::TracePtr trace, const analysis::Sli
     m_outside->setVisible(!m_outside->text().isEmpty());
     for (int c = 0; c < SliceSummaryModel::kColumns; ++c)
         m_sliceTable->resizeColumnToContents(c);
-    m_sliceTable->setColumnWidth(SliceSummaryModel::kName,
-                                 std::min(m_sliceTable->columnWidth(SliceSummaryModel::kName), 320));
+    m_sliceTable->setColumnWidth(
+        SliceSummaryModel::kName,
+        std::min(m_sliceTable->columnWidth(SliceSummaryModel::kName), 320));
     m_treeView->expandToDepth(0);
     m_treeView->resizeColumnToContents(TopDownModel::kName);
     m_treeView->setColumnWidth(TopDownModel::kName,

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "analysis/KernelNames.h"
+#include "ui/analysis/SortableCells.h"
 #include "ui/details/Units.h"
 
 namespace wl::ui {
@@ -66,9 +67,6 @@ QVariant SliceSummaryModel::data(const QModelIndex& index, int role) const {
     const bool raw = role == kSortRole;
     if (role != Qt::DisplayRole && !raw)
         return {};
-    const auto time = [raw](model::TimeNs ns) {
-        return raw ? QVariant::fromValue<qlonglong>(ns) : QVariant(units::duration(ns));
-    };
     switch (index.column()) {
         case kKind:
             // Raw: the kinds in their order (kernels, copies, memsets, calls, ranges, ops).
@@ -77,19 +75,18 @@ QVariant SliceSummaryModel::data(const QModelIndex& index, int role) const {
         case kName:
             return m_names[row];
         case kCount:
-            return raw ? QVariant::fromValue<qulonglong>(line->count)
-                       : QVariant(units::grouped(static_cast<std::int64_t>(line->count)));
+            return cells::count(line->count, raw);
         case kTotal:
-            return time(line->totalNs);
+            return cells::duration(line->totalNs, raw);
         case kSelf:
-            return time(line->selfNs);
+            return cells::duration(line->selfNs, raw);
         case kMean:
             return raw ? QVariant(line->meanNs())
                        : QVariant(units::duration(std::llround(line->meanNs())));
         case kMin:
-            return time(line->minNs);
+            return cells::duration(line->minNs, raw);
         case kMax:
-            return time(line->maxNs);
+            return cells::duration(line->maxNs, raw);
         default:
             return {};
     }

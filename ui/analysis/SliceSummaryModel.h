@@ -38,7 +38,7 @@ public:
 private:
     model::TracePtr m_trace;
     analysis::SliceSummary m_summary;
-    std::vector<QString> m_names;     // shown, parallel to m_summary.rows
+    std::vector<QString> m_names;      // shown, parallel to m_summary.rows
     std::vector<QString> m_fullNames;  // tooltips
 };
 

@@ -17,14 +17,15 @@ class RowStatisticsModel;
 class SelectionSummaryView;
 class StatisticsModel;
 
-// Three sortable tables over the analysis window (a time selection, an NVTX range, the default
-// window), under the window's GPU and host totals: kernels by name and copies by kind
-// (StatisticsModel) on one page, the rows with work in the window (RowStatisticsModel: the
-// area-selection summary) on another, each through a QSortFilterProxyModel (click a header to
-// sort); a third page summarises every kind of slice by name and the top-down tree of the host's
-// ranges (SelectionSummaryView: Statistics::slices and topDown, when the analysis has them). Kernel names are elided in the middle (where
-// C++ names differ least) with the full name as tooltip; a click on a kernel row asks for its
-// launches (kernelActivated). Owns its models; GUI thread only.
+// Sortable tables over the analysis window (a time selection, an NVTX range, the default window),
+// under the window's GPU and host totals: kernels by name and copies by kind (StatisticsModel) on
+// one page, the rows with work in the window (RowStatisticsModel: the area-selection summary) on
+// another, each through a QSortFilterProxyModel (click a header to sort); a third page summarises
+// every kind of slice by name and the top-down tree of the host's ranges (SelectionSummaryView:
+// Statistics::slices and topDown, when the analysis has them). Kernel names are elided in the
+// middle (where C++ names differ least) with the full name as tooltip; a click on a kernel row
+// asks for its launches (kernelActivated), one on a summary line for its events
+// (summaryActivated). Owns its models; GUI thread only.
 class StatisticsView : public QWidget {
     Q_OBJECT
 public:

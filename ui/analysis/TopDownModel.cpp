@@ -1,5 +1,6 @@
 #include "ui/analysis/TopDownModel.h"
 
+#include "ui/analysis/SortableCells.h"
 #include "ui/details/Units.h"
 
 namespace wl::ui {
@@ -25,17 +26,16 @@ const analysis::TopDownNode* TopDownModel::nodeAt(const QModelIndex& index) cons
 
 int TopDownModel::rowOf(std::uint32_t node) const {
     const std::uint32_t parent = m_tree.nodes[node].parent;
-    return static_cast<int>(parent == analysis::kNoTopDownNode
-                                ? node
-                                : node - m_tree.nodes[parent].firstChild);
+    return static_cast<int>(
+        parent == analysis::kNoTopDownNode ? node : node - m_tree.nodes[parent].firstChild);
 }
 
 QModelIndex TopDownModel::index(int row, int column, const QModelIndex& parent) const {
     if (row < 0 || column < 0 || column >= kColumns || row >= rowCount(parent))
         return {};
     const analysis::TopDownNode* p = nodeAt(parent);
-    const std::uint32_t node =
-        p == nullptr ? static_cast<std::uint32_t>(row) : p->firstChild + static_cast<std::uint32_t>(row);
+    const std::uint32_t node = p == nullptr ? static_cast<std::uint32_t>(row)
+                                            : p->firstChild + static_cast<std::uint32_t>(row);
     return createIndex(row, column, static_cast<quintptr>(node));
 }
 
@@ -79,19 +79,15 @@ QVariant TopDownModel::data(const QModelIndex& index, int role) const {
     const bool raw = role == kSortRole;
     if (role != Qt::DisplayRole && !raw)
         return {};
-    const auto time = [raw](model::TimeNs ns) {
-        return raw ? QVariant::fromValue<qlonglong>(ns) : QVariant(units::duration(ns));
-    };
     switch (index.column()) {
         case kName:
             return nameText;
         case kCount:
-            return raw ? QVariant::fromValue<qulonglong>(n->count)
-                       : QVariant(units::grouped(static_cast<std::int64_t>(n->count)));
+            return cells::count(n->count, raw);
         case kHost:
-            return time(n->hostNs);
+            return cells::duration(n->hostNs, raw);
         case kGpu:
-            return time(n->gpuNs);
+            return cells::duration(n->gpuNs, raw);
         default:
             return {};
     }

@@ -11,6 +11,7 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
+#include "analysis/SelectionWindow.h"
 #include "analysis/SliceSummary.h"
 #include "analysis/TopDown.h"
 #include "ui/analysis/SelectionSummaryView.h"
@@ -40,10 +41,7 @@ model::TracePtr sampleTrace() {
 }
 
 analysis::AnalysisWindow wholeOf(const model::Trace& trace) {
-    analysis::AnalysisWindow w;
-    w.source = analysis::WindowSource::Selection;
-    w.parts = {{0, trace.spanNs()}};
-    return w;
+    return test::selectionOf({{0, trace.spanNs()}});
 }
 
 int rowOf(const QAbstractItemModel& model, int column, const QString& text) {
@@ -137,7 +135,8 @@ TEST(TopDownModel, ATreeOfRangesWithTheirGpuTime) {
     const QModelIndex inner = model.index(0, TopDownModel::kHost, forward);
     EXPECT_EQ(model.data(inner).toString(), "2.5 µs");
     EXPECT_EQ(model.parent(inner), forward);
-    EXPECT_EQ(model.nodeAt(backward)->nameId, model.tree().nodes[model.tree().nodes[0].firstChild + 1].nameId);
+    EXPECT_EQ(model.nodeAt(backward)->nameId,
+              model.tree().nodes[model.tree().nodes[0].firstChild + 1].nameId);
     EXPECT_EQ(model.headerData(TopDownModel::kGpu, Qt::Horizontal).toString(), "GPU time");
     model.clear();
     EXPECT_EQ(model.rowCount(), 0);
