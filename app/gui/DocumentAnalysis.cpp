@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "analysis/Format.h"
+#include "analysis/SliceSummary.h"
+#include "analysis/TopDown.h"
 #include "ui/analysis/AnalysisOverlays.h"
 #include "ui/common/Units.h"
 
@@ -96,6 +98,9 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     }
     auto result = std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(
         trace, options, window.ok() ? window.value() : analysis::AnalysisWindow{}));
+    // The rest of the area-selection summary, which only the Statistics dock shows.
+    result->statistics.slices = analysis::sliceSummary(trace, result->window());
+    result->statistics.topDown = analysis::topDown(trace, result->window());
     // The badges judge fill and occupancy against the options' thresholds: keep them only when
     // those are the same.
     const bool sameBadges = previous != nullptr && previous->result != nullptr &&

@@ -8,6 +8,8 @@
 #include "analysis/GpuOps.h"
 #include "analysis/LaunchQueue.h"
 #include "analysis/RowStatistics.h"
+#include "analysis/SliceSummary.h"
+#include "analysis/TopDown.h"
 #include "model/Trace.h"
 
 namespace wl::analysis {
@@ -81,6 +83,12 @@ struct Statistics {
     std::vector<LaunchQueueStats> launchQueues;  // by GPU process that has a launch queue
     DeviceConcurrency devicesAtOnce;             // how many GPUs worked at once
     RowSummary rows;                             // per timeline row, and in total
+    // Every kind of slice by name, and the top-down tree of the host's ranges, in the window: the
+    // rest of the area-selection summary. Left empty by computeStatistics (the command line shows
+    // neither, and each is another pass over the window's slices): the window's analysis fills
+    // them for its Statistics dock (app/gui analyzeDocument).
+    SliceSummary slices;
+    TopDown topDown;
     model::TimeNs kernelTotalNs = 0;
     std::uint64_t copyBytes = 0;
     model::TimeNs copyTotalNs = 0;

@@ -11,6 +11,7 @@
 
 #include "analysis/Format.h"
 #include "ui/analysis/RowStatisticsModel.h"
+#include "ui/analysis/SelectionSummaryView.h"
 #include "ui/analysis/StatisticsModel.h"
 
 namespace wl::ui {
@@ -64,6 +65,10 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     m_rowTable->sortByColumn(RowStatisticsModel::kBusy, Qt::DescendingOrder);
     m_pages->addTab(splitter, tr("Kernels and copies"));
     m_pages->addTab(m_rowTable, tr("Rows"));
+    m_summary = new SelectionSummaryView(m_pages);
+    m_pages->addTab(m_summary, tr("Summary"));
+    connect(m_summary, &SelectionSummaryView::summaryActivated, this,
+            &StatisticsView::summaryActivated);
     // The window's totals above both pages: what the GPU and the host did in it.
     m_rowTotals = new QLabel(this);
     m_rowTotals->setObjectName(QStringLiteral("rowTotals"));
@@ -139,6 +144,7 @@ QString StatisticsView::figuresText(const analysis::Statistics& s) {
 void StatisticsView::setStatistics(const analysis::Statistics& statistics, model::TracePtr trace) {
     m_kernels->setStatistics(statistics);
     m_copies->setStatistics(statistics);
+    m_summary->setSummary(trace, statistics.slices, statistics.topDown);
     m_rows->setSummary(std::move(trace), statistics.rows);
     m_rowTotals->setText(m_rows->totalsText());
     // The names first and readable (a narrow dock scrolls sideways to the numbers).
@@ -167,6 +173,7 @@ void StatisticsView::clear() {
     m_kernels->clear();
     m_copies->clear();
     m_rows->clear();
+    m_summary->clear();
     m_rowTotals->clear();
     m_figures->clear();
     m_figures->setVisible(false);

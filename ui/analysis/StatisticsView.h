@@ -14,15 +14,18 @@ class QTableView;
 namespace wl::ui {
 
 class RowStatisticsModel;
+class SelectionSummaryView;
 class StatisticsModel;
 
-// Three sortable tables over the analysis window (a time selection, an NVTX range, the default
-// window), under the window's GPU and host totals: kernels by name and copies by kind
-// (StatisticsModel) on one page, the rows with work in the window (RowStatisticsModel: the
-// area-selection summary) on another, each through a QSortFilterProxyModel (click a header to
-// sort). Kernel names are elided in the middle (where
-// C++ names differ least) with the full name as tooltip; a click on a kernel row asks for its
-// launches (kernelActivated). Owns its models; GUI thread only.
+// Sortable tables over the analysis window (a time selection, an NVTX range, the default window),
+// under the window's GPU and host totals: kernels by name and copies by kind (StatisticsModel) on
+// one page, the rows with work in the window (RowStatisticsModel: the area-selection summary) on
+// another, each through a QSortFilterProxyModel (click a header to sort); a third page summarises
+// every kind of slice by name and the top-down tree of the host's ranges (SelectionSummaryView:
+// Statistics::slices and topDown, when the analysis has them). Kernel names are elided in the
+// middle (where C++ names differ least) with the full name as tooltip; a click on a kernel row
+// asks for its launches (kernelActivated), one on a summary line for its events
+// (summaryActivated). Owns its models; GUI thread only.
 class StatisticsView : public QWidget {
     Q_OBJECT
 public:
@@ -47,10 +50,14 @@ public:
     QLabel* rowTotalsLabel() const { return m_rowTotals; }
     // Brings the rows page forward (a time selection was made: its per-row summary).
     void showRows();
+    SelectionSummaryView* summaryView() const { return m_summary; }
 
 signals:
     // A kernel row was clicked: the name (KernelStats::nameId) whose launches to show.
     void kernelActivated(wl::model::StringId nameId);
+    // A line or node of the summary page: the events of that kind and name in the window
+    // (analysis::summarySlices) to select.
+    void summaryActivated(wl::analysis::SummaryKind kind, wl::model::StringId nameId);
 
 private:
     StatisticsModel* m_kernels = nullptr;
@@ -65,6 +72,7 @@ private:
     QTableView* m_rowTable = nullptr;
     QLabel* m_rowTotals = nullptr;
     QTabWidget* m_pages = nullptr;
+    SelectionSummaryView* m_summary = nullptr;
 };
 
 }  // namespace wl::ui
