@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/SliceSummary.h"
 #include "app/gui/AppSettings.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
@@ -224,6 +225,15 @@ void MainWindow::createWidgets() {
         showSlicesOnTimeline(
             analysis::kernelLaunches(*m_timeline->trace(), name, current->result->window().parts));
     });
+    // A line of the selection's summary: its events, in the analysed window, on the timeline.
+    connect(m_statistics, &ui::StatisticsView::summaryActivated, this,
+            [this](analysis::SummaryKind kind, model::StringId name) {
+                const auto current = currentAnalysis();
+                if (!current || m_timeline->trace() != currentDocument()->trace)
+                    return;
+                showSlicesOnTimeline(analysis::summarySlices(
+                    *m_timeline->trace(), current->result->window(), kind, name));
+            });
     connect(m_diagnostics, &ui::DiagnosticsPanel::rangeActivated, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
                 m_tabs->setCurrentWidget(m_timeline);

@@ -21,6 +21,7 @@
 #include "app/gui/SampleTraces.h"
 #include "support/TestData.h"
 #include "ui/analysis/RowStatisticsModel.h"
+#include "ui/details/DetailsPanel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/ranks/RankHeatMap.h"
 #include "ui/ranks/RankPanel.h"
@@ -97,6 +98,32 @@ TEST_F(MainWindowSelectionTest, ATimeSelectionSummarisesEachRowAndTheTotals) {
     EXPECT_TRUE(stats->rowTotalsLabel()->text().startsWith(
         QStringLiteral("GPU: busy 400 ns (80.0% of 500 ns), 4 ops")))
         << stats->rowTotalsLabel()->text().toStdString();
+}
+
+// A line of the selection's summary selects its events on the timeline, inside the selection.
+TEST_F(MainWindowSelectionTest, ASummaryLineSelectsItsEvents) {
+    MainWindow& window = *m_window;
+    analysis::WindowRequest selection;
+    selection.kind = analysis::WindowRequest::Kind::Selection;
+    selection.time = {80, 420};
+    window.timeline()->setTimeSelection(selection.time);
+    window.analyzeWindow(selection);
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    const auto analysis = window.currentAnalysis();
+    ASSERT_TRUE(analysis);
+    const auto& lines = analysis->result->statistics.slices.rows;
+    ASSERT_FALSE(lines.empty());
+    const analysis::SliceStats& line = lines.front();
+    emit window.statistics()->summaryActivated(line.kind, line.nameId);
+    const model::SliceRef selected = window.timeline()->selectedSlice();
+    ASSERT_TRUE(selected.valid());
+    const model::Slice& slice = window.currentDocument()->trace->slice(selected);
+    EXPECT_EQ(slice.nameId, line.nameId);
+    EXPECT_LT(slice.startNs, 420);
+    EXPECT_GT(slice.endNs(), 80);
+    EXPECT_EQ(window.details()->slice(), selected);
 }
 
 TEST_F(MainWindowSelectionTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {

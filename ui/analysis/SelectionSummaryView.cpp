@@ -11,7 +11,7 @@
 
 #include "ui/analysis/SliceSummaryModel.h"
 #include "ui/analysis/TopDownModel.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 
 namespace wl::ui {
 

@@ -4,7 +4,7 @@
 
 #include "analysis/KernelNames.h"
 #include "ui/analysis/SortableCells.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 
 namespace wl::ui {
 

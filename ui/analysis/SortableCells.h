@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "model/Time.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 
 namespace wl::ui::cells {
 

@@ -1,7 +1,7 @@
 #include "ui/analysis/TopDownModel.h"
 
 #include "ui/analysis/SortableCells.h"
-#include "ui/details/Units.h"
+#include "ui/common/Units.h"
 
 namespace wl::ui {
 
