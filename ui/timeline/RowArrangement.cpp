@@ -4,7 +4,64 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ui/common/TrackTitles.h"
+#include "ui/timeline/TimelineLayout.h"
+
 namespace wl::ui {
+
+namespace {
+
+QString groupIdentity(const model::Trace& trace, model::ProcessIndex index) {
+    const model::Process& p = trace.processes()[index];
+    const QString rank = p.rank >= 0 ? QStringLiteral("rank %1/").arg(p.rank) : QString();
+    if (p.deviceId >= 0)
+        return rank + QStringLiteral("gpu %1").arg(p.deviceId);
+    const std::string_view name = trace.str(p.nameId);
+    QString text = QString::fromUtf8(name.data(), qsizetype(name.size()));
+    // A producer that names the pid ("python3 (pid 4242)"): the pid changes from run to run.
+    static const QRegularExpression pidText(QStringLiteral("\\s*\\(pid [0-9]+\\)\\s*$"));
+    text.remove(pidText);
+    return rank + QStringLiteral("host ") + (text.isEmpty() ? QStringLiteral("process") : text);
+}
+
+QString trackPart(const model::Trace& trace, const model::Track& track) {
+    QString title = trackTitle(trace, track);
+    switch (track.kind) {
+        case model::TrackKind::HostApi:
+        case model::TrackKind::Nvtx:
+        case model::TrackKind::Host: {
+            // Thread ids change from run to run; what the thread does does not.
+            const QString tid = QString::fromStdString(model::threadIdText(track.threadId));
+            if (!tid.isEmpty())
+                title.replace(tid, QStringLiteral("#"));
+            title.replace(QStringLiteral("(tid #)"), QStringLiteral("(thread #)"));
+            break;
+        }
+        default:
+            break;
+    }
+    return title;
+}
+
+}  // namespace
+
+RowIdentity rowIdentity(const model::Trace& trace, const TimelineRow& row) {
+    RowIdentity id;
+    id.group = groupIdentity(trace, row.process);
+    switch (row.kind) {
+        case RowKind::Process:
+            id.row = id.group;
+            return id;
+        case RowKind::Track:
+            id.row = id.group + QLatin1Char('/') + trackPart(trace, trace.track(row.track));
+            return id;
+        case RowKind::DeviceGaps:
+        case RowKind::Counter:
+            id.row = id.group + QLatin1Char('/') + row.title;
+            return id;
+    }
+    return id;
+}
 
 void RowArrangement::hide(const QString& identity) {
     if (!hidden.contains(identity))
