@@ -154,6 +154,14 @@ struct TimelineView::State {
     std::vector<model::TrackIndex> selectedTracks;
     std::vector<model::TimeRange> analysisWindow;
     SearchMatchesPtr search;
+
+    // Rows the user arranges: the arrangement, and a header pressed (layout row, -1: none) and
+    // maybe being dragged to the drop line (content y).
+    RowArrangement arrangement;
+    int headerPressRow = -1;
+    QPoint headerPressPos;
+    bool headerDragging = false;
+    int rowDropYPx = -1;
 };
 
 }  // namespace wl::ui
