@@ -24,22 +24,36 @@ QString groupIdentity(const model::Trace& trace, model::ProcessIndex index) {
     return rank + QStringLiteral("host ") + (text.isEmpty() ? QStringLiteral("process") : text);
 }
 
+// `text` with the whole number `number` (not part of a longer one) written as "#".
+QString withoutNumber(QString text, const QString& number) {
+    for (qsizetype at = text.indexOf(number); at >= 0; at = text.indexOf(number, at + 1)) {
+        const qsizetype end = at + number.size();
+        const bool alone = (at == 0 || !text[at - 1].isDigit()) &&
+                           (end == text.size() || !text[end].isDigit());
+        if (alone) {
+            text.replace(at, number.size(), QStringLiteral("#"));
+        }
+    }
+    return text;
+}
+
 QString trackPart(const model::Trace& trace, const model::Track& track) {
     QString title = trackTitle(trace, track);
     switch (track.kind) {
-        case model::TrackKind::HostApi:
-        case model::TrackKind::Nvtx:
-        case model::TrackKind::Host: {
-            // Thread ids change from run to run; what the thread does does not.
-            const QString tid = QString::fromStdString(model::threadIdText(track.threadId));
-            if (!tid.isEmpty())
-                title.replace(tid, QStringLiteral("#"));
-            title.replace(QStringLiteral("(tid #)"), QStringLiteral("(thread #)"));
-            break;
-        }
+        case model::TrackKind::GpuStream:
+        case model::TrackKind::GraphLaunches:
+        case model::TrackKind::Sync:
+        case model::TrackKind::Memory:
+            return title;  // streams keep their numbers: they are the program's own
         default:
             break;
     }
+    if (track.threadId == -1) {  // no thread
+        return title;
+    }
+    // Thread ids change from run to run; what the thread does does not.
+    title = withoutNumber(title, QString::fromStdString(model::threadIdText(track.threadId)));
+    title.replace(QStringLiteral("(tid #)"), QStringLiteral("(thread #)"));
     return title;
 }
 
