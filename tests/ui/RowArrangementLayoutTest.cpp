@@ -59,6 +59,15 @@ TEST(RowIdentity, ANewRecordingReadsTheSame) {
               identities(laidOut(*recording(977, 5123), {})));
 }
 
+TEST(RowIdentity, APidInTheProcessNameIsLeftOut) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(1054, "python3 (pid 1054)");
+    b.addApi(b.hostApiTrack(host, 1055), 0, 10, "cudaLaunchKernel", 1, {});
+    const auto trace = b.finalize();
+    EXPECT_EQ(identities(laidOut(*trace, {})),
+              joined({"host python3", "host python3/CUDA API (thread #)"}));
+}
+
 TEST(RowIdentity, RanksOfAJobAreNamed) {
     const std::string ids = identities(laidOut(*recording(4242, 100, 1), {}));
     EXPECT_NE(ids.find("rank 1/gpu 0|"), std::string::npos) << ids;
