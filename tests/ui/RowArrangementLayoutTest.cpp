@@ -68,6 +68,20 @@ TEST(RowIdentity, APidInTheProcessNameIsLeftOut) {
               joined({"host python3", "host python3/CUDA API (thread #)"}));
 }
 
+TEST(RowIdentity, AThreadKnownByNoNumberKeepsItsName) {
+    // Kineto's bookkeeping rows: pid and tid written as names (synthetic ids, no number).
+    model::TraceBuilder b;
+    const auto spans = b.hostProcess(model::kSyntheticIdBase, "Spans");
+    b.addSlice(b.hostTrack(spans, model::kSyntheticIdBase + 2), 0, 100, "PyTorch Profiler (0)",
+               model::SliceKind::Other);
+    const auto trace = b.finalize();
+    RowArrangement a;
+    a.hide(QStringLiteral("elsewhere"));  // the folded group's rows are named too
+    const TimelineLayout layout = laidOut(*trace, a, {TimelineLayout::processKey(0)});
+    ASSERT_EQ(layout.rows().size(), 1u);
+    EXPECT_EQ(identities(layout), "host Spans");
+}
+
 TEST(RowIdentity, RanksOfAJobAreNamed) {
     const std::string ids = identities(laidOut(*recording(4242, 100, 1), {}));
     EXPECT_NE(ids.find("rank 1/gpu 0|"), std::string::npos) << ids;
@@ -104,7 +118,7 @@ TEST(RowArrangementLayout, PinnedRowsComeFirstNamedWithTheirGroupEvenWhenItIsFol
               joined({"host python/CUDA API (thread #)", "gpu 0/Stream 13", "gpu 0",
                       "gpu 0/Stream 7", "gpu 0/Launch queue", "host python"}));
     EXPECT_TRUE(layout.rows()[0].pinned);
-    EXPECT_TRUE(layout.rows()[0].title.startsWith(QStringLiteral("python (pid 4242)")))
+    EXPECT_TRUE(layout.rows()[0].title.endsWith(QStringLiteral(" \u00b7 python (pid 4242)")))
         << layout.rows()[0].title.toStdString();
     EXPECT_EQ(layout.rowOfTrack(layout.rows()[1].track), 1);
     EXPECT_EQ(layout.rows()[3].groupRow, 2);

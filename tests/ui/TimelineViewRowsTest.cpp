@@ -58,7 +58,7 @@ TEST_F(RowsFixture, TheHeaderMenuHidesARowAndShowsItAgain) {
     EXPECT_EQ(view.arrangement().hidden, QStringList{identity});
     ASSERT_EQ(changed.count(), 1);
     // The hidden row is listed under Show Hidden Rows by its group and title.
-    ASSERT_TRUE(menuItem(-1, QStringLiteral("GPU 0: Test GPU \u203a Stream 7")));
+    ASSERT_TRUE(menuItem(-1, QStringLiteral("Stream 7 \u00b7 GPU 0: Test GPU")));
     EXPECT_GE(rowOf(small.stream7), 0);
     EXPECT_TRUE(view.arrangement().hidden.isEmpty());
     EXPECT_EQ(changed.count(), 2);

@@ -26,12 +26,15 @@ QString groupIdentity(const model::Trace& trace, model::ProcessIndex index) {
 
 // `text` with the whole number `number` (not part of a longer one) written as "#".
 QString withoutNumber(QString text, const QString& number) {
+    if (number.isEmpty()) {
+        return text;  // a thread known by no number (a producer's name for it)
+    }
     for (qsizetype at = text.indexOf(number); at >= 0; at = text.indexOf(number, at + 1)) {
         const qsizetype end = at + number.size();
         const bool alone = (at == 0 || !text[at - 1].isDigit()) &&
                            (end == text.size() || !text[end].isDigit());
         if (alone) {
-            text.replace(at, number.size(), QStringLiteral("#"));
+            text.replace(at, number.size(), QStringLiteral("#"));  // `at + 1` is past it
         }
     }
     return text;

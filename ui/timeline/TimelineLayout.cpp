@@ -61,8 +61,10 @@ QString numbered(const QString& identity, std::unordered_map<QString, int>& seen
     return n == 1 ? identity : identity + QStringLiteral("#%1").arg(n);
 }
 
+// A row named away from its group (pinned, or in the list of hidden rows): its own title first,
+// so eliding a long GPU name keeps it.
 QString inGroup(const TimelineRow& row) {
-    return row.groupTitle + QStringLiteral(" \u203a ") + row.title;
+    return row.title + QStringLiteral(" \u00b7 ") + row.groupTitle;
 }
 
 }  // namespace
