@@ -97,7 +97,7 @@ TEST(RowArrangementLayout, HiddenRowsAndGroupsAreLeftOutAndListed) {
     EXPECT_EQ(identities(layout), joined({"gpu 0", "gpu 0/Stream 13", "gpu 0/Launch queue"}));
     ASSERT_EQ(layout.hiddenRows().size(), 2u);
     EXPECT_EQ(layout.hiddenRows()[0].first, QStringLiteral("gpu 0/Stream 7"));
-    EXPECT_TRUE(layout.hiddenRows()[0].second.endsWith(QStringLiteral("Stream 7")));
+    EXPECT_TRUE(layout.hiddenRows()[0].second.startsWith(QStringLiteral("Stream 7 \u00b7 GPU 0")));
     // Heights follow: no gap where the hidden row was.
     EXPECT_EQ(layout.rows()[1].yPx, layout.rows()[0].heightPx);
     EXPECT_EQ(layout.totalHeightPx(), layout.rows()[2].yPx + layout.rows()[2].heightPx);
