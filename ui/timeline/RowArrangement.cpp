@@ -31,8 +31,8 @@ QString withoutNumber(QString text, const QString& number) {
     }
     for (qsizetype at = text.indexOf(number); at >= 0; at = text.indexOf(number, at + 1)) {
         const qsizetype end = at + number.size();
-        const bool alone = (at == 0 || !text[at - 1].isDigit()) &&
-                           (end == text.size() || !text[end].isDigit());
+        const bool alone =
+            (at == 0 || !text[at - 1].isDigit()) && (end == text.size() || !text[end].isDigit());
         if (alone) {
             text.replace(at, number.size(), QStringLiteral("#"));  // `at + 1` is past it
         }

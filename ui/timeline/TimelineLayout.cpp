@@ -69,12 +69,10 @@ QString inGroup(const TimelineRow& row) {
 
 }  // namespace
 
-std::vector<TimelineRow> TimelineLayout::childRows(const model::Trace& trace,
-                                                   const TimelineRow& header,
-                                                   const std::vector<model::TrackIndex>& tracks,
-                                                   const std::vector<std::uint32_t>& counters,
-                                                   bool hasGaps,
-                                                   const std::unordered_set<std::uint64_t>& collapsed) {
+std::vector<TimelineRow> TimelineLayout::childRows(
+    const model::Trace& trace, const TimelineRow& header,
+    const std::vector<model::TrackIndex>& tracks, const std::vector<std::uint32_t>& counters,
+    bool hasGaps, const std::unordered_set<std::uint64_t>& collapsed) {
     std::vector<TimelineRow> out;
     const model::ProcessIndex p = header.process;
     for (model::TrackIndex t : tracks) {

@@ -150,17 +150,16 @@ void TimelineView::paintRowHeader(QPainter& p, const TimelineRow& row, int y) co
         small.setPointSizeF(7.5);
         p.setFont(small);
         p.setPen(QColor(0x6a, 0x75, 0x80));
-        p.drawText(
-            QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
-            Qt::AlignTop | Qt::AlignLeft,
-            unit == "B"
-                ? tr("scale %1 – %2")
-                      .arg(units::counterValue(s.counters.minValue(row.counter), unit, 0))
-                      .arg(units::counterValue(s.counters.scaleMax(row.counter), unit, 0))
-                : tr("scale %1 – %2 %3")
-                      .arg(s.counters.minValue(row.counter), 0, 'g', 3)
-                      .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
-                      .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
+        p.drawText(QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
+                   Qt::AlignTop | Qt::AlignLeft,
+                   unit == "B"
+                       ? tr("scale %1 – %2")
+                             .arg(units::counterValue(s.counters.minValue(row.counter), unit, 0))
+                             .arg(units::counterValue(s.counters.scaleMax(row.counter), unit, 0))
+                       : tr("scale %1 – %2 %3")
+                             .arg(s.counters.minValue(row.counter), 0, 'g', 3)
+                             .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
+                             .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
     }
     // Separator under each row.
     p.setPen(QColor::fromRgb(Palette::kGridLine));

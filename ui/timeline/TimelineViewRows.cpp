@@ -176,8 +176,7 @@ int TimelineView::stickyGroupRow(int* topPx) const {
     }
     const std::vector<TimelineRow>& rows = s.layout.rows();
     const TimelineRow& row = rows[std::size_t(first)];
-    const int group = row.kind == RowKind::Process ? (row.yPx < scroll ? first : -1)
-                                                   : row.groupRow;
+    const int group = row.kind == RowKind::Process ? (row.yPx < scroll ? first : -1) : row.groupRow;
     if (group < 0) {
         return -1;
     }
