@@ -62,21 +62,25 @@ QString trackPart(const model::Trace& trace, const model::Track& track) {
 
 }  // namespace
 
+QString rowIdentityPart(const model::Trace& trace, const TimelineRow& row) {
+    switch (row.kind) {
+        case RowKind::Process:
+            return {};
+        case RowKind::Track:
+            return trackPart(trace, trace.track(row.track));
+        case RowKind::DeviceGaps:
+        case RowKind::Counter:
+            return row.title;
+    }
+    return {};
+}
+
 RowIdentity rowIdentity(const model::Trace& trace, const TimelineRow& row) {
     RowIdentity id;
     id.group = groupIdentity(trace, row.process);
-    switch (row.kind) {
-        case RowKind::Process:
-            id.row = id.group;
-            return id;
-        case RowKind::Track:
-            id.row = id.group + QLatin1Char('/') + trackPart(trace, trace.track(row.track));
-            return id;
-        case RowKind::DeviceGaps:
-        case RowKind::Counter:
-            id.row = id.group + QLatin1Char('/') + row.title;
-            return id;
-    }
+    id.row = row.kind == RowKind::Process
+                 ? id.group
+                 : id.group + QLatin1Char('/') + rowIdentityPart(trace, row);
     return id;
 }
 

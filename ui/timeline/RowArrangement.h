@@ -22,6 +22,9 @@ struct RowIdentity {
 // The identity of a laid-out row (its process's for a process row). The "#2" of a repeat needs the
 // row's siblings: TimelineLayout numbers repeats as it lays rows out (TimelineRow::identity).
 RowIdentity rowIdentity(const model::Trace& trace, const TimelineRow& row);
+// The row's own part of it (after the group's and "/"; empty for a process row): a layout names a
+// group's many rows with it without working out the group's identity again for each.
+QString rowIdentityPart(const model::Trace& trace, const TimelineRow& row);
 
 // How the user arranged a trace's rows: rows and groups hidden, rows pinned to the top, groups and
 // rows within a group put in an order of their own. Identities, so one arrangement serves every

@@ -122,9 +122,9 @@ std::vector<TimelineRow> TimelineLayout::childRows(
     }
     // Identities under the group's own (numbered) one.
     std::unordered_map<QString, int> seen;
-    const int groupPart = int(rowIdentity(trace, header).group.size());
+    const QString prefix = header.identity + QLatin1Char('/');
     for (TimelineRow& row : out) {
-        row.identity = numbered(header.identity + rowIdentity(trace, row).row.mid(groupPart), seen);
+        row.identity = numbered(prefix + rowIdentityPart(trace, row), seen);
         row.groupIdentity = header.identity;
         row.groupTitle = header.title;
     }
