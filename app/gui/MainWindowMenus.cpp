@@ -178,7 +178,12 @@ void MainWindow::createActions() {
     m_history->setMinimumContentsLength(40);
     m_history->setToolTip(tr("Opened traces and runs: switch between them"));
     toolbar->addWidget(m_history);
-    connect(m_history, &QComboBox::activated, this, &MainWindow::setCurrentDocument);
+    // Switching traces leaves the last one's message behind ("Could not open README.md" stayed
+    // over every trace after it).
+    connect(m_history, &QComboBox::activated, this, [this](int index) {
+        m_message->clearMessage();
+        setCurrentDocument(index);
+    });
 
     m_exportJsonAction->setEnabled(false);
     m_exportPngAction->setEnabled(false);

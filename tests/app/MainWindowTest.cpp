@@ -476,6 +476,13 @@ TEST_F(MainWindowTest, DroppingATextFileSaysItIsNotATraceAndWhatOpens) {
         << window.messageText().toStdString();
     EXPECT_TRUE(window.messageText().contains("Chrome trace JSON"));
     EXPECT_FALSE(window.messageText().contains("escaped"));
+    // Switching to another trace in the Trace box leaves that error behind.
+    window.openTrace(syntheticSampleTrace(), "first");
+    window.openTrace(syntheticSampleTrace(), "second");
+    ASSERT_TRUE(window.messageText().contains("not a trace Warpline reads"));
+    emit window.historyBox()->activated(0);
+    EXPECT_EQ(window.currentDocument()->title, "first");
+    EXPECT_TRUE(window.messageText().isEmpty()) << window.messageText().toStdString();
 }
 
 TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {
