@@ -13,8 +13,6 @@ using namespace timeline_view;  // the view's constants and geometry
 
 namespace {
 
-constexpr QRgb kFlagColor = 0xff1b7f5b;       // a green apart from the selection's blue
-constexpr QRgb kReferenceColor = 0xffd9480f;  // the flag times count from
 constexpr int kMaxFlagNamePx = 120;
 constexpr int kPennantHeightPx = 13;
 
@@ -282,7 +280,7 @@ void TimelineView::paintFlags(QPainter& p, const QRect& area, const TimeMapper& 
         if (flag.timeNs < map.startNs() - map.durationNs() || flag.timeNs > map.endNs())
             continue;  // its pennant may reach in from just left of the view
         const int x = area.left() + int(std::lround(std::clamp(map.xForNs(flag.timeNs), -1e5, 1e5)));
-        QColor color = QColor::fromRgb(flags.reference() == flag.id ? kReferenceColor : kFlagColor);
+        QColor color = QColor::fromRgb(flags.reference() == flag.id ? Palette::kReferenceFlag : Palette::kFlag);
         // A thin line through the rows and a pole down the ruler.
         QColor line = color;
         line.setAlpha(150);
