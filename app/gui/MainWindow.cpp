@@ -293,6 +293,15 @@ void MainWindow::createWidgets() {
     m_analysisStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_runStatus, 1);
     statusBar()->addWidget(m_analysisStatus, 2);
+    // The timeline's measure: between two flags, a time selection's span.
+    auto* measure = new QLabel(this);
+    measure->setObjectName(QStringLiteral("measureStatus"));
+    measure->hide();
+    connect(m_timeline, &ui::TimelineView::measureChanged, measure, [measure](const QString& text) {
+        measure->setText(text);
+        measure->setVisible(!text.isEmpty());
+    });
+    statusBar()->addPermanentWidget(measure);
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_deviceStatus);
