@@ -4,6 +4,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,19 @@ TEST_F(FlagsFixture, ItsNameIsShownOnTheRuler) {
     EXPECT_EQ(view.flags().find(id)->name, QStringLiteral("the start of the second step"));
     EXPECT_GT(flagPixelsInRuler(), shortName + 30);  // a wider pennant for the longer name
     EXPECT_FALSE(view.renameFlag(id, QStringLiteral("  ")));
+}
+
+TEST_F(FlagsFixture, HoveringAPennantTellsItsTimeAndTheTimeFromThePrevious) {
+    view.dropFlag(1'000);
+    view.dropFlag(3'000, QStringLiteral("second"));
+    const QPoint at(xOf(3'000) + 10, 7);  // on the pennant's name
+    QHelpEvent help(QEvent::ToolTip, at, view.mapToGlobal(at));
+    QApplication::sendEvent(&view, &help);
+    const QString text = QToolTip::text();
+    EXPECT_TRUE(text.contains(QStringLiteral("second"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(formatDuration(3'000))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("%1 after Flag 1").arg(formatDuration(2'000))))
+        << text.toStdString();
 }
 
 TEST_F(FlagsFixture, KeyMDropsAtThePointerAndMarksASelectionsEdges) {

@@ -78,8 +78,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
     paintHeaders(p, area);
     paintRuler(p, map, ticks);
+    paintFlags(p, area, map);  // under the selection's duration
     paintTimeRanges(p, area, map);
-    paintFlags(p, area, map);
     paintTimeCursor(p, area, map);
     paintLegend(p);
 }
