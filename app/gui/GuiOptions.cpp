@@ -151,8 +151,9 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             auto [p, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), atMs);
             if (ec != std::errc() || p != ms.data() + ms.size() || !(atMs >= 0.0 && atMs < 1e9))
                 return usageError("--flag must be MS[:NAME] with MS >= 0, got '" + v + "'");
-            options.flags.push_back({static_cast<model::TimeNs>(std::llround(atMs * 1e6)),
-                                     colon == std::string::npos ? std::string() : v.substr(colon + 1)});
+            options.flags.push_back(
+                {static_cast<model::TimeNs>(std::llround(atMs * 1e6)),
+                 colon == std::string::npos ? std::string() : v.substr(colon + 1)});
         } else if (arg == "--events") {
             options.showEvents = true;
         } else if (arg == "--run") {

@@ -139,13 +139,13 @@ TEST_F(FlagsFixture, MeasuresBetweenFlagsAndTheSelection) {
 
     view.clearFlags();
     view.setTimeSelection(model::TimeRange{2'000, 4'500});
-    EXPECT_EQ(view.measureText(), QStringLiteral("Selection %1: %2 to %3")
-                                      .arg(formatDuration(2'500), formatDuration(2'000),
-                                           formatDuration(4'500)));
+    EXPECT_EQ(view.measureText(),
+              QStringLiteral("Selection %1: %2 to %3")
+                  .arg(formatDuration(2'500), formatDuration(2'000), formatDuration(4'500)));
     view.setReferenceFlag(view.dropFlag(4'000, QStringLiteral("ref")));
-    EXPECT_EQ(view.measureText(), QStringLiteral("Selection %1: -%2 to +%3 from ref")
-                                      .arg(formatDuration(2'500), formatDuration(2'000),
-                                           formatDuration(500)));
+    EXPECT_EQ(view.measureText(),
+              QStringLiteral("Selection %1: -%2 to +%3 from ref")
+                  .arg(formatDuration(2'500), formatDuration(2'000), formatDuration(500)));
 }
 
 TEST_F(FlagsFixture, ANewTraceClearsThem) {

@@ -4,7 +4,8 @@
 
 namespace wl::ui {
 
-RulerTicks computeRulerTicks(const TimeMapper& mapper, double minSpacingPx, model::TimeNs originNs) {
+RulerTicks computeRulerTicks(const TimeMapper& mapper, double minSpacingPx,
+                             model::TimeNs originNs) {
     RulerTicks out;
     const double minStep = std::max(1.0, mapper.nsPerPx() * minSpacingPx);
     double power = std::pow(10.0, std::floor(std::log10(minStep)));

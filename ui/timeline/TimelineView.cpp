@@ -432,17 +432,8 @@ bool TimelineView::handleKey(int key) {
         case Qt::Key_BracketRight:
             followRelation(Relation::AwaitedBy);
             return true;
-        case Qt::Key_M:
-            markFlags();
-            return true;
-        case Qt::Key_Period:
-            jumpToFlag(true);
-            return true;
-        case Qt::Key_Comma:
-            jumpToFlag(false);
-            return true;
         default:
-            return false;
+            return handleFlagKey(key);  // M, '.', ','
     }
 }
 
@@ -682,16 +673,7 @@ HitResult TimelineView::hitAt(QPoint widgetPos) const {
 bool TimelineView::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) {
         const bool handled = QWidget::event(event);
-        switch (event->type()) {
-            case QEvent::MouseMove:  // the pointer, a drag's selection: what is measured
-            case QEvent::MouseButtonRelease:
-            case QEvent::Leave:
-            case QEvent::KeyPress:
-                updateMeasure();
-                break;
-            default:
-                break;
-        }
+        updateMeasureAfter(event->type());  // the pointer, a drag's selection: what is measured
         return handled;
     }
     const State& s = *m_state;

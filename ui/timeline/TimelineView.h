@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include <QEvent>
 #include <QRectF>
 #include <QWidget>
 
@@ -129,7 +130,7 @@ public:
     // ---- flags (see the class comment) ----
     const FlagSet& flags() const;
     int dropFlag(model::TimeNs timeNs, QString name = {});  // returns its id
-    void markFlags();                                        // key M
+    void markFlags();                                       // key M
     bool renameFlag(int id, const QString& name);
     bool removeFlag(int id);
     void clearFlags();
@@ -206,7 +207,9 @@ private:
     bool showRulerMenu(QPoint widgetPos, QPoint globalPos);  // false: not on the ruler
     void promptRenameFlag(int id);
     void paintFlags(QPainter& p, const QRect& area, const TimeMapper& map) const;
+    bool handleFlagKey(int key);  // M, '.', ','
     void updateMeasure();
+    void updateMeasureAfter(QEvent::Type type);  // what an input event may have changed
 
     struct State;
     std::unique_ptr<State> m_state;

@@ -153,6 +153,35 @@ QString TimelineView::measureText() const {
     return parts.join(QStringLiteral("   ·   "));
 }
 
+bool TimelineView::handleFlagKey(int key) {
+    switch (key) {
+        case Qt::Key_M:
+            markFlags();
+            return true;
+        case Qt::Key_Period:
+            jumpToFlag(true);
+            return true;
+        case Qt::Key_Comma:
+            jumpToFlag(false);
+            return true;
+        default:
+            return false;
+    }
+}
+
+void TimelineView::updateMeasureAfter(QEvent::Type type) {
+    switch (type) {
+        case QEvent::MouseMove:
+        case QEvent::MouseButtonRelease:
+        case QEvent::Leave:
+        case QEvent::KeyPress:
+            updateMeasure();
+            break;
+        default:
+            break;
+    }
+}
+
 void TimelineView::updateMeasure() {
     QString text = measureText();
     if (text != m_state->measure) {
@@ -190,7 +219,8 @@ const Flag* TimelineView::flagAt(QPoint widgetPos) const {
     // The last painted (the latest in time) is on top.
     const auto& all = s.flags.flags();
     for (auto it = all.rbegin(); it != all.rend(); ++it) {
-        const int x = kHeaderWidthPx + int(std::lround(std::clamp(map.xForNs(it->timeNs), -1e5, 1e5)));
+        const int x =
+            kHeaderWidthPx + int(std::lround(std::clamp(map.xForNs(it->timeNs), -1e5, 1e5)));
         // The pennant, and the pole below it a few pixels either side.
         if (pennantRect(fm, it->name, x).adjusted(-3, 0, 0, 0).contains(widgetPos) ||
             std::abs(widgetPos.x() - x) <= 3)
@@ -210,13 +240,14 @@ QString TimelineView::flagTooltipAt(QPoint widgetPos) const {
         text += tr("at %1 (times count from here)").arg(formatDuration(flag->timeNs));
     else if (reference)
         text += tr("at %1 from %2")
-                    .arg(signedDuration(flag->timeNs - reference->timeNs), reference->name.toHtmlEscaped());
+                    .arg(signedDuration(flag->timeNs - reference->timeNs),
+                         reference->name.toHtmlEscaped());
     else
         text += tr("at %1").arg(formatDuration(flag->timeNs));
     if (const Flag* before = flags.previous(flag->timeNs))
         text += QStringLiteral("<br>") + tr("%1 after %2")
-                                            .arg(formatDuration(flag->timeNs - before->timeNs),
-                                                 before->name.toHtmlEscaped());
+                                             .arg(formatDuration(flag->timeNs - before->timeNs),
+                                                  before->name.toHtmlEscaped());
     return text;
 }
 
@@ -256,7 +287,8 @@ bool TimelineView::showRulerMenu(QPoint widgetPos, QPoint globalPos) {
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
-    const Flag* flag = event->button() == Qt::LeftButton ? flagAt(event->position().toPoint()) : nullptr;
+    const Flag* flag =
+        event->button() == Qt::LeftButton ? flagAt(event->position().toPoint()) : nullptr;
     if (!flag) {
         QWidget::mouseDoubleClickEvent(event);
         return;
@@ -279,8 +311,10 @@ void TimelineView::paintFlags(QPainter& p, const QRect& area, const TimeMapper& 
     for (const Flag& flag : flags.flags()) {
         if (flag.timeNs < map.startNs() - map.durationNs() || flag.timeNs > map.endNs())
             continue;  // its pennant may reach in from just left of the view
-        const int x = area.left() + int(std::lround(std::clamp(map.xForNs(flag.timeNs), -1e5, 1e5)));
-        QColor color = QColor::fromRgb(flags.reference() == flag.id ? Palette::kReferenceFlag : Palette::kFlag);
+        const int x =
+            area.left() + int(std::lround(std::clamp(map.xForNs(flag.timeNs), -1e5, 1e5)));
+        QColor color = QColor::fromRgb(flags.reference() == flag.id ? Palette::kReferenceFlag
+                                                                    : Palette::kFlag);
         // A thin line through the rows and a pole down the ruler.
         QColor line = color;
         line.setAlpha(150);
