@@ -62,6 +62,22 @@ TEST_F(FlagsFixture, ItsNameIsShownOnTheRuler) {
     EXPECT_FALSE(view.renameFlag(id, QStringLiteral("  ")));
 }
 
+TEST_F(FlagsFixture, ClosePennantsDoNotCoverEachOther) {
+    view.dropFlag(3'000, QStringLiteral("a long name for the first of two flags"));
+    view.dropFlag(3'300, QStringLiteral("second"));  // 30 px later
+    const QImage image = view.grab().toImage();
+    // Pixels of the flag colour down a column of the pennants.
+    const auto flagPixelsAt = [&](int x) {
+        int n = 0;
+        for (int y = 1; y < 14; ++y)
+            n += image.pixel(x, y) == Palette::kFlag;
+        return n;
+    };
+    EXPECT_GT(flagPixelsAt(xOf(3'000) + 10), 3);
+    EXPECT_EQ(flagPixelsAt(xOf(3'300) - 1), 0);  // the first cut short before the second
+    EXPECT_GT(flagPixelsAt(xOf(3'300) + 3), 3);
+}
+
 TEST_F(FlagsFixture, HoveringAPennantTellsItsTimeAndTheTimeFromThePrevious) {
     view.dropFlag(1'000);
     view.dropFlag(3'000, QStringLiteral("second"));

@@ -4,6 +4,7 @@
 
 #include <QInputDialog>
 #include <QMenu>
+#include <limits>
 
 #include "ui/timeline/TimelineViewState.h"
 
@@ -22,10 +23,24 @@ QFont flagFont(const QWidget* w) {
     return f;
 }
 
-// A flag's pennant on the ruler: a box with its (elided) name, its left edge on the flag's time.
-QRect pennantRect(const QFontMetrics& fm, const QString& name, int x) {
+// A flag's pennant on the ruler: a box with its (elided) name, its left edge on the flag's time,
+// cut short before the next flag's pole (`nextX`) so that close flags do not cover each other.
+QRect pennantRect(const QFontMetrics& fm, const QString& name, int x, int nextX) {
     const int textW = std::min(kMaxFlagNamePx, fm.horizontalAdvance(name));
-    return QRect(x, 1, textW + 8, kPennantHeightPx);
+    return QRect(x, 1, std::min(textW + 8, std::max(6, nextX - x - 1)), kPennantHeightPx);
+}
+
+// The widget x of each flag, in time order.
+std::vector<int> flagXs(const FlagSet& flags, const TimeMapper& map) {
+    std::vector<int> xs;
+    for (const Flag& f : flags.flags())
+        xs.push_back(kHeaderWidthPx +
+                     int(std::lround(std::clamp(map.xForNs(f.timeNs), -1e5, 1e5))));
+    return xs;
+}
+
+int nextXOf(const std::vector<int>& xs, std::size_t i) {
+    return i + 1 < xs.size() ? xs[i + 1] : std::numeric_limits<int>::max() / 2;
 }
 
 // "+3.2 ms" / "-850 ns": a time against another.
@@ -214,17 +229,17 @@ const Flag* TimelineView::flagAt(QPoint widgetPos) const {
     if (!s.trace || widgetPos.y() < 0 || widgetPos.y() >= kRulerHeightPx ||
         widgetPos.x() < kHeaderWidthPx)
         return nullptr;
-    const TimeMapper map = mapper();
     const QFontMetrics fm(flagFont(this));
-    // The last painted (the latest in time) is on top.
     const auto& all = s.flags.flags();
-    for (auto it = all.rbegin(); it != all.rend(); ++it) {
-        const int x =
-            kHeaderWidthPx + int(std::lround(std::clamp(map.xForNs(it->timeNs), -1e5, 1e5)));
+    const std::vector<int> xs = flagXs(s.flags, mapper());
+    // The last painted (the latest in time) is on top.
+    for (std::size_t i = all.size(); i-- > 0;) {
         // The pennant, and the pole below it a few pixels either side.
-        if (pennantRect(fm, it->name, x).adjusted(-3, 0, 0, 0).contains(widgetPos) ||
-            std::abs(widgetPos.x() - x) <= 3)
-            return &*it;
+        if (pennantRect(fm, all[i].name, xs[i], nextXOf(xs, i))
+                .adjusted(-3, 0, 0, 0)
+                .contains(widgetPos) ||
+            std::abs(widgetPos.x() - xs[i]) <= 3)
+            return &all[i];
     }
     return nullptr;
 }
@@ -308,11 +323,12 @@ void TimelineView::paintFlags(QPainter& p, const QRect& area, const TimeMapper& 
     p.setClipRect(QRect(area.left(), 0, area.width(), area.bottom() + 1));
     p.setFont(flagFont(this));
     const QFontMetrics fm(p.font());
-    for (const Flag& flag : flags.flags()) {
+    const std::vector<int> xs = flagXs(flags, map);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const Flag& flag = flags.flags()[i];
         if (flag.timeNs < map.startNs() - map.durationNs() || flag.timeNs > map.endNs())
             continue;  // its pennant may reach in from just left of the view
-        const int x =
-            area.left() + int(std::lround(std::clamp(map.xForNs(flag.timeNs), -1e5, 1e5)));
+        const int x = xs[i];
         QColor color = QColor::fromRgb(flags.reference() == flag.id ? Palette::kReferenceFlag
                                                                     : Palette::kFlag);
         // A thin line through the rows and a pole down the ruler.
@@ -322,11 +338,12 @@ void TimelineView::paintFlags(QPainter& p, const QRect& area, const TimeMapper& 
         p.drawLine(x, kRulerHeightPx, x, area.bottom());
         p.setPen(QPen(color, 1));
         p.drawLine(x, 1, x, kRulerHeightPx - 1);
-        const QRect pennant = pennantRect(fm, flag.name, x);
+        const QRect pennant = pennantRect(fm, flag.name, x, nextXOf(xs, i));
         p.fillRect(pennant, color);
         p.setPen(Qt::white);
-        p.drawText(pennant.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(flag.name, Qt::ElideRight, kMaxFlagNamePx));
+        if (pennant.width() > 16)
+            p.drawText(pennant.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(flag.name, Qt::ElideRight, pennant.width() - 8));
     }
     p.restore();
 }
