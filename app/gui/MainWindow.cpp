@@ -293,6 +293,18 @@ void MainWindow::createWidgets() {
     // neither may widen the window past a small screen.
     statusBar()->addWidget(m_runStatus, 1);
     statusBar()->addWidget(m_analysisStatus, 2);
+    // The timeline's measure: between two flags, a time selection's span. Elided in the middle
+    // to leave the analysis summary its room at 1024 px; the whole line in its tooltip.
+    auto* measure = new QLabel(this);
+    measure->setObjectName(QStringLiteral("measureStatus"));
+    measure->hide();
+    connect(m_timeline, &ui::TimelineView::measureChanged, measure, [measure](const QString& text) {
+        constexpr int kMaxMeasurePx = 320;
+        measure->setText(measure->fontMetrics().elidedText(text, Qt::ElideMiddle, kMaxMeasurePx));
+        measure->setToolTip(text);
+        measure->setVisible(!text.isEmpty());
+    });
+    statusBar()->addPermanentWidget(measure);
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_deviceStatus);

@@ -101,9 +101,13 @@ void MainWindow::createActions() {
         {QT_TR_NOOP("Go to the Other End of the &Launch"), Qt::Key_L, true},
         {QT_TR_NOOP("Go to What It &Waited For"), Qt::Key_BracketLeft, true},
         {QT_TR_NOOP("Go to What Wai&ted for It"), Qt::Key_BracketRight, true},
+        // Flags: at the pointer (or the selected slice), or at a time selection's edges.
+        {QT_TR_NOOP("Drop a Fla&g"), Qt::Key_M, false},
+        {QT_TR_NOOP("&Next Flag"), Qt::Key_Period, false},
+        {QT_TR_NOOP("&Previous Flag"), Qt::Key_Comma, false},
     };
     for (const TimelineKey& k : kTimelineKeys) {
-        if (k.key == Qt::Key_L)
+        if (k.key == Qt::Key_L || k.key == Qt::Key_M)
             view->addSeparator();
         QAction* action = view->addAction(tr(k.text), this, [this, k] {
             if (k.followsFlow) {
@@ -156,6 +160,10 @@ void MainWindow::createActions() {
                "F fit selection, 0 fit all, click a slice for its details; L goes to the other "
                "end of its launch arrow (API call and GPU op), [ to the op it waited for through "
                "a CUDA event, ] to the op that waited for it. "
+               "Flags: Ctrl+click on the ruler or M drops one (M with a time selection flags its "
+               "edges), . / , go to the next / previous, double-click one to rename it, "
+               "right-click it to remove it or count the ruler's times from it; the status bar "
+               "measures between flags and a selection. "
                "Find: Ctrl+F, then Enter / Shift+Enter (or F3 / Shift+F3) for the next / "
                "previous match."));
     });

@@ -228,6 +228,25 @@ TEST_F(MainWindowTest, TimelineKeysWorkWindowWideButNotInATextField) {
     EXPECT_EQ(view->visibleEndNs() - view->visibleStartNs(), width0);
 }
 
+TEST_F(MainWindowTest, FlagKeysWorkWindowWideAndTheStatusBarMeasures) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    ASSERT_TRUE(window.currentDocument());
+    ui::TimelineView* view = window.timeline();
+    window.diagnostics()->setFocus();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_M);
+    ASSERT_EQ(view->flags().flags().size(), 1u);
+    auto* measure = window.findChild<QLabel*>(QStringLiteral("measureStatus"));
+    ASSERT_TRUE(measure);
+    EXPECT_TRUE(measure->isHidden());  // one flag measures nothing
+    view->dropFlag(view->visibleStartNs());
+    EXPECT_FALSE(measure->isHidden());
+    EXPECT_EQ(measure->toolTip(), view->measureText());
+    EXPECT_TRUE(measure->text().contains(QStringLiteral("→")));
+}
+
 TEST_F(MainWindowTest, StaysUsableAt1024By700) {
     MainWindow window(deps(withDevice));
     window.resize(1024, 700);
