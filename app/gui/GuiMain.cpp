@@ -10,6 +10,7 @@
 #include "app/gui/MainWindow.h"
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
 namespace {
@@ -96,6 +97,8 @@ private:
             case Step::Find:
                 if (m_options.selectRange)
                     m_window.selectTime(*m_options.selectRange);
+                for (const GuiOptions::Flag& flag : m_options.flags)
+                    m_window.timeline()->dropFlag(flag.timeNs, QString::fromStdString(flag.name));
                 if (m_options.showEvents)
                     m_window.showEvents();
                 if (!m_options.findText.empty()) {

@@ -49,6 +49,7 @@ const char* guiUsage() {
   --events             show the events table (every slice, sortable) at start
   --select START:END   select and analyse that time (ms since the trace's start), as a drag on
                        the ruler does: the statistics show each row's work in it
+  --flag MS[:NAME]     drop a flag on the timeline at MS ms since the trace's start (repeatable)
   --window-size WxH    the window's size in pixels (e.g. 1024x700; screenshots check layouts)
   --screenshot FILE    save the window once loading/running is done, then exit
                        (exit code 1 when the run failed)
@@ -140,6 +141,19 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             options.selectRange =
                 model::TimeRange{static_cast<model::TimeNs>(std::llround(fromMs * 1e6)),
                                  static_cast<model::TimeNs>(std::llround(toMs * 1e6))};
+        } else if (arg == "--flag") {
+            const std::string v = value();
+            if (auto e = needValue(v))
+                return *e;
+            const auto colon = v.find(':');
+            const std::string ms = v.substr(0, colon);
+            double atMs = -1.0;
+            auto [p, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), atMs);
+            if (ec != std::errc() || p != ms.data() + ms.size() || !(atMs >= 0.0 && atMs < 1e9))
+                return usageError("--flag must be MS[:NAME] with MS >= 0, got '" + v + "'");
+            options.flags.push_back(
+                {static_cast<model::TimeNs>(std::llround(atMs * 1e6)),
+                 colon == std::string::npos ? std::string() : v.substr(colon + 1)});
         } else if (arg == "--events") {
             options.showEvents = true;
         } else if (arg == "--run") {

@@ -27,6 +27,13 @@ struct GuiOptions {
     bool showEvents = false;      // bring the events table to the front at start
     // --select START:END (ms since the trace's start): select and analyse that time at start.
     std::optional<model::TimeRange> selectRange;
+    // --flag MS[:NAME] (repeatable): flags dropped on the timeline at start (ms since the trace's
+    // start; an empty name: "Flag N").
+    struct Flag {
+        model::TimeNs timeNs = 0;
+        std::string name;
+    };
+    std::vector<Flag> flags;
     int windowWidthPx = 0;  // --window-size WxH: the window's size (0: the default)
     int windowHeightPx = 0;
     bool help = false;

@@ -22,6 +22,7 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
 #include "ui/analysis/CompareView.h"
+#include "ui/common/ElidedLabel.h"
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
@@ -279,20 +280,31 @@ void MainWindow::createWidgets() {
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
     m_deviceStatus = new QLabel(this);
-    m_runStatus = new QLabel(tr("No run yet"), this);
-    m_analysisStatus = new QLabel(this);
+    m_runStatus = new ui::ElidedLabel(this);
+    m_runStatus->setText(tr("No run yet"));
+    m_analysisStatus = new ui::ElidedLabel(this);
     m_progressLabel = new QLabel(this);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(260);
     m_progress->setTextVisible(false);
     m_progress->hide();
-    // A long run check must give way to the analysis summary instead of painting over it: the
-    // label takes the room that is left and is clipped there (the whole text is in its tooltip).
-    // The same for the analysis summary: neither may widen the window past a small screen.
-    m_runStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_analysisStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // A long run check must give way to the analysis summary instead of painting over it: each
+    // label takes the room that is left and ends in "…" there (the whole text in its tooltip);
+    // neither may widen the window past a small screen.
     statusBar()->addWidget(m_runStatus, 1);
     statusBar()->addWidget(m_analysisStatus, 2);
+    // The timeline's measure: between two flags, a time selection's span. Elided in the middle
+    // to leave the analysis summary its room at 1024 px; the whole line in its tooltip.
+    auto* measure = new QLabel(this);
+    measure->setObjectName(QStringLiteral("measureStatus"));
+    measure->hide();
+    connect(m_timeline, &ui::TimelineView::measureChanged, measure, [measure](const QString& text) {
+        constexpr int kMaxMeasurePx = 320;
+        measure->setText(measure->fontMetrics().elidedText(text, Qt::ElideMiddle, kMaxMeasurePx));
+        measure->setToolTip(text);
+        measure->setVisible(!text.isEmpty());
+    });
+    statusBar()->addPermanentWidget(measure);
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_deviceStatus);

@@ -101,9 +101,13 @@ void MainWindow::createActions() {
         {QT_TR_NOOP("Go to the Other End of the &Launch"), Qt::Key_L, true},
         {QT_TR_NOOP("Go to What It &Waited For"), Qt::Key_BracketLeft, true},
         {QT_TR_NOOP("Go to What Wai&ted for It"), Qt::Key_BracketRight, true},
+        // Flags: at the pointer (or the selected slice), or at a time selection's edges.
+        {QT_TR_NOOP("Drop a Fla&g"), Qt::Key_M, false},
+        {QT_TR_NOOP("&Next Flag"), Qt::Key_Period, false},
+        {QT_TR_NOOP("&Previous Flag"), Qt::Key_Comma, false},
     };
     for (const TimelineKey& k : kTimelineKeys) {
-        if (k.key == Qt::Key_L)
+        if (k.key == Qt::Key_L || k.key == Qt::Key_M)
             view->addSeparator();
         QAction* action = view->addAction(tr(k.text), this, [this, k] {
             if (k.followsFlow) {
@@ -170,6 +174,10 @@ void MainWindow::createActions() {
                "F fit selection, 0 fit all, click a slice for its details; L goes to the other "
                "end of its launch arrow (API call and GPU op), [ to the op it waited for through "
                "a CUDA event, ] to the op that waited for it. "
+               "Flags: Ctrl+click on the ruler or M drops one (M with a time selection flags its "
+               "edges), . / , go to the next / previous, double-click one to rename it, "
+               "right-click it to remove it or count the ruler's times from it; the status bar "
+               "measures between flags and a selection. "
                "Find: Ctrl+F, then Enter / Shift+Enter (or F3 / Shift+F3) for the next / "
                "previous match."));
     });
@@ -192,7 +200,12 @@ void MainWindow::createActions() {
     m_history->setMinimumContentsLength(40);
     m_history->setToolTip(tr("Opened traces and runs: switch between them"));
     toolbar->addWidget(m_history);
-    connect(m_history, &QComboBox::activated, this, &MainWindow::setCurrentDocument);
+    // Switching traces leaves the last one's message behind ("Could not open README.md" stayed
+    // over every trace after it).
+    connect(m_history, &QComboBox::activated, this, [this](int index) {
+        m_message->clearMessage();
+        setCurrentDocument(index);
+    });
 
     m_exportJsonAction->setEnabled(false);
     m_exportPngAction->setEnabled(false);

@@ -76,6 +76,19 @@ TEST(GuiOptions, SelectTakesARangeInMilliseconds) {
     EXPECT_FALSE(parseGuiOptions({"--select"}).ok());
 }
 
+TEST(GuiOptions, FlagsTakeATimeInMillisecondsAndAName) {
+    auto options = parseGuiOptions({"--flag", "12.5:step 2", "--flag", "40"});
+    ASSERT_TRUE(options.ok());
+    ASSERT_EQ(options->flags.size(), 2u);
+    EXPECT_EQ(options->flags[0].timeNs, 12'500'000);
+    EXPECT_EQ(options->flags[0].name, "step 2");
+    EXPECT_EQ(options->flags[1].timeNs, 40'000'000);
+    EXPECT_EQ(options->flags[1].name, "");
+    EXPECT_FALSE(parseGuiOptions({"--flag", "x"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--flag", "-1:a"}).ok());
+    EXPECT_FALSE(parseGuiOptions({"--flag"}).ok());
+}
+
 TEST(GuiOptions, CompareWithNeedsATraceToCompareWith) {
     auto options = parseGuiOptions({"--open", "a.json", "--compare-with", "b.json"});
     ASSERT_TRUE(options.ok()) << options.error().describe();

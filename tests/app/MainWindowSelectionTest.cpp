@@ -55,19 +55,24 @@ protected:
         m_window.reset();
         QSettings().clear();
     }
+    // Selects [startNs, endNs) on the timeline, as a drag on the ruler does, and waits for its
+    // analysis.
+    void selectTime(model::TimeNs startNs, model::TimeNs endNs) {
+        analysis::WindowRequest selection;
+        selection.kind = analysis::WindowRequest::Kind::Selection;
+        selection.time = {startNs, endNs};
+        m_window->timeline()->setTimeSelection(selection.time);
+        m_window->analyzeWindow(selection);
+        if (m_window->isBusy()) {
+            ASSERT_TRUE(QSignalSpy(m_window.get(), &MainWindow::idle).wait(20000));
+        }
+    }
     std::unique_ptr<MainWindow> m_window;
 };
 
 TEST_F(MainWindowSelectionTest, ATimeSelectionSummarisesEachRowAndTheTotals) {
     MainWindow& window = *m_window;
-    analysis::WindowRequest selection;
-    selection.kind = analysis::WindowRequest::Kind::Selection;
-    selection.time = {80, 420};
-    window.timeline()->setTimeSelection(selection.time);
-    window.analyzeWindow(selection);
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
+    selectTime(80, 420);
     const ui::StatisticsView* stats = window.statistics();
     EXPECT_EQ(stats->rowTotalsLabel()->text(),
               QStringLiteral("GPU: busy 240 ns (70.6% of 340 ns), 4 ops: 3 kernels, 1 copy, "
@@ -103,14 +108,7 @@ TEST_F(MainWindowSelectionTest, ATimeSelectionSummarisesEachRowAndTheTotals) {
 // A line of the selection's summary selects its events on the timeline, inside the selection.
 TEST_F(MainWindowSelectionTest, ASummaryLineSelectsItsEvents) {
     MainWindow& window = *m_window;
-    analysis::WindowRequest selection;
-    selection.kind = analysis::WindowRequest::Kind::Selection;
-    selection.time = {80, 420};
-    window.timeline()->setTimeSelection(selection.time);
-    window.analyzeWindow(selection);
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
+    selectTime(80, 420);
     const auto analysis = window.currentAnalysis();
     ASSERT_TRUE(analysis);
     const auto& lines = analysis->result->statistics.slices.rows;

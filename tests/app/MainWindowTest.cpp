@@ -228,6 +228,25 @@ TEST_F(MainWindowTest, TimelineKeysWorkWindowWideButNotInATextField) {
     EXPECT_EQ(view->visibleEndNs() - view->visibleStartNs(), width0);
 }
 
+TEST_F(MainWindowTest, FlagKeysWorkWindowWideAndTheStatusBarMeasures) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    ASSERT_TRUE(window.currentDocument());
+    ui::TimelineView* view = window.timeline();
+    window.diagnostics()->setFocus();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_M);
+    ASSERT_EQ(view->flags().flags().size(), 1u);
+    auto* measure = window.findChild<QLabel*>(QStringLiteral("measureStatus"));
+    ASSERT_TRUE(measure);
+    EXPECT_TRUE(measure->isHidden());  // one flag measures nothing
+    view->dropFlag(view->visibleStartNs());
+    EXPECT_FALSE(measure->isHidden());
+    EXPECT_EQ(measure->toolTip(), view->measureText());
+    EXPECT_TRUE(measure->text().contains(QStringLiteral("→")));
+}
+
 TEST_F(MainWindowTest, StaysUsableAt1024By700) {
     MainWindow window(deps(withDevice));
     window.resize(1024, 700);
@@ -476,6 +495,13 @@ TEST_F(MainWindowTest, DroppingATextFileSaysItIsNotATraceAndWhatOpens) {
         << window.messageText().toStdString();
     EXPECT_TRUE(window.messageText().contains("Chrome trace JSON"));
     EXPECT_FALSE(window.messageText().contains("escaped"));
+    // Switching to another trace in the Trace box leaves that error behind.
+    window.openTrace(syntheticSampleTrace(), "first");
+    window.openTrace(syntheticSampleTrace(), "second");
+    ASSERT_TRUE(window.messageText().contains("not a trace Warpline reads"));
+    emit window.historyBox()->activated(0);
+    EXPECT_EQ(window.currentDocument()->title, "first");
+    EXPECT_TRUE(window.messageText().isEmpty()) << window.messageText().toStdString();
 }
 
 TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <gtest/gtest.h>
+#include <QApplication>
 
 #include <algorithm>
 
@@ -240,6 +241,17 @@ TEST_F(EventsPanelFixture, ClickingARowAsksForItsSlice) {
     ASSERT_EQ(activated.size(), 1);
     const auto ref = activated.last().at(0).value<model::SliceRef>();
     EXPECT_EQ(small.trace->str(small.trace->slice(ref).nameId), "Memcpy DtoH");
+}
+
+// In a narrow dock (a 1024 px window) the name stays in view, right after the times, instead of
+// being the stretched column that got no width at all.
+TEST_F(EventsPanelFixture, TheNameStaysInViewInANarrowPanel) {
+    panel.resize(330, 300);
+    QApplication::processEvents();
+    const QRect name = panel.table()->visualRect(panel.model()->index(0, SliceTableModel::kName));
+    const QRect viewport = panel.table()->viewport()->rect();
+    EXPECT_GE(name.intersected(viewport).width(), 60) << name.x() << " " << name.width();
+    EXPECT_LT(name.x(), panel.table()->visualRect(panel.model()->index(0, SliceTableModel::kRow)).x());
 }
 
 TEST_F(EventsPanelFixture, AHiddenPanelCollectsWhenShown) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/TimeFormat.h"
 
@@ -38,6 +40,31 @@ TEST(TimeFormat, DeepZoomFarIntoATraceCountsFromAnAnchor) {
     EXPECT_FALSE(rulerOrigin(1'200'000'000, 1'201'000'000, 200'000).relative);
     EXPECT_EQ(rulerLabel(RulerOrigin{}, 1'200'200'000, 200'000, 1'200'000'000, 1'201'000'000),
               QStringLiteral("1200.2 ms"));
+}
+
+TEST(TimeFormat, ARulerCanCountFromAChosenFlag) {
+    // A reference flag at 87.6 ms: ticks read from it, before it negative, whatever the zoom.
+    const RulerOrigin origin = rulerOriginAt(87'600'000, QStringLiteral("Flag 2"));
+    ASSERT_TRUE(origin.relative);
+    EXPECT_EQ(rulerAnchorText(origin), QStringLiteral("from Flag 2"));
+    const model::TimeNs start = 80'000'000;
+    const model::TimeNs end = 110'000'000;
+    EXPECT_EQ(rulerLabel(origin, 97'600'000, 5'000'000, start, end), QStringLiteral("+10 ms"));
+    EXPECT_EQ(rulerLabel(origin, 84'600'000, 1'000'000, start, end), QStringLiteral("-3 ms"));
+    EXPECT_EQ(rulerLabel(origin, 100'000'000, 100'000, start, end), QStringLiteral("+12.4 ms"));
+}
+
+TEST(RulerTicks, TicksCanStartFromAnOrigin) {
+    // Ticks at the origin plus multiples of the step, so labels counted from it read round.
+    const TimeMapper map(1'000, 11'000, 1000);
+    const model::TimeNs origin = 3'333;
+    const RulerTicks ticks = computeRulerTicks(map, 90.0, origin);
+    ASSERT_FALSE(ticks.ticksNs.empty());
+    EXPECT_GE(ticks.ticksNs.front(), map.startNs());
+    EXPECT_LT(ticks.ticksNs.front() - ticks.stepNs, map.startNs());
+    for (model::TimeNs t : ticks.ticksNs)
+        EXPECT_EQ((t - origin) % ticks.stepNs, 0) << t;
+    EXPECT_NE(std::find(ticks.ticksNs.begin(), ticks.ticksNs.end(), origin), ticks.ticksNs.end());
 }
 
 TEST(RulerTicks, StepsAreOneTwoFiveAndFitTheRange) {

@@ -1,4 +1,5 @@
 #include "ui/analysis/PairedBars.h"
+#include "ui/common/ToolTips.h"
 
 #include <QEvent>
 #include <QFontMetrics>
@@ -165,14 +166,7 @@ QString PairedBars::toolTipAt(QPoint pos) const {
 bool PairedBars::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-            event->ignore();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
-        return true;
+        return showToolTipOrHide(help, toolTipAt(help->pos()), this);
     }
     return QWidget::event(event);
 }

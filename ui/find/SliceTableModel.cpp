@@ -166,15 +166,19 @@ void prepareSliceTable(QTableView* table) {
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 4);
     QHeaderView* header = table->horizontalHeader();
     header->setStretchLastSection(false);
-    header->setSectionResizeMode(SliceTableModel::kName, QHeaderView::Stretch);
+    // The name right after the times, with a width of its own, and the row taking what is left:
+    // in a narrow dock (1024 px window) a stretched name came last and got no width at all.
+    header->moveSection(header->visualIndex(SliceTableModel::kName),
+                        header->visualIndex(SliceTableModel::kRow));
+    header->setSectionResizeMode(SliceTableModel::kRow, QHeaderView::Stretch);
     const QFontMetrics fm = table->fontMetrics();
     const int pad = 3 * fm.averageCharWidth();
     header->resizeSection(SliceTableModel::kStart,
                           fm.horizontalAdvance(QStringLiteral("00000.000000 ms")) + pad);
     header->resizeSection(SliceTableModel::kDuration,
                           fm.horizontalAdvance(QStringLiteral("000.000 ms")) + pad);
-    header->resizeSection(SliceTableModel::kRow,
-                          fm.horizontalAdvance(QStringLiteral("Default stream (legacy, 7)")) + pad);
+    header->resizeSection(SliceTableModel::kName,
+                          fm.horizontalAdvance(QStringLiteral("vectorized_elementwise_kernel")) + pad);
     header->resizeSection(SliceTableModel::kBytes,
                           fm.horizontalAdvance(QStringLiteral("000.0 MiB")) + pad);
 }

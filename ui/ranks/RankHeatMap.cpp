@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/common/ToolTips.h"
 #include "ui/common/Units.h"
 #include "ui/timeline/TimeFormat.h"
 
@@ -138,11 +139,8 @@ void RankHeatMap::mousePressEvent(QMouseEvent* event) {
 bool RankHeatMap::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (const auto cell = cellAt(help->pos()))
-            QToolTip::showText(help->globalPos(), cellText(cell->first, cell->second), this);
-        else
-            QToolTip::hideText();
-        return true;
+        const auto cell = cellAt(help->pos());
+        return showToolTipOrHide(help, cell ? cellText(cell->first, cell->second) : QString(), this);
     }
     return QWidget::event(event);
 }

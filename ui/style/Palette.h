@@ -46,6 +46,8 @@ public:
     static constexpr QRgb kSearchMatch = 0xffff8f00;     // outline of slices a search found
     static constexpr QRgb kAnalysisWindow = 0xff2e6fd8;  // the analysed window and time selection
     static constexpr QRgb kFlowArrow = 0xffc2185b;
+    static constexpr QRgb kFlag = 0xff6f42c1;             // a timeline flag, apart from the blues
+    static constexpr QRgb kReferenceFlag = 0xffd9480f;    // the flag ruler times count from
     static constexpr QRgb kDependencyArrow = 0xff00897b;  // a wait through a CUDA event
 
     static constexpr QRgb kBackground = 0xffffffff;

@@ -8,8 +8,8 @@
 
 namespace wl::ui {
 
-// A named mark at one time, dropped by the user (a click on the ruler with Ctrl, key M for the
-// selection's start). Times in trace ns.
+// A named mark at one time, dropped by the user (a click on the ruler with Ctrl, key M at the
+// pointer or at a time selection's edges). Times in trace ns.
 struct Flag {
     int id = 0;
     model::TimeNs timeNs = 0;

@@ -4,7 +4,8 @@
 
 namespace wl::ui {
 
-RulerTicks computeRulerTicks(const TimeMapper& mapper, double minSpacingPx) {
+RulerTicks computeRulerTicks(const TimeMapper& mapper, double minSpacingPx,
+                             model::TimeNs originNs) {
     RulerTicks out;
     const double minStep = std::max(1.0, mapper.nsPerPx() * minSpacingPx);
     double power = std::pow(10.0, std::floor(std::log10(minStep)));
@@ -22,8 +23,10 @@ RulerTicks computeRulerTicks(const TimeMapper& mapper, double minSpacingPx) {
         power *= 10.0;
     }
     out.stepNs = step;
-    // First multiple of step at or after the start (floor division that works for negatives).
-    model::TimeNs first = mapper.startNs() / step * step;
+    // First origin + multiple of step at or after the start (floor division that works for
+    // negatives).
+    const model::TimeNs fromOrigin = mapper.startNs() - originNs;
+    model::TimeNs first = originNs + fromOrigin / step * step;
     if (first < mapper.startNs()) {
         first += step;
     }

@@ -73,6 +73,14 @@ RulerOrigin rulerOrigin(model::TimeNs startNs, model::TimeNs endNs, model::TimeN
     return origin;
 }
 
+RulerOrigin rulerOriginAt(model::TimeNs anchorNs, QString anchorName) {
+    RulerOrigin origin;
+    origin.relative = true;
+    origin.anchorNs = anchorNs;
+    origin.anchorName = std::move(anchorName);
+    return origin;
+}
+
 QString rulerLabel(const RulerOrigin& origin, model::TimeNs ns, model::TimeNs stepNs,
                    model::TimeNs startNs, model::TimeNs endNs) {
     if (!origin.relative) {
@@ -85,6 +93,8 @@ QString rulerLabel(const RulerOrigin& origin, model::TimeNs ns, model::TimeNs st
 }
 
 QString rulerAnchorText(const RulerOrigin& origin) {
+    if (!origin.anchorName.isEmpty())
+        return QObject::tr("from %1").arg(origin.anchorName);
     return QObject::tr("from %1")
         .arg(formatTickLabel(origin.anchorNs, origin.anchorStepNs, origin.anchorNs));
 }

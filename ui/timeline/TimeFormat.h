@@ -23,12 +23,16 @@ struct RulerOrigin {
     bool relative = false;
     model::TimeNs anchorNs = 0;  // when relative: a multiple of anchorStepNs
     model::TimeNs anchorStepNs = 1;
+    QString anchorName;  // a chosen anchor's name ("Flag 2"); empty for the round one
 };
 RulerOrigin rulerOrigin(model::TimeNs startNs, model::TimeNs endNs, model::TimeNs stepNs);
+// The ruler counting from a chosen time (a reference flag) whatever the zoom: ticks read
+// "+12.4 ms" after it and "-3 ms" before it, and the header "from Flag 2".
+RulerOrigin rulerOriginAt(model::TimeNs anchorNs, QString anchorName);
 // A tick's label under `origin`: formatTickLabel's absolute one, or "+785 ns" from the anchor.
 QString rulerLabel(const RulerOrigin& origin, model::TimeNs ns, model::TimeNs stepNs,
                    model::TimeNs startNs, model::TimeNs endNs);
-// The anchor as the ruler's header writes it ("from 1215.140 ms").
+// The anchor as the ruler's header writes it ("from 1215.140 ms", "from Flag 2").
 QString rulerAnchorText(const RulerOrigin& origin);
 
 }  // namespace wl::ui

@@ -51,6 +51,8 @@ void TimelineView::setTrace(model::TracePtr trace) {
     s.timeSelection.reset();  // times of the previous trace
     s.analysisWindow.clear();
     s.search.reset();  // slices of the previous trace
+    s.flags.clear();   // times of the previous trace
+    s.jumpedFlag.reset();
     // Overlays address slices of the previous trace: they go with it.
     s.overlays.build(s.trace.get(), {});
     ++s.overlayVersion;
@@ -66,6 +68,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     if (hadSelection) {
         emit sliceSelected({});
     }
+    updateMeasure();
     update();
 }
 
@@ -430,7 +433,7 @@ bool TimelineView::handleKey(int key) {
             followRelation(Relation::AwaitedBy);
             return true;
         default:
-            return false;
+            return handleFlagKey(key);  // M, '.', ','
     }
 }
 
@@ -553,6 +556,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         }
         return;
     }
+    if (selecting && event->position().y() < kRulerHeightPx &&
+        (event->modifiers() & Qt::ControlModifier)) {
+        dropFlag(nsAtX(event->position().toPoint().x()));  // Ctrl+click on the ruler
+        return;
+    }
     if (selecting && event->position().y() < kRulerHeightPx) {
         // A click on the ruler clears the time selection.
         if (s.timeSelection) {
@@ -570,6 +578,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
 
 void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     if (rowHeaderContextMenu(event)) {
+        return;
+    }
+    if (showRulerMenu(event->pos(), event->globalPos())) {
+        event->accept();
         return;
     }
     const HitResult hit = hitAt(event->pos());
@@ -632,6 +644,7 @@ void TimelineView::selectRowsBetween(int y0, int y1) {
 void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
     m_state->timeSelection = range;
     m_state->selectedTracks.clear();  // every row
+    updateMeasure();
     update();
 }
 
@@ -658,13 +671,17 @@ HitResult TimelineView::hitAt(QPoint widgetPos) const {
 
 bool TimelineView::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) {
-        return QWidget::event(event);
+        const bool handled = QWidget::event(event);
+        updateMeasureAfter(event->type());  // the pointer, a drag's selection: what is measured
+        return handled;
     }
     const State& s = *m_state;
     auto* help = static_cast<QHelpEvent*>(event);
     const QPoint p = help->pos();
-    QString text;
-    if (s.trace && p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
+    QString text = flagTooltipAt(p);
+    if (!text.isEmpty()) {
+        // A flag's pennant on the ruler.
+    } else if (s.trace && p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
         const int row = s.layout.rowAt(p.y() - kRulerHeightPx + s.vbar->value());
         if (row >= 0) {
             const TimelineRow& r = s.layout.rows()[std::size_t(row)];

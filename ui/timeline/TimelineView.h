@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include <QEvent>
 #include <QRectF>
 #include <QWidget>
 
@@ -12,9 +13,11 @@
 #include "model/Trace.h"
 #include "ui/find/SliceSearch.h"
 #include "ui/timeline/DrawList.h"
+#include "ui/timeline/Flags.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/Overlays.h"
 #include "ui/timeline/RulerTicks.h"
+#include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimeViewport.h"
@@ -34,6 +37,19 @@ namespace wl::ui {
 // on the ruler (or a shift-drag anywhere) selects a time range (timeRangeSelected); a shift-drag
 // over rows selects those rows with it (selectedTracks); a click on the ruler clears it. A
 // right-click on a slice asks for its context menu (sliceContextMenuRequested).
+//
+// Flags (TimelineViewFlags.cpp), as in Perfetto and Nsight Systems: Ctrl+click on the ruler drops
+// one there; key M drops one at the pointer (else at the selected slice's start, else the view's
+// middle), and with a time selection marks its span with two flags at its edges, "Selection
+// start" and "Selection end" (plain flags, so they can be jumped to, measured and renamed like any
+// other, where Perfetto keeps an area mark). Each is a pennant with its name on the ruler and a
+// line through the rows; hovering it tells its time and the time from the previous flag; a
+// double-click renames it; its context menu renames, removes, makes it the reference (the
+// ruler's ticks then count from it: "+12.4 ms", "from Flag 2"; the Details panel stays
+// absolute) or removes them all. `.` and `,` centre the next and the previous flag. The measure
+// (measureText, measureChanged): the time between the flags either side of the pointer, else
+// between the last two dropped, and a time selection's duration and edges. Flags belong to
+// the trace: setTrace clears them.
 //
 // Two views on one time scale (Compare): give both the same TimeScale,
 //     auto scale = std::make_shared<TimeScale>();
@@ -113,6 +129,24 @@ public:
     void setTimeOffsetNs(model::TimeNs offsetNs);
     model::TimeNs timeOffsetNs() const;
 
+    // ---- flags (see the class comment) ----
+    const FlagSet& flags() const;
+    int dropFlag(model::TimeNs timeNs, QString name = {});  // returns its id
+    void markFlags();                                       // key M
+    bool renameFlag(int id, const QString& name);
+    bool removeFlag(int id);
+    void clearFlags();
+    // Ruler times counted from this flag (nullopt: from the trace's start).
+    void setReferenceFlag(std::optional<int> id);
+    // Centres the next (forward) or previous flag from the view's middle; false when none.
+    bool jumpToFlag(bool forward);
+    // The measure line for the status bar ("Flag 1 → Flag 2: 12.4 ms"; empty when nothing to
+    // measure).
+    QString measureText() const;
+    // Where the ruler's labels count from now: a round anchor deep in a trace, the reference
+    // flag when one is set.
+    RulerOrigin currentRulerOrigin() const;
+
     // Width of the row-header column, in px (the time area starts right of it).
     int headerWidthPx() const;
     // The rows as currently laid out, and the draw list of the current frame (built if needed):
@@ -150,6 +184,8 @@ signals:
     // A right-click on a slice, at a global screen position.
     void sliceContextMenuRequested(wl::model::SliceRef ref, QPoint globalPos);
     void arrangementChanged(const wl::ui::RowArrangement& arrangement);
+    // The measure line changed (measureText()).
+    void measureChanged(const QString& text);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -159,6 +195,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;  // renames a flag
     void contextMenuEvent(QContextMenuEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool event(QEvent* event) override;  // tooltips
@@ -195,6 +232,17 @@ private:
     bool rowHeaderContextMenu(QContextMenuEvent* event);
     void paintRowArrangement(QPainter& p, const QRect& area) const;
     void changeArrangement(RowArrangement arrangement);
+    // Flags (TimelineViewFlags.cpp).
+    RulerTicks rulerTicks(const TimeMapper& map) const;
+    RulerOrigin rulerOriginFor(const TimeMapper& map, const RulerTicks& ticks) const;
+    const Flag* flagAt(QPoint widgetPos) const;  // a flag's pennant on the ruler
+    QString flagTooltipAt(QPoint widgetPos) const;
+    bool showRulerMenu(QPoint widgetPos, QPoint globalPos);  // false: not on the ruler
+    void promptRenameFlag(int id);
+    void paintFlags(QPainter& p, const QRect& area, const TimeMapper& map) const;
+    bool handleFlagKey(int key);  // M, '.', ','
+    void updateMeasure();
+    void updateMeasureAfter(QEvent::Type type);  // what an input event may have changed
 
     struct State;
     std::unique_ptr<State> m_state;

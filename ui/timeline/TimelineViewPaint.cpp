@@ -49,7 +49,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), QColor::fromRgb(Palette::kBackground));
     const QRect area = timeAreaOf(this, s.vbar);
     const TimeMapper map = mapper();
-    const RulerTicks ticks = computeRulerTicks(map);
+    const RulerTicks ticks = rulerTicks(map);
 
     if (!s.trace) {
         paintRuler(p, map, ticks);
@@ -79,6 +79,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintHeaders(p, area);
     paintRowArrangement(p, area);
     paintRuler(p, map, ticks);
+    paintFlags(p, area, map);  // under the selection's duration
     paintTimeRanges(p, area, map);
     paintTimeCursor(p, area, map);
     paintLegend(p);
@@ -193,7 +194,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
     p.setPen(QColor::fromRgb(Palette::kRulerText));
     // Over the header column: the visible duration, and where the ticks count from when they
     // count from an anchor.
-    const RulerOrigin origin = rulerOrigin(map.startNs(), map.endNs(), ticks.stepNs);
+    const RulerOrigin origin = rulerOriginFor(map, ticks);
     QString header = tr("Visible: %1").arg(formatDuration(map.durationNs()));
     if (origin.relative)
         header += QLatin1Char('\n') + rulerAnchorText(origin);

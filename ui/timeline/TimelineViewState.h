@@ -23,6 +23,7 @@
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DenseSpan.h"
 #include "ui/timeline/DrawListBuilder.h"
+#include "ui/timeline/Flags.h"
 #include "ui/timeline/FlowNavigation.h"
 #include "ui/timeline/HitTester.h"
 #include "ui/timeline/LaneIndex.h"
@@ -162,6 +163,13 @@ struct TimelineView::State {
     QPoint headerPressPos;
     bool headerDragging = false;
     int rowDropYPx = -1;
+
+    // The user's flags on this trace (TimelineViewFlags.cpp); the flag last jumped to and the
+    // view it left, so that `.` goes on from it while the view stays there; the measure line.
+    FlagSet flags;
+    std::optional<int> jumpedFlag;
+    std::pair<model::TimeNs, model::TimeNs> jumpedView{0, 0};
+    QString measure;
 };
 
 }  // namespace wl::ui
