@@ -356,6 +356,9 @@ void MainWindow::setCurrentDocument(int index) {
     const DocumentPtr doc = m_documents.at(index);
     m_history->setCurrentIndex(index);
     m_timeline->setTrace(doc->trace);
+    if (doc->trace)  // the rows as the user arranged this kind of trace (View menu, row headers)
+        m_timeline->setArrangement(ui::RowArrangement::fromStrings(
+            m_settings.value(ui::RowArrangement::key(*doc->trace)).toStringList()));
     m_timeline->setOverlays({});
     m_details->setTrace(doc->trace);
     m_find->setTrace(doc->trace);  // the same query, on this trace

@@ -152,6 +152,20 @@ void MainWindow::createActions() {
         saveShowDependencies(m_settings, show);
         m_timeline->setShowDependencies(show);
     });
+    // Rows the user arranges on the timeline, kept per trace kind (setCurrentDocument loads them).
+    view->addSeparator();
+    using RowAction = ui::TimelineView::RowAction;
+    view->addAction(tr("Show All Rows"), this,
+                    [this] { m_timeline->applyRowAction(RowAction::ShowAll); });
+    view->addAction(tr("Colla&pse All Groups"), this,
+                    [this] { m_timeline->applyRowAction(RowAction::CollapseAll); });
+    view->addAction(tr("E&xpand All Groups"), this,
+                    [this] { m_timeline->applyRowAction(RowAction::ExpandAll); });
+    connect(m_timeline, &ui::TimelineView::arrangementChanged, this,
+            [this](const ui::RowArrangement& arrangement) {
+                if (const model::TracePtr trace = m_timeline->trace())
+                    m_settings.setValue(ui::RowArrangement::key(*trace), arrangement.toStrings());
+            });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys"), this, [this] {

@@ -4,7 +4,85 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ui/common/TrackTitles.h"
+#include "ui/timeline/TimelineLayout.h"
+
 namespace wl::ui {
+
+namespace {
+
+QString groupIdentity(const model::Trace& trace, model::ProcessIndex index) {
+    const model::Process& p = trace.processes()[index];
+    const QString rank = p.rank >= 0 ? QStringLiteral("rank %1/").arg(p.rank) : QString();
+    if (p.deviceId >= 0)
+        return rank + QStringLiteral("gpu %1").arg(p.deviceId);
+    const std::string_view name = trace.str(p.nameId);
+    QString text = QString::fromUtf8(name.data(), qsizetype(name.size()));
+    // A producer that names the pid ("python3 (pid 4242)"): the pid changes from run to run.
+    static const QRegularExpression pidText(QStringLiteral("\\s*\\(pid [0-9]+\\)\\s*$"));
+    text.remove(pidText);
+    return rank + QStringLiteral("host ") + (text.isEmpty() ? QStringLiteral("process") : text);
+}
+
+// `text` with the whole number `number` (not part of a longer one) written as "#".
+QString withoutNumber(QString text, const QString& number) {
+    if (number.isEmpty()) {
+        return text;  // a thread known by no number (a producer's name for it)
+    }
+    for (qsizetype at = text.indexOf(number); at >= 0; at = text.indexOf(number, at + 1)) {
+        const qsizetype end = at + number.size();
+        const bool alone =
+            (at == 0 || !text[at - 1].isDigit()) && (end == text.size() || !text[end].isDigit());
+        if (alone) {
+            text.replace(at, number.size(), QStringLiteral("#"));  // `at + 1` is past it
+        }
+    }
+    return text;
+}
+
+QString trackPart(const model::Trace& trace, const model::Track& track) {
+    QString title = trackTitle(trace, track);
+    switch (track.kind) {
+        case model::TrackKind::GpuStream:
+        case model::TrackKind::GraphLaunches:
+        case model::TrackKind::Sync:
+        case model::TrackKind::Memory:
+            return title;  // streams keep their numbers: they are the program's own
+        default:
+            break;
+    }
+    if (track.threadId == -1) {  // no thread
+        return title;
+    }
+    // Thread ids change from run to run; what the thread does does not.
+    title = withoutNumber(title, QString::fromStdString(model::threadIdText(track.threadId)));
+    title.replace(QStringLiteral("(tid #)"), QStringLiteral("(thread #)"));
+    return title;
+}
+
+}  // namespace
+
+QString rowIdentityPart(const model::Trace& trace, const TimelineRow& row) {
+    switch (row.kind) {
+        case RowKind::Process:
+            return {};
+        case RowKind::Track:
+            return trackPart(trace, trace.track(row.track));
+        case RowKind::DeviceGaps:
+        case RowKind::Counter:
+            return row.title;
+    }
+    return {};
+}
+
+RowIdentity rowIdentity(const model::Trace& trace, const TimelineRow& row) {
+    RowIdentity id;
+    id.group = groupIdentity(trace, row.process);
+    id.row = row.kind == RowKind::Process
+                 ? id.group
+                 : id.group + QLatin1Char('/') + rowIdentityPart(trace, row);
+    return id;
+}
 
 void RowArrangement::hide(const QString& identity) {
     if (!hidden.contains(identity))

@@ -8,6 +8,8 @@
 
 namespace wl::ui {
 
+struct TimelineRow;
+
 // A row's name that survives a new recording of the same program: what the row shows, not the
 // pids, thread ids and indices that change from run to run. "gpu 0", "rank 1/gpu 0",
 // "host python", "gpu 0/stream 7", "host python/CUDA API (thread #)", and "#2" after a second row
@@ -16,6 +18,13 @@ struct RowIdentity {
     QString group;  // the process row's identity
     QString row;    // group + "/" + the row's own part; equal to group for the process row
 };
+
+// The identity of a laid-out row (its process's for a process row). The "#2" of a repeat needs the
+// row's siblings: TimelineLayout numbers repeats as it lays rows out (TimelineRow::identity).
+RowIdentity rowIdentity(const model::Trace& trace, const TimelineRow& row);
+// The row's own part of it (after the group's and "/"; empty for a process row): a layout names a
+// group's many rows with it without working out the group's identity again for each.
+QString rowIdentityPart(const model::Trace& trace, const TimelineRow& row);
 
 // How the user arranged a trace's rows: rows and groups hidden, rows pinned to the top, groups and
 // rows within a group put in an order of their own. Identities, so one arrangement serves every

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <tuple>
+#include <unordered_map>
+
+#include <QSet>
 
 #include "model/TrackOrder.h"
 #include "ui/common/TrackTitles.h"
@@ -50,11 +53,91 @@ std::vector<model::ProcessIndex> TimelineLayout::foldedAtOpen(const model::Trace
     return folded;
 }
 
+namespace {
+
+// "x", then "x#2", "x#3" for rows that would read the same under one parent.
+QString numbered(const QString& identity, std::unordered_map<QString, int>& seen) {
+    const int n = ++seen[identity];
+    return n == 1 ? identity : identity + QStringLiteral("#%1").arg(n);
+}
+
+// A row named away from its group (pinned, or in the list of hidden rows): its own title first,
+// so eliding a long GPU name keeps it.
+QString inGroup(const TimelineRow& row) {
+    return row.title + QStringLiteral(" \u00b7 ") + row.groupTitle;
+}
+
+}  // namespace
+
+std::vector<TimelineRow> TimelineLayout::childRows(
+    const model::Trace& trace, const TimelineRow& header,
+    const std::vector<model::TrackIndex>& tracks, const std::vector<std::uint32_t>& counters,
+    bool hasGaps, const std::unordered_set<std::uint64_t>& collapsed) {
+    std::vector<TimelineRow> out;
+    const model::ProcessIndex p = header.process;
+    for (model::TrackIndex t : tracks) {
+        const model::Track& track = trace.track(t);
+        TimelineRow row;
+        row.kind = RowKind::Track;
+        row.title = trackTitle(trace, track);
+        row.key = trackKey(t);
+        row.process = p;
+        row.track = t;
+        row.deviceId = track.deviceId;
+        row.laneCount = std::max<std::uint32_t>(track.laneCount(), 1);
+        row.collapsible = row.laneCount > 1;
+        row.collapsed = row.collapsible && collapsed.count(row.key) > 0;
+        row.lanesShown = row.collapsed ? 1 : row.laneCount;
+        row.heightPx = int(row.lanesShown) * kLaneHeightPx + 2 * kRowPaddingPx;
+        row.indent = 1;
+        out.push_back(std::move(row));
+    }
+    if (hasGaps) {
+        TimelineRow row;
+        row.kind = RowKind::DeviceGaps;
+        row.title = QStringLiteral("Idle gaps");
+        row.key = (4ull << 60) | p;
+        row.process = p;
+        row.deviceId = header.deviceId;
+        row.heightPx = kGapRowHeightPx;
+        row.indent = 1;
+        out.push_back(std::move(row));
+    }
+    for (std::uint32_t c : counters) {
+        const model::CounterTrack& counter = trace.counters()[c];
+        TimelineRow row;
+        row.kind = RowKind::Counter;
+        QString title = qstr(trace.str(counter.seriesId));
+        if (title.isEmpty()) {
+            title = qstr(trace.str(counter.nameId));
+        }
+        row.title = title;
+        row.key = counterKey(c);
+        row.process = p;
+        row.counter = c;
+        row.deviceId = counter.deviceId;
+        row.heightPx = kCounterHeightPx;
+        row.indent = 1;
+        out.push_back(std::move(row));
+    }
+    // Identities under the group's own (numbered) one.
+    std::unordered_map<QString, int> seen;
+    const QString prefix = header.identity + QLatin1Char('/');
+    for (TimelineRow& row : out) {
+        row.identity = numbered(prefix + rowIdentityPart(trace, row), seen);
+        row.groupIdentity = header.identity;
+        row.groupTitle = header.title;
+    }
+    return out;
+}
+
 void TimelineLayout::build(const model::Trace* trace,
                            const std::unordered_set<std::uint64_t>& collapsed,
-                           const std::unordered_set<std::int32_t>& devicesWithGaps) {
+                           const std::unordered_set<std::int32_t>& devicesWithGaps,
+                           const RowArrangement& arrangement) {
     m_rows.clear();
     m_rowOfTrack.clear();
+    m_hidden.clear();
     m_totalHeightPx = 0;
     if (!trace) {
         return;
@@ -77,13 +160,17 @@ void TimelineLayout::build(const model::Trace* trace,
         }
     }
 
-    int y = 0;
-    auto push = [&](TimelineRow row) {
-        row.yPx = y;
-        y += row.heightPx;
-        m_rows.push_back(std::move(row));
-    };
+    const QSet<QString> hidden(arrangement.hidden.begin(), arrangement.hidden.end());
+    const QSet<QString> pinned(arrangement.pinned.begin(), arrangement.pinned.end());
+    // A folded group's rows are made only when the arrangement may name them (pinned or hidden).
+    const bool needAllRows = !hidden.isEmpty() || !pinned.isEmpty();
 
+    struct Group {
+        TimelineRow header;
+        std::vector<TimelineRow> children;
+    };
+    std::vector<Group> groups;
+    std::unordered_map<QString, int> seenGroups;
     for (model::ProcessIndex p : processOrder(*trace)) {
         const model::Process& process = trace->processes()[p];
         auto& tracks = tracksOf[p];
@@ -97,7 +184,8 @@ void TimelineLayout::build(const model::Trace* trace,
             return model::trackOrderLess(*trace, trace->track(a), trace->track(b));
         });
 
-        TimelineRow header;
+        Group group;
+        TimelineRow& header = group.header;
         header.kind = RowKind::Process;
         header.title = processTitle(*trace, p);
         header.key = processKey(p);
@@ -106,56 +194,85 @@ void TimelineLayout::build(const model::Trace* trace,
         header.heightPx = kProcessHeightPx;
         header.collapsible = true;
         header.collapsed = collapsed.count(header.key) > 0;
-        push(header);
-        if (header.collapsed) {
+        header.identity = numbered(rowIdentity(*trace, header).row, seenGroups);
+        header.groupIdentity = header.identity;
+        header.groupTitle = header.title;
+        if (!header.collapsed || needAllRows) {
+            group.children = childRows(*trace, header, tracks, countersOf[p], hasGaps, collapsed);
+        }
+        groups.push_back(std::move(group));
+    }
+
+    int y = 0;
+    auto push = [&](TimelineRow row) {
+        row.yPx = y;
+        y += row.heightPx;
+        if (row.kind == RowKind::Track) {
+            m_rowOfTrack[row.track] = int(m_rows.size());
+        }
+        m_rows.push_back(std::move(row));
+    };
+
+    // The pinned band: pinned rows in the order they were pinned, named with their group.
+    if (!pinned.isEmpty()) {
+        std::unordered_map<QString, const TimelineRow*> byIdentity;
+        for (const Group& group : groups) {
+            for (const TimelineRow& row : group.children) {
+                if (pinned.contains(row.identity)) {
+                    byIdentity.emplace(row.identity, &row);
+                }
+            }
+        }
+        for (const QString& identity : arrangement.pinned) {
+            const auto it = byIdentity.find(identity);
+            if (it == byIdentity.end() || hidden.contains(identity)) {
+                continue;
+            }
+            TimelineRow row = *it->second;
+            row.title = inGroup(row);
+            row.pinned = true;
+            push(std::move(row));
+        }
+    }
+
+    // Groups: pinned ones first, in pin order, then in the user's order.
+    QStringList groupIds;
+    for (const Group& group : groups) {
+        groupIds << group.header.identity;
+    }
+    std::vector<int> groupOrder;
+    for (const QString& identity : arrangement.pinned) {
+        if (const qsizetype i = groupIds.indexOf(identity); i >= 0) {
+            groupOrder.push_back(int(i));
+        }
+    }
+    for (const int i : arrangement.arrange(groupIds)) {
+        if (!pinned.contains(groupIds[i])) {
+            groupOrder.push_back(i);
+        }
+    }
+
+    for (const int gi : groupOrder) {
+        Group& group = groups[std::size_t(gi)];
+        if (hidden.contains(group.header.identity)) {
+            m_hidden.emplace_back(group.header.identity, group.header.title);
             continue;
         }
-
-        for (model::TrackIndex t : tracks) {
-            const model::Track& track = trace->track(t);
-            TimelineRow row;
-            row.kind = RowKind::Track;
-            row.title = trackTitle(*trace, track);
-            row.key = trackKey(t);
-            row.process = p;
-            row.track = t;
-            row.deviceId = track.deviceId;
-            row.laneCount = std::max<std::uint32_t>(track.laneCount(), 1);
-            row.collapsible = row.laneCount > 1;
-            row.collapsed = row.collapsible && collapsed.count(row.key) > 0;
-            row.lanesShown = row.collapsed ? 1 : row.laneCount;
-            row.heightPx = int(row.lanesShown) * kLaneHeightPx + 2 * kRowPaddingPx;
-            row.indent = 1;
-            m_rowOfTrack[t] = int(m_rows.size());
-            push(row);
+        const int headerRow = int(m_rows.size());
+        const bool folded = group.header.collapsed;
+        push(group.header);
+        QStringList childIds;
+        for (const TimelineRow& row : group.children) {
+            childIds << row.identity;
         }
-        if (hasGaps) {
-            TimelineRow row;
-            row.kind = RowKind::DeviceGaps;
-            row.title = QStringLiteral("Idle gaps");
-            row.key = (4ull << 60) | p;
-            row.process = p;
-            row.deviceId = process.deviceId;
-            row.heightPx = kGapRowHeightPx;
-            row.indent = 1;
-            push(row);
-        }
-        for (std::uint32_t c : countersOf[p]) {
-            const model::CounterTrack& counter = trace->counters()[c];
-            TimelineRow row;
-            row.kind = RowKind::Counter;
-            QString title = qstr(trace->str(counter.seriesId));
-            if (title.isEmpty()) {
-                title = qstr(trace->str(counter.nameId));
+        for (const int ci : arrangement.arrange(childIds)) {
+            TimelineRow& row = group.children[std::size_t(ci)];
+            if (hidden.contains(row.identity)) {
+                m_hidden.emplace_back(row.identity, inGroup(row));
+            } else if (!folded && !pinned.contains(row.identity)) {
+                row.groupRow = headerRow;
+                push(std::move(row));
             }
-            row.title = title;
-            row.key = counterKey(c);
-            row.process = p;
-            row.counter = c;
-            row.deviceId = counter.deviceId;
-            row.heightPx = kCounterHeightPx;
-            row.indent = 1;
-            push(row);
         }
     }
     m_totalHeightPx = y;

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include "model/Trace.h"
+#include "ui/timeline/RowArrangement.h"
 
 namespace wl::ui {
 
@@ -35,6 +36,12 @@ struct TimelineRow {
     bool collapsible = false;
     bool collapsed = false;
     int indent = 0;  // 0 for process rows, 1 for their children
+    // What the user's arrangement calls the row and its group (RowArrangement.h), repeats numbered.
+    QString identity;
+    QString groupIdentity;
+    QString groupTitle;
+    int groupRow = -1;    // index of its process row (-1 for a pinned row and a process row)
+    bool pinned = false;  // in the band of pinned rows at the top
 };
 
 // Builds the rows of a trace top to bottom — per host process: CUDA API rows, other host rows,
@@ -54,9 +61,14 @@ public:
     static std::uint64_t trackKey(model::TrackIndex t) { return (2ull << 60) | t; }
     static std::uint64_t counterKey(std::uint32_t c) { return (3ull << 60) | c; }
 
-    // devicesWithGaps: devices that get a DeviceGaps row.
+    // devicesWithGaps: devices that get a DeviceGaps row. The arrangement leaves hidden rows and
+    // groups out, puts pinned rows first (pinned groups first among groups) and orders groups and
+    // the rows of a group as the user put them (the default order otherwise).
     void build(const model::Trace* trace, const std::unordered_set<std::uint64_t>& collapsed,
-               const std::unordered_set<std::int32_t>& devicesWithGaps);
+               const std::unordered_set<std::int32_t>& devicesWithGaps,
+               const RowArrangement& arrangement = {});
+    // Rows hidden by the arrangement in the last build: identity and title, in layout order.
+    const std::vector<std::pair<QString, QString>>& hiddenRows() const { return m_hidden; }
 
     const std::vector<TimelineRow>& rows() const { return m_rows; }
     int totalHeightPx() const { return m_totalHeightPx; }
@@ -76,8 +88,16 @@ public:
     static std::vector<model::ProcessIndex> foldedAtOpen(const model::Trace& trace);
 
 private:
+    // A process's rows in their default order, with their identities.
+    static std::vector<TimelineRow> childRows(const model::Trace& trace, const TimelineRow& header,
+                                              const std::vector<model::TrackIndex>& tracks,
+                                              const std::vector<std::uint32_t>& counters,
+                                              bool hasGaps,
+                                              const std::unordered_set<std::uint64_t>& collapsed);
+
     std::vector<TimelineRow> m_rows;
     std::vector<int> m_rowOfTrack;  // by track index
+    std::vector<std::pair<QString, QString>> m_hidden;
     int m_totalHeightPx = 0;
 };
 

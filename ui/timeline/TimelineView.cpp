@@ -360,7 +360,7 @@ std::vector<QRect> TimelineView::searchMatchRects() const {
 
 void TimelineView::rebuildLayout() {
     State& s = *m_state;
-    s.layout.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps());
+    s.layout.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps(), s.arrangement);
     ++s.layoutVersion;
     updateScrollBar();
 }
@@ -474,18 +474,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
         QWidget::mousePressEvent(event);
         return;
     }
-    if (p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
-        // A click on a row header collapses or expands it.
-        const int row = s.layout.rowAt(p.y() - kRulerHeightPx + s.vbar->value());
-        if (row >= 0 && s.layout.rows()[std::size_t(row)].collapsible) {
-            const std::uint64_t key = s.layout.rows()[std::size_t(row)].key;
-            if (!s.collapsed.erase(key)) {
-                s.collapsed.insert(key);
-            }
-            rebuildLayout();
-            update();
-        }
-        return;
+    if (pressRowHeader(p)) {
+        return;  // a click collapses or expands the row, a drag moves it (TimelineViewRows.cpp)
     }
     s.pressed = true;
     s.dragging = false;
@@ -506,6 +496,9 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     const QPoint p = event->position().toPoint();
     const bool wasInside = timeAreaOf(this, s.vbar).contains(s.mousePos);
     s.mousePos = p;
+    if (dragRowHeader(p)) {
+        return;
+    }
     if (!s.pressed) {
         // The time cursor follows the pointer; the draw list is cached, so this repaints
         // without rebuilding anything.
@@ -540,6 +533,9 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     State& s = *m_state;
+    if (event->button() == Qt::LeftButton && releaseRowHeader(event->position().toPoint())) {
+        return;
+    }
     if (event->button() != Qt::LeftButton || !s.pressed) {
         QWidget::mouseReleaseEvent(event);
         return;
@@ -581,6 +577,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+    if (rowHeaderContextMenu(event)) {
+        return;
+    }
     if (showRulerMenu(event->pos(), event->globalPos())) {
         event->accept();
         return;

@@ -23,6 +23,8 @@
 #include "ui/timeline/TimeViewport.h"
 #include "ui/timeline/TimelineLayout.h"
 
+class QMenu;
+
 namespace wl::ui {
 
 // The timeline widget: row headers on the left, a time ruler on top and the rows of a Trace
@@ -152,6 +154,27 @@ public:
     const TimelineLayout& layout() const;
     const DrawList& currentDrawList() const { return drawList(); }
 
+    // Rows the user arranges (as in Perfetto): a right-click on a row header hides its row or
+    // group, pins the row to the top, shows hidden rows again, collapses or expands all groups; a
+    // drag of a header moves its row among its siblings (a group among groups). The title of the
+    // group whose rows fill the top stays there while scrolling (a sticky header). Code in
+    // TimelineViewRows.cpp. setArrangement() applies one (a window keeps one per trace kind)
+    // without signalling; each change the user makes is signalled (arrangementChanged).
+    void setArrangement(RowArrangement arrangement);
+    const RowArrangement& arrangement() const;
+    enum class RowAction { Hide, HideGroup, Pin, Unpin, ShowAll, CollapseAll, ExpandAll };
+    // What the header menu's items do to layout row `rowIndex` (ShowAll and the collapses take
+    // none).
+    void applyRowAction(RowAction action, int rowIndex = -1);
+    void showHiddenRow(const QString& identity);
+    void setAllGroupsCollapsed(bool collapsed);
+    // The header context menu of a row (-1: the items for no row), parented to `parent`.
+    QMenu* rowHeaderMenu(int rowIndex, QWidget* parent);
+    // The layout row whose header is at a widget point (the sticky title counts as its group's).
+    int headerRowAt(QPoint widgetPos) const;
+    // The group row whose title is held at the top of the rows, or -1; its top in widget px.
+    int stickyGroupRow(int* topPx = nullptr) const;
+
 signals:
     void sliceSelected(wl::model::SliceRef ref);  // invalid ref when the selection is cleared
     void visibleRangeChanged(wl::model::TimeNs startNs, wl::model::TimeNs endNs);
@@ -160,6 +183,7 @@ signals:
     void timeSelectionCleared();
     // A right-click on a slice, at a global screen position.
     void sliceContextMenuRequested(wl::model::SliceRef ref, QPoint globalPos);
+    void arrangementChanged(const wl::ui::RowArrangement& arrangement);
     // The measure line changed (measureText()).
     void measureChanged(const QString& text);
 
@@ -199,6 +223,15 @@ private:
     void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
     model::TimeNs nsAtX(int widgetX) const;
     void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;
+    void paintRowHeader(QPainter& p, const TimelineRow& row, int y) const;
+    // Rows the user arranges (TimelineViewRows.cpp): press, drag and release on a header (true:
+    // handled), its context menu, and the sticky title, pinned band and drop line.
+    bool pressRowHeader(QPoint widgetPos);
+    bool dragRowHeader(QPoint widgetPos);
+    bool releaseRowHeader(QPoint widgetPos);
+    bool rowHeaderContextMenu(QContextMenuEvent* event);
+    void paintRowArrangement(QPainter& p, const QRect& area) const;
+    void changeArrangement(RowArrangement arrangement);
     // Flags (TimelineViewFlags.cpp).
     RulerTicks rulerTicks(const TimeMapper& map) const;
     RulerOrigin rulerOriginFor(const TimeMapper& map, const RulerTicks& ticks) const;

@@ -77,6 +77,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.restore();
 
     paintHeaders(p, area);
+    paintRowArrangement(p, area);
     paintRuler(p, map, ticks);
     paintFlags(p, area, map);  // under the selection's duration
     paintTimeRanges(p, area, map);
@@ -103,6 +104,69 @@ void TimelineView::paintRowBackgrounds(QPainter& p, const QRect& area) const {
     }
 }
 
+void TimelineView::paintRowHeader(QPainter& p, const TimelineRow& row, int y) const {
+    const State& s = *m_state;
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics normalMetrics(font());
+    const QFontMetrics boldMetrics(bold);
+    const bool process = row.kind == RowKind::Process;
+    if (process) {
+        p.fillRect(QRect(0, y, kHeaderWidthPx, row.heightPx),
+                   QColor::fromRgb(Palette::kProcessBand));
+    }
+    int x = 6 + row.indent * 14;
+    const int lineH = process ? row.heightPx
+                              : std::min(row.heightPx, TimelineLayout::kLaneHeightPx +
+                                                           2 * TimelineLayout::kRowPaddingPx);
+    if (row.collapsible) {
+        // A small triangle: pointing right when collapsed, down when open.
+        const int cx = x + 4;
+        const int cy = y + lineH / 2;
+        QPolygon arrow;
+        if (row.collapsed) {
+            arrow << QPoint(cx - 3, cy - 5) << QPoint(cx + 3, cy) << QPoint(cx - 3, cy + 5);
+        } else {
+            arrow << QPoint(cx - 5, cy - 3) << QPoint(cx + 5, cy - 3) << QPoint(cx, cy + 3);
+        }
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor::fromRgb(Palette::kHeaderText));
+        p.drawPolygon(arrow);
+    }
+    x += 14;
+    QString title = row.title;
+    if (row.kind == RowKind::Track && row.laneCount > 1 && row.collapsed) {
+        title += QStringLiteral("  (%1 lanes)").arg(row.laneCount);
+    }
+    const QFontMetrics& fm = process ? boldMetrics : normalMetrics;
+    p.setFont(process ? bold : font());
+    p.setPen(QColor::fromRgb(Palette::kHeaderText));
+    p.drawText(QRect(x, y, kHeaderWidthPx - x - 6, lineH), Qt::AlignVCenter | Qt::AlignLeft,
+               fm.elidedText(title, Qt::ElideRight, kHeaderWidthPx - x - 6));
+    if (row.kind == RowKind::Counter) {
+        // The row's scale, top right of its header: what a full-height column means.
+        const model::CounterTrack& c = s.trace->counters()[row.counter];
+        const std::string_view unit = s.trace->str(c.unitId);
+        QFont small = font();
+        small.setPointSizeF(7.5);
+        p.setFont(small);
+        p.setPen(QColor(0x6a, 0x75, 0x80));
+        p.drawText(QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
+                   Qt::AlignTop | Qt::AlignLeft,
+                   unit == "B"
+                       ? tr("scale %1 – %2")
+                             .arg(units::counterValue(s.counters.minValue(row.counter), unit, 0))
+                             .arg(units::counterValue(s.counters.scaleMax(row.counter), unit, 0))
+                       : tr("scale %1 – %2 %3")
+                             .arg(s.counters.minValue(row.counter), 0, 'g', 3)
+                             .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
+                             .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
+    }
+    // Separator under each row.
+    p.setPen(QColor::fromRgb(Palette::kGridLine));
+    p.drawLine(0, y + row.heightPx - 1, kHeaderWidthPx, y + row.heightPx - 1);
+}
+
 void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
     const State& s = *m_state;
     const int scroll = s.vbar->value();
@@ -110,72 +174,13 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
     p.setClipRect(QRect(0, area.top(), kHeaderWidthPx, area.height()));
     p.fillRect(QRect(0, area.top(), kHeaderWidthPx, area.height()),
                QColor::fromRgb(Palette::kHeaderBackground));
-    QFont bold = font();
-    bold.setBold(true);
-    const QFontMetrics normalMetrics(font());
-    const QFontMetrics boldMetrics(bold);
     for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
         const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
         const int y = area.top() + row.yPx - scroll;
         if (y > area.bottom()) {
             break;
         }
-        const bool process = row.kind == RowKind::Process;
-        if (process) {
-            p.fillRect(QRect(0, y, kHeaderWidthPx, row.heightPx),
-                       QColor::fromRgb(Palette::kProcessBand));
-        }
-        int x = 6 + row.indent * 14;
-        const int lineH = process ? row.heightPx
-                                  : std::min(row.heightPx, TimelineLayout::kLaneHeightPx +
-                                                               2 * TimelineLayout::kRowPaddingPx);
-        if (row.collapsible) {
-            // A small triangle: pointing right when collapsed, down when open.
-            const int cx = x + 4;
-            const int cy = y + lineH / 2;
-            QPolygon arrow;
-            if (row.collapsed) {
-                arrow << QPoint(cx - 3, cy - 5) << QPoint(cx + 3, cy) << QPoint(cx - 3, cy + 5);
-            } else {
-                arrow << QPoint(cx - 5, cy - 3) << QPoint(cx + 5, cy - 3) << QPoint(cx, cy + 3);
-            }
-            p.setPen(Qt::NoPen);
-            p.setBrush(QColor::fromRgb(Palette::kHeaderText));
-            p.drawPolygon(arrow);
-        }
-        x += 14;
-        QString title = row.title;
-        if (row.kind == RowKind::Track && row.laneCount > 1 && row.collapsed) {
-            title += QStringLiteral("  (%1 lanes)").arg(row.laneCount);
-        }
-        const QFontMetrics& fm = process ? boldMetrics : normalMetrics;
-        p.setFont(process ? bold : font());
-        p.setPen(QColor::fromRgb(Palette::kHeaderText));
-        p.drawText(QRect(x, y, kHeaderWidthPx - x - 6, lineH), Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(title, Qt::ElideRight, kHeaderWidthPx - x - 6));
-        if (row.kind == RowKind::Counter) {
-            // The row's scale, top right of its header: what a full-height column means.
-            const model::CounterTrack& c = s.trace->counters()[row.counter];
-            const std::string_view unit = s.trace->str(c.unitId);
-            QFont small = font();
-            small.setPointSizeF(7.5);
-            p.setFont(small);
-            p.setPen(QColor(0x6a, 0x75, 0x80));
-            p.drawText(
-                QRect(x, y + lineH - 4, kHeaderWidthPx - x - 8, row.heightPx - lineH),
-                Qt::AlignTop | Qt::AlignLeft,
-                unit == "B"
-                    ? tr("scale %1 – %2")
-                          .arg(units::counterValue(s.counters.minValue(row.counter), unit, 0))
-                          .arg(units::counterValue(s.counters.scaleMax(row.counter), unit, 0))
-                    : tr("scale %1 – %2 %3")
-                          .arg(s.counters.minValue(row.counter), 0, 'g', 3)
-                          .arg(s.counters.scaleMax(row.counter), 0, 'g', 4)
-                          .arg(QString::fromUtf8(unit.data(), qsizetype(unit.size()))));
-        }
-        // Separator under each row.
-        p.setPen(QColor::fromRgb(Palette::kGridLine));
-        p.drawLine(0, y + row.heightPx - 1, kHeaderWidthPx, y + row.heightPx - 1);
+        paintRowHeader(p, row, y);
     }
     p.restore();
     p.setPen(QColor(0xb8, 0xc0, 0xca));

@@ -155,6 +155,15 @@ struct TimelineView::State {
     std::vector<model::TrackIndex> selectedTracks;
     std::vector<model::TimeRange> analysisWindow;
     SearchMatchesPtr search;
+
+    // Rows the user arranges: the arrangement, and a header pressed (layout row, -1: none) and
+    // maybe being dragged to the drop line (content y).
+    RowArrangement arrangement;
+    int headerPressRow = -1;
+    QPoint headerPressPos;
+    bool headerDragging = false;
+    int rowDropYPx = -1;
+
     // The user's flags on this trace (TimelineViewFlags.cpp); the flag last jumped to and the
     // view it left, so that `.` goes on from it while the view stays there; the measure line.
     FlagSet flags;
