@@ -1,7 +1,9 @@
 #pragma once
 
-// Inside TimelineView: its constants, state and geometry, shared by TimelineView.cpp (state and
-// input) and TimelineViewPaint.cpp (painting). Private to those two files.
+// Inside TimelineView: its constants, state and geometry, shared by the files that implement it:
+// TimelineView.cpp (state), TimelineViewInput.cpp (keys, mouse, tooltips), TimelineViewPaint.cpp
+// (painting), TimelineViewRows.cpp (row arrangement), TimelineViewFlags.cpp (flags). Private to
+// those files.
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
