@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <optional>
@@ -172,6 +173,7 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
     const int shownRows = std::min(m_table->rowCount(), 3);
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
                               shownRows * m_table->verticalHeader()->defaultSectionSize() +
+                              m_table->horizontalScrollBar()->sizeHint().height() +
                               2 * m_table->frameWidth() + 2);
     QString text = stragglersText(s);
     if (const auto late = analysis::lateRankAtCollectives(s)) {
