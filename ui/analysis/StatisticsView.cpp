@@ -47,6 +47,9 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     // area-selection summary) have their own, which a time selection brings forward.
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("statisticsPages"));
+    // Its pages' tables scroll: their stacked minimum heights (a tab bar in a tab page) must not
+    // hold the bottom docks at 250 px when the window is 700 px high.
+    m_pages->setMinimumHeight(4 * fontMetrics().height() + 30);
     m_pages->setDocumentMode(true);
     auto* splitter = new QSplitter(Qt::Vertical, m_pages);
     m_kernelTable = makeTable(splitter, m_kernelProxy, QStringLiteral("kernelStatistics"));
