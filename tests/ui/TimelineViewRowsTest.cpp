@@ -64,6 +64,22 @@ TEST_F(RowsFixture, TheHeaderMenuHidesARowAndShowsItAgain) {
     EXPECT_EQ(changed.count(), 2);
 }
 
+// Selecting a slice of a hidden row (a search match, the end of a launch arrow) shows the row
+// again: what the user asked to see is not left out of view.
+TEST_F(RowsFixture, RevealingASliceOfAHiddenRowShowsTheRowAgain) {
+    ASSERT_TRUE(menuItem(rowOf(small.stream7), QStringLiteral("Hide Row")));
+    ASSERT_TRUE(menuItem(rowOf(small.stream13), QStringLiteral("Hide Group")));
+    ASSERT_EQ(rowOf(small.stream7), -1);
+    ASSERT_EQ(view.arrangement().hidden.size(), 2);
+    QSignalSpy changed(&view, &TimelineView::arrangementChanged);
+    view.revealSlice({small.stream7, 0});
+    // The group was hidden too: showing it alone would not bring the row back, so both go.
+    EXPECT_GE(rowOf(small.stream7), 0);
+    EXPECT_EQ(view.selectedSlice(), (model::SliceRef{small.stream7, 0}));
+    EXPECT_EQ(changed.count(), 1);
+    EXPECT_TRUE(view.arrangement().hidden.isEmpty());
+}
+
 TEST_F(RowsFixture, TheHeaderMenuHidesAGroupAndShowAllBringsItBack) {
     const int rows = int(view.layout().rows().size());
     ASSERT_TRUE(menuItem(rowOf(small.api), QStringLiteral("Hide Group")));

@@ -239,6 +239,9 @@ void TimelineView::selectSlice(model::SliceRef ref) {
         if (changedLayout) {
             rebuildLayout();
         }
+        if (s.layout.rowOfTrack(ref.track) < 0) {
+            unhideRowOf(ref.track);  // the user arranged it away; what they asked for shows it
+        }
         const int row = s.layout.rowOfTrack(ref.track);
         if (const std::optional<int> y = s.layout.laneY(row, slice.depth)) {
             const int viewH = timeAreaOf(this, s.vbar).height();

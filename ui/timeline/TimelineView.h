@@ -232,6 +232,9 @@ private:
     bool rowHeaderContextMenu(QContextMenuEvent* event);
     void paintRowArrangement(QPainter& p, const QRect& area) const;
     void changeArrangement(RowArrangement arrangement);
+    // Shows again the hidden row and group that hold `track` (a search match, the end of a launch
+    // arrow, an events-table row there must be seen); false when neither is hidden.
+    bool unhideRowOf(model::TrackIndex track);
     // Flags (TimelineViewFlags.cpp).
     RulerTicks rulerTicks(const TimeMapper& map) const;
     RulerOrigin rulerOriginFor(const TimeMapper& map, const RulerTicks& ticks) const;

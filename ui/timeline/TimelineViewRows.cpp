@@ -109,6 +109,32 @@ void TimelineView::applyRowAction(RowAction action, int rowIndex) {
     changeArrangement(std::move(a));
 }
 
+bool TimelineView::unhideRowOf(model::TrackIndex track) {
+    State& s = *m_state;
+    if (!s.trace || s.arrangement.hidden.isEmpty()) {
+        return false;
+    }
+    // The row's and its group's identities, from a layout that hides nothing (one layout of a
+    // few milliseconds, only when a hidden row's slice is asked for); either may be what hides it.
+    RowArrangement all = s.arrangement;
+    all.hidden.clear();
+    TimelineLayout unhidden;
+    unhidden.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps(), all);
+    const int row = unhidden.rowOfTrack(track);
+    if (row < 0) {
+        return false;
+    }
+    const TimelineRow& r = unhidden.rows()[std::size_t(row)];
+    RowArrangement a = s.arrangement;
+    a.show(r.identity);
+    a.show(r.groupIdentity);
+    if (a.hidden.size() == s.arrangement.hidden.size()) {
+        return false;
+    }
+    changeArrangement(std::move(a));
+    return true;
+}
+
 void TimelineView::showHiddenRow(const QString& identity) {
     RowArrangement a = m_state->arrangement;
     a.show(identity);
