@@ -22,9 +22,9 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
 #include "ui/analysis/CompareView.h"
-#include "ui/common/ElidedLabel.h"
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
+#include "ui/common/ElidedLabel.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
@@ -465,7 +465,7 @@ void MainWindow::updateRunDock() {
     m_runDock->setVisible(doc ? doc->origin == TraceDocument::Origin::Run : m_deviceAvailable);
 }
 
-void MainWindow::fitBottomDocks() {
+void MainWindow::fitDocksToWindow() {
     // Fixed sizes (280 px high, 340 px wide) left the timeline 250 px of a 700 px window and
     // 700 of a 1024 px one; shares of the window keep it the most room on a small screen.
     const int bottom = std::clamp(height() * 28 / 100, 170, 320);
@@ -478,7 +478,7 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     // After the first layout at the shown size (resizeDocks before it is undone by it).
     if (!std::exchange(m_shownOnce, true) && !m_layoutRestored)
-        QMetaObject::invokeMethod(this, &MainWindow::fitBottomDocks, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, &MainWindow::fitDocksToWindow, Qt::QueuedConnection);
 }
 
 void MainWindow::resetLayout() {
@@ -489,7 +489,7 @@ void MainWindow::resetLayout() {
     const auto analysis = currentAnalysis();
     m_ranksDock->setVisible(analysis && analysis->ranks);
     updateRunDock();
-    fitBottomDocks();
+    fitDocksToWindow();
     m_settings.remove("window/state");
 }
 

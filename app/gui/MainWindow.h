@@ -207,8 +207,9 @@ private:
     // The Run dock is for runs: shown while a run is the current document (or, before any, when
     // a GPU can run one), out of the way for opened traces, unless the user chose it in View.
     void updateRunDock();
-    // The bottom docks' share of the height, set when the window is first shown at its size.
-    void fitBottomDocks();
+    // The bottom docks' height and the left column's width as shares of the window, set when it is
+    // first shown at its size and by Reset Layout.
+    void fitDocksToWindow();
     void showInfo(const QString& text);
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
@@ -243,9 +244,9 @@ private:
     QComboBox* m_history = nullptr;
     ui::OverviewStrip* m_overview = nullptr;
     QDockWidget* m_runDock = nullptr;
-    bool m_runDockChosen = false;  // the user showed or hid it (View menu): it stays so
-    QByteArray m_defaultLayout;    // the docks as a fresh start arranges them (Reset Layout)
-    bool m_layoutRestored = false; // a saved layout was applied: its dock sizes are the user's
+    bool m_runDockChosen = false;   // the user showed or hid it (View menu): it stays so
+    QByteArray m_defaultLayout;     // the docks as a fresh start arranges them (Reset Layout)
+    bool m_layoutRestored = false;  // a saved layout was applied: its dock sizes are the user's
     bool m_shownOnce = false;
     QDockWidget* m_detailsDock = nullptr;
     QLabel* m_deviceStatus = nullptr;

@@ -27,17 +27,17 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
-#include "ui/analysis/PairedBars.h"
-#include "ui/timeline/OverviewStrip.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 #include "support/TraceFactory.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
+#include "ui/analysis/PairedBars.h"
 #include "ui/analysis/StatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/timeline/OverviewStrip.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -995,7 +995,6 @@ TEST_F(MainWindowTest, RunParametersPersist) {
     EXPECT_EQ(restored.repeat, 50);
     EXPECT_TRUE(restored.sharedStreamBug);
 }
-
 
 // The Run dock is for runs: out of the way for opened traces (it showed Reduce/Baseline settings
 // beside a PyTorch trace), back with a run, and as the user left it once they chose in View.

@@ -251,7 +251,8 @@ TEST_F(EventsPanelFixture, TheNameStaysInViewInANarrowPanel) {
     const QRect name = panel.table()->visualRect(panel.model()->index(0, SliceTableModel::kName));
     const QRect viewport = panel.table()->viewport()->rect();
     EXPECT_GE(name.intersected(viewport).width(), 60) << name.x() << " " << name.width();
-    EXPECT_LT(name.x(), panel.table()->visualRect(panel.model()->index(0, SliceTableModel::kRow)).x());
+    EXPECT_LT(name.x(),
+              panel.table()->visualRect(panel.model()->index(0, SliceTableModel::kRow)).x());
 }
 
 TEST_F(EventsPanelFixture, AHiddenPanelCollectsWhenShown) {

@@ -35,7 +35,8 @@ TEST(RowArrangement, AMovePutsARowBeforeAnotherAndKeepsTheRestInOrder) {
     a.move("gpu 0/stream 7", "", streams);  // last
     EXPECT_EQ(arranged(a, streams), (std::vector<int>{2, 1, 0}));
     // A stream the next recording has and this one had not comes after the arranged ones.
-    const QStringList more{"gpu 0/stream 7", "gpu 0/stream 14", "gpu 0/stream 21", "gpu 0/stream 3"};
+    const QStringList more{"gpu 0/stream 7", "gpu 0/stream 14", "gpu 0/stream 21",
+                           "gpu 0/stream 3"};
     EXPECT_EQ(arranged(a, more), (std::vector<int>{2, 1, 0, 3}));
     // Another group's order is kept when this one's changes.
     const QStringList groups{"host python", "gpu 0"};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ui/common/Units.h"
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/TimeFormat.h"
 
@@ -9,11 +10,11 @@ namespace wl::ui {
 namespace {
 
 TEST(TimeFormat, DurationsCarryUnits) {
-    EXPECT_EQ(formatDuration(850), QStringLiteral("850 ns"));
-    EXPECT_EQ(formatDuration(12'400), QStringLiteral("12.4 µs"));
-    EXPECT_EQ(formatDuration(3'070'000), QStringLiteral("3.07 ms"));
-    EXPECT_EQ(formatDuration(1'250'000'000), QStringLiteral("1.250 s"));
-    EXPECT_EQ(formatDuration(250'000'000), QStringLiteral("250.00 ms"));
+    EXPECT_EQ(units::duration(850), QStringLiteral("850 ns"));
+    EXPECT_EQ(units::duration(12'400), QStringLiteral("12.4 µs"));
+    EXPECT_EQ(units::duration(3'070'000), QStringLiteral("3.07 ms"));
+    EXPECT_EQ(units::duration(1'250'000'000), QStringLiteral("1.250 s"));
+    EXPECT_EQ(units::duration(250'000'000), QStringLiteral("250.00 ms"));
 }
 
 TEST(TimeFormat, TickLabelsFollowTheStep) {

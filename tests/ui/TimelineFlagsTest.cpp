@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "TimelineTestTraces.h"
+#include "ui/common/Units.h"
 #include "ui/style/Palette.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -86,8 +87,8 @@ TEST_F(FlagsFixture, HoveringAPennantTellsItsTimeAndTheTimeFromThePrevious) {
     QApplication::sendEvent(&view, &help);
     const QString text = QToolTip::text();
     EXPECT_TRUE(text.contains(QStringLiteral("second"))) << text.toStdString();
-    EXPECT_TRUE(text.contains(formatDuration(3'000))) << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("%1 after Flag 1").arg(formatDuration(2'000))))
+    EXPECT_TRUE(text.contains(units::duration(3'000))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("%1 after Flag 1").arg(units::duration(2'000))))
         << text.toStdString();
 }
 
@@ -157,11 +158,11 @@ TEST_F(FlagsFixture, MeasuresBetweenFlagsAndTheSelection) {
     view.setTimeSelection(model::TimeRange{2'000, 4'500});
     EXPECT_EQ(view.measureText(),
               QStringLiteral("Selection %1: %2 to %3")
-                  .arg(formatDuration(2'500), formatDuration(2'000), formatDuration(4'500)));
+                  .arg(units::duration(2'500), units::duration(2'000), units::duration(4'500)));
     view.setReferenceFlag(view.dropFlag(4'000, QStringLiteral("ref")));
     EXPECT_EQ(view.measureText(),
               QStringLiteral("Selection %1: -%2 to +%3 from ref")
-                  .arg(formatDuration(2'500), formatDuration(2'000), formatDuration(500)));
+                  .arg(units::duration(2'500), units::duration(2'000), units::duration(500)));
 }
 
 TEST_F(FlagsFixture, ANewTraceClearsThem) {

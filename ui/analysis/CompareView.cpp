@@ -266,7 +266,7 @@ void CompareView::applyAlignment() {
             }
         }
         if (offset != 0)
-            m_alignedHow[i] = tr("%1, %2 into the trace").arg(how, formatDuration(offset));
+            m_alignedHow[i] = tr("%1, %2 into the trace").arg(how, units::duration(offset));
         views[i]->setTimeOffsetNs(offset);
         // Show the longer run from the alignment point to its window's end, so the shorter
         // run's length reads against it.
@@ -344,7 +344,10 @@ double CompareView::barValue(Metric metric, int run) const {
 }
 
 QStringList CompareView::kernelChartNames() const {
-    return m_kernelNames;
+    QStringList names;
+    for (const PairedBarRow& row : m_kernelBars->rows())
+        names << row.label;
+    return names;
 }
 
 double CompareView::kernelBarValue(int kernel, int run) const {
@@ -387,15 +390,15 @@ void CompareView::updateKernelChart() {
     if (rows.size() > std::size_t(kKernelBars)) {
         rows.resize(std::size_t(kKernelBars));
     }
-    m_kernelNames.clear();
+    QStringList names;
     std::vector<PairedBarRow> bars;
     for (const Row& row : rows) {
         // Labels must differ: two full names may share a short one (overloads).
         QString name = row.shortName;
-        for (int n = 2; m_kernelNames.contains(name); ++n) {
+        for (int n = 2; names.contains(name); ++n) {
             name = QStringLiteral("%1 (%2)").arg(row.shortName).arg(n);
         }
-        m_kernelNames << name;
+        names << name;
         PairedBarRow bar;
         bar.label = name;
         bar.fullLabel = row.fullName;

@@ -24,8 +24,8 @@ class TimeScale;
 // Baseline against async: both timelines on one shared time scale (zooming one moves the other;
 // both show the longer run's length so durations compare by eye), a headline with the speedup, and
 // paired bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s, plus the time of
-// the longest kernels in each run under their short names (full names in the tooltips). Holds the two traces (shared,
-// read-only) and their analyses; GUI thread only.
+// the longest kernels in each run under their short names (full names in the tooltips). Holds the
+// two traces (shared, read-only) and their analyses; GUI thread only.
 class CompareView : public QWidget {
     Q_OBJECT
 public:
@@ -109,12 +109,11 @@ private:
     QComboBox* m_alignBox = nullptr;
     QString m_alignRange;                 // empty: the windows' starts
     std::array<QString, 2> m_alignedHow;  // per side: what its offset is, for its label
-    QSplitter* m_splitter = nullptr;  // timelines above, bars below
+    QSplitter* m_splitter = nullptr;      // timelines above, bars below
     QScrollArea* m_chartsArea = nullptr;
-    bool m_splitSet = false;  // the first show has split the height
+    bool m_splitSet = false;             // the first show has split the height
     PairedBars* m_metricBars = nullptr;  // one row per Metric, each on its own scale
     PairedBars* m_kernelBars = nullptr;  // the longest kernels on one shared axis
-    QStringList m_kernelNames;           // top to bottom, as shown
 };
 
 }  // namespace wl::ui

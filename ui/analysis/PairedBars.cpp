@@ -13,9 +13,9 @@ namespace wl::ui {
 
 namespace {
 
-constexpr int kPad = 4;           // around the widget's content
-constexpr int kRowGap = 8;        // between one row's pair and the next
-constexpr int kTextGap = 4;       // between a bar's end and its value
+constexpr int kPad = 4;      // around the widget's content
+constexpr int kRowGap = 8;   // between one row's pair and the next
+constexpr int kTextGap = 4;  // between a bar's end and its value
 constexpr int kMinTickSpacingPx = 70;
 
 QString tickText(double value) {
@@ -99,7 +99,8 @@ PairedBars::Geometry PairedBars::geometry() const {
     int texts = 0;
     for (const PairedBarRow& r : m_rows) {
         labels = std::max(labels, fm.horizontalAdvance(r.label));
-        texts = std::max({texts, fm.horizontalAdvance(r.texts[0]), fm.horizontalAdvance(r.texts[1])});
+        texts =
+            std::max({texts, fm.horizontalAdvance(r.texts[0]), fm.horizontalAdvance(r.texts[1])});
     }
     const int inner = width() - 2 * kPad;
     // Labels take what they need up to 45 % of the width; past that they are elided in the
@@ -140,8 +141,11 @@ QString PairedBars::drawnLabel(int row) const {
     if (row < 0 || row >= int(m_rows.size())) {
         return {};
     }
-    return fontMetrics().elidedText(m_rows[std::size_t(row)].label, Qt::ElideMiddle,
-                                    geometry().labelWidth - 2 * kPad);
+    return elided(m_rows[std::size_t(row)].label, geometry());
+}
+
+QString PairedBars::elided(const QString& label, const Geometry& g) const {
+    return fontMetrics().elidedText(label, Qt::ElideMiddle, g.labelWidth - 2 * kPad);
 }
 
 QString PairedBars::toolTipAt(QPoint pos) const {
@@ -183,7 +187,8 @@ void PairedBars::paintEvent(QPaintEvent*) {
         bold.setBold(true);
         p.setFont(bold);
         p.setPen(text);
-        p.drawText(QRect(kPad, kPad, width() - 2 * kPad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRect(kPad, kPad, width() - 2 * kPad, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
                    QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, width() - 2 * kPad));
         p.setFont(font());
     }
@@ -192,7 +197,8 @@ void PairedBars::paintEvent(QPaintEvent*) {
         const int y = kPad + g.titleHeight;
         for (int run = 0; run < 2; ++run) {
             const int box = fm.ascent() - 2;
-            p.fillRect(QRect(x, y + (fm.height() - box) / 2, box, box), QColor(kRunColours[std::size_t(run)]));
+            p.fillRect(QRect(x, y + (fm.height() - box) / 2, box, box),
+                       QColor(kRunColours[std::size_t(run)]));
             x += box + kTextGap;
             p.setPen(text);
             p.drawText(QPoint(x, y + fm.ascent()), m_runNames[std::size_t(run)]);
@@ -224,15 +230,16 @@ void PairedBars::paintEvent(QPaintEvent*) {
         const PairedBarRow& r = m_rows[i];
         const int top = g.rowsTop + int(i) * rowHeight() + kRowGap / 2;
         p.setPen(text);
-        p.drawText(QRect(kPad, top, g.labelWidth - kPad, 2 * bar + 2), Qt::AlignLeft | Qt::AlignVCenter,
-                   drawnLabel(int(i)));
+        p.drawText(QRect(kPad, top, g.labelWidth - kPad, 2 * bar + 2),
+                   Qt::AlignLeft | Qt::AlignVCenter, elided(r.label, g));
         const double scale = r.scaleMax > 0.0 ? r.scaleMax : sharedScale;
         for (std::size_t run = 0; run < 2; ++run) {
             const int y = top + int(run) * (bar + 1);
             const double share = scale > 0.0 ? std::clamp(r.values[run] / scale, 0.0, 1.0) : 0.0;
             // A value above zero gets at least a pixel; zero gets a hairline, so it reads as 0,
             // not as missing.
-            const int w = r.values[run] > 0.0 ? std::max(1, int(std::lround(share * g.barWidth))) : 0;
+            const int w =
+                r.values[run] > 0.0 ? std::max(1, int(std::lround(share * g.barWidth))) : 0;
             const QColor colour(kRunColours[run]);
             if (w > 0) {
                 p.fillRect(QRect(g.barLeft, y, w, bar), colour);

@@ -12,8 +12,8 @@ namespace wl::ui {
 // bar. `scaleMax` > 0 gives the row a scale of its own (a percentage out of 100, a time beside a
 // rate); 0 puts it on the widget's shared axis.
 struct PairedBarRow {
-    QString label;        // drawn (elided in the middle when the column is narrow)
-    QString fullLabel;    // the tooltip's first line; the label when empty
+    QString label;      // drawn (elided in the middle when the column is narrow)
+    QString fullLabel;  // the tooltip's first line; the label when empty
     std::array<double, 2> values{};
     std::array<QString, 2> texts;  // "1292.27 ms", "50.3%"
     double scaleMax = 0.0;
@@ -65,6 +65,7 @@ private:
         int axisHeight = 0;
     };
     Geometry geometry() const;
+    QString elided(const QString& label, const Geometry& g) const;  // as the label column fits
     int rowHeight() const;
     int barHeight() const;
     bool hasSharedAxis() const;

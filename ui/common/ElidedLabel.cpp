@@ -2,8 +2,8 @@
 
 #include <QHelpEvent>
 #include <QPainter>
-#include <QToolTip>
 #include <QStyle>
+#include <QToolTip>
 
 namespace wl::ui {
 
@@ -16,13 +16,14 @@ QString ElidedLabel::shownText() const {
 }
 
 QSize ElidedLabel::minimumSizeHint() const {
-    return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4, QLabel::minimumSizeHint().height()};
+    return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4,
+            QLabel::minimumSizeHint().height()};
 }
 
 void ElidedLabel::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    style()->drawItemText(&p, contentsRect(), int(alignment()), palette(), isEnabled(),
-                          shownText(), foregroundRole());
+    style()->drawItemText(&p, contentsRect(), int(alignment()), palette(), isEnabled(), shownText(),
+                          foregroundRole());
 }
 
 bool ElidedLabel::event(QEvent* event) {

@@ -9,8 +9,8 @@
 
 #include "model/Time.h"
 #include "model/Trace.h"
-#include "ui/find/SliceTableModel.h"
 #include "ui/common/JobTracker.h"
+#include "ui/find/SliceTableModel.h"
 
 class QComboBox;
 class QLabel;

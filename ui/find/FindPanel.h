@@ -7,8 +7,8 @@
 #include <QWidget>
 
 #include "model/Trace.h"
-#include "ui/find/SliceSearch.h"
 #include "ui/common/JobTracker.h"
+#include "ui/find/SliceSearch.h"
 
 class QCheckBox;
 class QLabel;

@@ -177,8 +177,9 @@ void prepareSliceTable(QTableView* table) {
                           fm.horizontalAdvance(QStringLiteral("00000.000000 ms")) + pad);
     header->resizeSection(SliceTableModel::kDuration,
                           fm.horizontalAdvance(QStringLiteral("000.000 ms")) + pad);
-    header->resizeSection(SliceTableModel::kName,
-                          fm.horizontalAdvance(QStringLiteral("vectorized_elementwise_kernel")) + pad);
+    header->resizeSection(
+        SliceTableModel::kName,
+        fm.horizontalAdvance(QStringLiteral("vectorized_elementwise_kernel")) + pad);
     header->resizeSection(SliceTableModel::kBytes,
                           fm.horizontalAdvance(QStringLiteral("000.0 MiB")) + pad);
 }

@@ -74,8 +74,8 @@ std::optional<std::pair<int, int>> RankHeatMap::cellAt(QPoint pos) const {
 QString RankHeatMap::cellText(int row, int bucket) const {
     const model::TimeNs start = m_data.startNs + bucket * m_data.bucketNs;
     return tr("%1 · %2 to %3 · %4 %5")
-        .arg(m_data.rowNames.at(static_cast<std::size_t>(row)), formatDuration(start),
-             formatDuration(start + m_data.bucketNs), m_data.valueName,
+        .arg(m_data.rowNames.at(static_cast<std::size_t>(row)), units::duration(start),
+             units::duration(start + m_data.bucketNs), m_data.valueName,
              units::percent(
                  100.0 *
                  m_data.values[static_cast<std::size_t>(row)][static_cast<std::size_t>(bucket)]));
@@ -121,10 +121,10 @@ void RankHeatMap::paintEvent(QPaintEvent*) {
     const int axisY = area.bottom() + 2;
     const model::TimeNs endNs = m_data.startNs + buckets * m_data.bucketNs;
     const QRect axis(area.left(), axisY, area.width(), kAxisHeightPx);
-    p.drawText(axis, Qt::AlignLeft | Qt::AlignVCenter, formatDuration(m_data.startNs));
+    p.drawText(axis, Qt::AlignLeft | Qt::AlignVCenter, units::duration(m_data.startNs));
     p.drawText(axis, Qt::AlignHCenter | Qt::AlignVCenter,
-               formatDuration(m_data.startNs + (endNs - m_data.startNs) / 2));
-    p.drawText(axis, Qt::AlignRight | Qt::AlignVCenter, formatDuration(endNs));
+               units::duration(m_data.startNs + (endNs - m_data.startNs) / 2));
+    p.drawText(axis, Qt::AlignRight | Qt::AlignVCenter, units::duration(endNs));
 }
 
 void RankHeatMap::mousePressEvent(QMouseEvent* event) {
@@ -140,7 +140,8 @@ bool RankHeatMap::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const auto cell = cellAt(help->pos());
-        return showToolTipOrHide(help, cell ? cellText(cell->first, cell->second) : QString(), this);
+        return showToolTipOrHide(help, cell ? cellText(cell->first, cell->second) : QString(),
+                                 this);
     }
     return QWidget::event(event);
 }

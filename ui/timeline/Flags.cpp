@@ -1,4 +1,5 @@
 #include "ui/timeline/Flags.h"
+#include "ui/common/Units.h"
 
 #include <QObject>
 #include <algorithm>
@@ -13,15 +14,17 @@ int FlagSet::add(model::TimeNs timeNs, QString name) {
     if (name.isEmpty())
         name = QObject::tr("Flag %1").arg(id);
     Flag flag{id, timeNs, std::move(name)};
-    const auto at = std::upper_bound(m_flags.begin(), m_flags.end(), flag, [](const Flag& a, const Flag& b) {
-        return a.timeNs != b.timeNs ? a.timeNs < b.timeNs : a.id < b.id;
-    });
+    const auto at =
+        std::upper_bound(m_flags.begin(), m_flags.end(), flag, [](const Flag& a, const Flag& b) {
+            return a.timeNs != b.timeNs ? a.timeNs < b.timeNs : a.id < b.id;
+        });
     m_flags.insert(at, std::move(flag));
     return id;
 }
 
 bool FlagSet::remove(int id) {
-    const auto it = std::find_if(m_flags.begin(), m_flags.end(), [id](const Flag& f) { return f.id == id; });
+    const auto it =
+        std::find_if(m_flags.begin(), m_flags.end(), [id](const Flag& f) { return f.id == id; });
     if (it == m_flags.end())
         return false;
     m_flags.erase(it);
@@ -46,7 +49,8 @@ void FlagSet::clear() {
 }
 
 const Flag* FlagSet::find(int id) const {
-    const auto it = std::find_if(m_flags.begin(), m_flags.end(), [id](const Flag& f) { return f.id == id; });
+    const auto it =
+        std::find_if(m_flags.begin(), m_flags.end(), [id](const Flag& f) { return f.id == id; });
     return it == m_flags.end() ? nullptr : &*it;
 }
 
@@ -81,8 +85,9 @@ model::TimeNs FlagSet::referenceNs() const {
     return f ? f->timeNs : 0;
 }
 
-QString measureText(const QString& from, model::TimeNs fromNs, const QString& to, model::TimeNs toNs) {
-    return QObject::tr("%1 → %2: %3").arg(from, to, formatDuration(std::llabs(toNs - fromNs)));
+QString measureText(const QString& from, model::TimeNs fromNs, const QString& to,
+                    model::TimeNs toNs) {
+    return QObject::tr("%1 → %2: %3").arg(from, to, units::duration(std::llabs(toNs - fromNs)));
 }
 
 }  // namespace wl::ui

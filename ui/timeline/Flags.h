@@ -47,6 +47,7 @@ private:
 };
 
 // "Flag 1 → Flag 2: 12.40 ms" — the measure between two times, for the status line and tests.
-QString measureText(const QString& from, model::TimeNs fromNs, const QString& to, model::TimeNs toNs);
+QString measureText(const QString& from, model::TimeNs fromNs, const QString& to,
+                    model::TimeNs toNs);
 
 }  // namespace wl::ui

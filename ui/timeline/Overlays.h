@@ -33,7 +33,7 @@ struct KernelBadge {
     model::SliceRef slice;
     // Theoretical, 0..100: the analysis' double, so the tooltip rounds it as Details does.
     double occupancyPct = 0.0;
-    bool lowFill = false;       // the grid leaves most of the GPU empty: the warning triangle
+    bool lowFill = false;  // the grid leaves most of the GPU empty: the warning triangle
     QString tooltip;
     bool lowOccupancy = false;  // few warps per SM: said in the tooltip, the gauge shows it
 };

@@ -71,8 +71,9 @@ OverviewStrip::OverviewStrip(TimelineView* view, QWidget* parent) : QWidget(pare
     setObjectName(QStringLiteral("overviewStrip"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setCursor(Qt::PointingHandCursor);
-    setToolTip(tr("The whole trace: darker where the GPUs were busier. Click or drag to move the "
-                  "timeline there."));
+    setToolTip(
+        tr("The whole trace: darker where the GPUs were busier. Click or drag to move the "
+           "timeline there."));
     connect(view, &TimelineView::visibleRangeChanged, this, [this] { update(); });
 }
 
@@ -110,8 +111,8 @@ QRect OverviewStrip::visibleSpanRect() const {
     const QRect area = stripArea();
     const double span = double(m_density.endNs - m_density.startNs);
     const auto xOf = [&](model::TimeNs t) {
-        return area.left() + int(std::clamp(double(t - m_density.startNs) / span, 0.0, 1.0) *
-                                 area.width());
+        return area.left() +
+               int(std::clamp(double(t - m_density.startNs) / span, 0.0, 1.0) * area.width());
     };
     const int x0 = xOf(m_view->visibleStartNs());
     const int x1 = std::max(xOf(m_view->visibleEndNs()), x0 + 2);  // a deep zoom stays visible

@@ -53,7 +53,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
-    void refreshDensity();  // when the view's trace changed
+    void refreshDensity();    // when the view's trace changed
     QRect stripArea() const;  // right of the timeline's header column
     void centreOn(int x);
 

@@ -102,7 +102,8 @@ void RowArrangement::unpin(const QString& identity) {
     pinned.removeAll(identity);
 }
 
-void RowArrangement::move(const QString& moved, const QString& before, const QStringList& siblings) {
+void RowArrangement::move(const QString& moved, const QString& before,
+                          const QStringList& siblings) {
     QStringList sequence;
     for (const int i : arrange(siblings))
         sequence << siblings[i];

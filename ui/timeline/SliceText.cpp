@@ -88,8 +88,8 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
         }
     }
     rows += row(QStringLiteral("Row"), trackTitle(trace, track));
-    rows += row(QStringLiteral("Start"), formatDuration(s.startNs));
-    rows += row(QStringLiteral("Duration"), formatDuration(s.durationNs));
+    rows += row(QStringLiteral("Start"), units::duration(s.startNs));
+    rows += row(QStringLiteral("Duration"), units::duration(s.durationNs));
 
     if (const model::KernelDetail* k = trace.kernel(s)) {
         rows += row(QStringLiteral("Grid"), dim3(k->grid));
@@ -141,7 +141,7 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     if (const model::Flow* f = trace.flowTo(ref); f && launch(*f)) {
         const model::Slice& api = trace.slice(f->from);
         rows += row(QStringLiteral("Launched by"), qstr(trace.str(api.nameId)));
-        rows += row(QStringLiteral("Launch latency"), formatDuration(s.startNs - api.startNs));
+        rows += row(QStringLiteral("Launch latency"), units::duration(s.startNs - api.startNs));
     } else if (f) {
         rows += row(QStringLiteral("Flow from"), where(f->from));
     }
@@ -165,8 +165,9 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
                        .arg(title.toHtmlEscaped(), rows);
     if (badge && !badge->tooltip.isEmpty()) {
         // One line each, as written: HTML would run the lines together.
-        html += QStringLiteral("<p>%1</p>").arg(
-            badge->tooltip.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(badge->tooltip.toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                QStringLiteral("<br>")));
     }
     return html;
 }
@@ -174,7 +175,7 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
 QString gapTooltip(const GapOverlay& gap, const QString& details) {
     // The duration and the cause's id once; the analysis's explanation below it, line by line.
     QString html = QStringLiteral("<b>Idle gap</b> %1 &middot; %2")
-                       .arg(formatDuration(gap.durationNs), gap.cause.toHtmlEscaped());
+                       .arg(units::duration(gap.durationNs), gap.cause.toHtmlEscaped());
     if (!details.isEmpty()) {
         html += QStringLiteral("<br>") +
                 details.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));

@@ -1,7 +1,5 @@
 #include "ui/timeline/TimeFormat.h"
 
-#include "analysis/Format.h"
-
 #include <QObject>
 #include <algorithm>
 #include <cmath>
@@ -19,10 +17,6 @@ struct Unit {
 constexpr Unit kUnits[] = {{1e9, u" s"}, {1e6, u" ms"}, {1e3, u" µs"}, {1.0, u" ns"}};
 
 }  // namespace
-
-QString formatDuration(model::TimeNs durationNs) {
-    return QString::fromStdString(analysis::formatDuration(durationNs));
-}
 
 QString formatTickLabel(model::TimeNs ns, model::TimeNs stepNs, model::TimeNs magnitudeNs) {
     const double magnitude = std::abs(double(magnitudeNs));
@@ -69,7 +63,9 @@ RulerOrigin rulerOrigin(model::TimeNs startNs, model::TimeNs endNs, model::TimeN
     origin.relative = true;
     origin.anchorStepNs = anchorStep;
     // Rounded down, negative times included.
-    origin.anchorNs = (startNs >= 0 ? startNs / anchorStep : -((-startNs + anchorStep - 1) / anchorStep)) * anchorStep;
+    origin.anchorNs =
+        (startNs >= 0 ? startNs / anchorStep : -((-startNs + anchorStep - 1) / anchorStep)) *
+        anchorStep;
     return origin;
 }
 
@@ -95,8 +91,8 @@ QString rulerLabel(const RulerOrigin& origin, model::TimeNs ns, model::TimeNs st
 QString rulerAnchorText(const RulerOrigin& origin) {
     if (!origin.anchorName.isEmpty())
         return QObject::tr("from %1").arg(origin.anchorName);
-    return QObject::tr("from %1")
-        .arg(formatTickLabel(origin.anchorNs, origin.anchorStepNs, origin.anchorNs));
+    return QObject::tr("from %1").arg(
+        formatTickLabel(origin.anchorNs, origin.anchorStepNs, origin.anchorNs));
 }
 
 }  // namespace wl::ui

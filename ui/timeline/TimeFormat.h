@@ -6,9 +6,7 @@
 
 namespace wl::ui {
 
-// A duration for tooltips and the ruler, as the one formatter writes it (analysis/Format.h):
-// "850 ns", "12.4 µs", "3.07 ms", "1.250 s".
-QString formatDuration(model::TimeNs durationNs);
+// Durations are units::duration (ui/common/Units.h), the one formatter every panel uses.
 
 // A ruler label for time `ns` when ticks are `stepNs` apart and the largest label is about
 // `magnitudeNs`: one unit for the whole ruler (the largest the labels reach, "2 ms"), with just

@@ -45,7 +45,7 @@ int nextXOf(const std::vector<int>& xs, std::size_t i) {
 
 // "+3.2 ms" / "-850 ns": a time against another.
 QString signedDuration(model::TimeNs ns) {
-    return (ns < 0 ? QStringLiteral("-") : QStringLiteral("+")) + formatDuration(std::llabs(ns));
+    return (ns < 0 ? QStringLiteral("-") : QStringLiteral("+")) + units::duration(std::llabs(ns));
 }
 
 }  // namespace
@@ -157,12 +157,12 @@ QString TimelineView::measureText() const {
         if (reference) {
             const model::TimeNs ref = reference->timeNs;
             parts << tr("Selection %1: %2 to %3 from %4")
-                         .arg(formatDuration(r.durationNs()), signedDuration(r.startNs - ref),
+                         .arg(units::duration(r.durationNs()), signedDuration(r.startNs - ref),
                               signedDuration(r.endNs - ref), reference->name);
         } else {
             parts << tr("Selection %1: %2 to %3")
-                         .arg(formatDuration(r.durationNs()), formatDuration(r.startNs),
-                              formatDuration(r.endNs));
+                         .arg(units::duration(r.durationNs()), units::duration(r.startNs),
+                              units::duration(r.endNs));
         }
     }
     return parts.join(QStringLiteral("   ·   "));
@@ -252,16 +252,16 @@ QString TimelineView::flagTooltipAt(QPoint widgetPos) const {
     const Flag* reference = flags.reference() ? flags.find(*flags.reference()) : nullptr;
     QString text = QStringLiteral("<b>%1</b><br>").arg(flag->name.toHtmlEscaped());
     if (reference == flag)
-        text += tr("at %1 (times count from here)").arg(formatDuration(flag->timeNs));
+        text += tr("at %1 (times count from here)").arg(units::duration(flag->timeNs));
     else if (reference)
         text += tr("at %1 from %2")
                     .arg(signedDuration(flag->timeNs - reference->timeNs),
                          reference->name.toHtmlEscaped());
     else
-        text += tr("at %1").arg(formatDuration(flag->timeNs));
+        text += tr("at %1").arg(units::duration(flag->timeNs));
     if (const Flag* before = flags.previous(flag->timeNs))
         text += QStringLiteral("<br>") + tr("%1 after %2")
-                                             .arg(formatDuration(flag->timeNs - before->timeNs),
+                                             .arg(units::duration(flag->timeNs - before->timeNs),
                                                   before->name.toHtmlEscaped());
     return text;
 }

@@ -291,7 +291,7 @@ bool TimelineView::event(QEvent* event) {
                            .arg(r.title.toHtmlEscaped())
                            .arg(units::counterValue(hit.counterValue, s.trace->str(c.unitId),
                                                     c.derived ? 0 : 2))
-                           .arg(formatDuration(hit.timeNs));
+                           .arg(units::duration(hit.timeNs));
                 if (const std::string_view about = s.trace->str(c.descriptionId); !about.empty())
                     text += QStringLiteral("<br><br>%1")
                                 .arg(QString::fromUtf8(about.data(), qsizetype(about.size()))

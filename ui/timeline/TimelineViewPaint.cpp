@@ -195,7 +195,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
     // Over the header column: the visible duration, and where the ticks count from when they
     // count from an anchor.
     const RulerOrigin origin = rulerOriginFor(map, ticks);
-    QString header = tr("Visible: %1").arg(formatDuration(map.durationNs()));
+    QString header = tr("Visible: %1").arg(units::duration(map.durationNs()));
     if (origin.relative)
         header += QLatin1Char('\n') + rulerAnchorText(origin);
     p.drawText(QRect(8, 0, kHeaderWidthPx - 16, kRulerHeightPx), Qt::AlignVCenter | Qt::AlignLeft,
@@ -292,7 +292,7 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
         p.setPen(QColor::fromRgb(Palette::kAnalysisWindow));
         p.drawLine(x0, 0, x0, area.bottom());
         p.drawLine(x1, 0, x1, area.bottom());
-        const QString label = formatDuration(s.timeSelection->durationNs());
+        const QString label = units::duration(s.timeSelection->durationNs());
         const QFontMetrics fm(font());
         QRect box(0, 2, fm.horizontalAdvance(label) + 10, kRulerHeightPx - 10);
         box.moveLeft(std::clamp((x0 + x1) / 2 - box.width() / 2, area.left(),
@@ -383,7 +383,7 @@ void TimelineView::paintTimeCursor(QPainter& p, const QRect& area, const TimeMap
     const int x = s.mousePos.x();
     p.setPen(QColor(0x30, 0x3a, 0x46, 150));
     p.drawLine(x, area.top(), x, area.bottom());
-    const QString label = formatDuration(map.nsForX(x - area.left()));
+    const QString label = units::duration(map.nsForX(x - area.left()));
     const QFontMetrics fm(font());
     QRect box(0, 3, fm.horizontalAdvance(label) + 10, kRulerHeightPx - 8);
     box.moveLeft(std::min(x + 4, area.right() - box.width()));

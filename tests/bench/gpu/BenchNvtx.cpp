@@ -38,13 +38,14 @@ NvtxAttributes named(const char* text) {
     return a;
 }
 
-void pushPop(benchmark::State& state, NvtxRecorder& recorder) {
+// Runs `call` once per iteration with `recorder` recording, emptying it every kCollectEvery
+// iterations outside the timing.
+template <typename Call>
+void recorded(benchmark::State& state, NvtxRecorder& recorder, Call call) {
     recorder.setRecording(true);
-    const NvtxAttributes step = named("step");
     std::int64_t n = 0;
     for (auto _ : state) {
-        benchmark::DoNotOptimize(recorder.push(nullptr, step));
-        benchmark::DoNotOptimize(recorder.pop(nullptr));
+        call();
         if (++n % kCollectEvery == 0) {
             drainNow(state, recorder);
         }
@@ -53,49 +54,37 @@ void pushPop(benchmark::State& state, NvtxRecorder& recorder) {
     (void)recorder.collect();
 }
 
+void pushPop(benchmark::State& state, NvtxRecorder& recorder, const char* name) {
+    const NvtxAttributes step = named(name);
+    recorded(state, recorder, [&] {
+        benchmark::DoNotOptimize(recorder.push(nullptr, step));
+        benchmark::DoNotOptimize(recorder.pop(nullptr));
+    });
+}
+
 void BM_RecorderPushPopFreeClock(benchmark::State& state) {
     static NvtxRecorder recorder(&freeClock);
-    pushPop(state, recorder);
+    pushPop(state, recorder, "step");
 }
 BENCHMARK(BM_RecorderPushPopFreeClock);
 
 void BM_RecorderPushPopCuptiClock(benchmark::State& state) {
-    pushPop(state, NvtxRecorder::instance());
+    pushPop(state, NvtxRecorder::instance(), "step");
 }
 BENCHMARK(BM_RecorderPushPopCuptiClock);
 
 void BM_RecorderPushPopLongName(benchmark::State& state) {
     // A name past the string's inline capacity: one allocation per range.
-    NvtxRecorder& recorder = NvtxRecorder::instance();
-    recorder.setRecording(true);
-    const NvtxAttributes step = named("forward pass of the transformer block 17");
-    std::int64_t n = 0;
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(recorder.push(nullptr, step));
-        benchmark::DoNotOptimize(recorder.pop(nullptr));
-        if (++n % kCollectEvery == 0) {
-            drainNow(state, recorder);
-        }
-    }
-    recorder.setRecording(false);
-    (void)recorder.collect();
+    pushPop(state, NvtxRecorder::instance(), "forward pass of the transformer block 17");
 }
 BENCHMARK(BM_RecorderPushPopLongName);
 
 // The program's own calls, through NVTX's loader and the installed handlers.
 void BM_NvtxRangePushAPop(benchmark::State& state) {
-    NvtxRecorder& recorder = NvtxRecorder::instance();
-    recorder.setRecording(true);
-    std::int64_t n = 0;
-    for (auto _ : state) {
+    recorded(state, NvtxRecorder::instance(), [] {
         nvtxRangePushA("step");
         nvtxRangePop();
-        if (++n % kCollectEvery == 0) {
-            drainNow(state, recorder);
-        }
-    }
-    recorder.setRecording(false);
-    (void)recorder.collect();
+    });
 }
 BENCHMARK(BM_NvtxRangePushAPop);
 
@@ -104,32 +93,13 @@ struct BenchDomain {
 };
 
 void BM_Nvtx3ScopedRangeInDomain(benchmark::State& state) {
-    NvtxRecorder& recorder = NvtxRecorder::instance();
-    recorder.setRecording(true);
-    std::int64_t n = 0;
-    for (auto _ : state) {
-        nvtx3::scoped_range_in<BenchDomain> r{"step"};
-        if (++n % kCollectEvery == 0) {
-            drainNow(state, recorder);
-        }
-    }
-    recorder.setRecording(false);
-    (void)recorder.collect();
+    recorded(state, NvtxRecorder::instance(),
+             [] { nvtx3::scoped_range_in<BenchDomain> r{"step"}; });
 }
 BENCHMARK(BM_Nvtx3ScopedRangeInDomain);
 
 void BM_NvtxMarkA(benchmark::State& state) {
-    NvtxRecorder& recorder = NvtxRecorder::instance();
-    recorder.setRecording(true);
-    std::int64_t n = 0;
-    for (auto _ : state) {
-        nvtxMarkA("tick");
-        if (++n % kCollectEvery == 0) {
-            drainNow(state, recorder);
-        }
-    }
-    recorder.setRecording(false);
-    (void)recorder.collect();
+    recorded(state, NvtxRecorder::instance(), [] { nvtxMarkA("tick"); });
 }
 BENCHMARK(BM_NvtxMarkA);
 

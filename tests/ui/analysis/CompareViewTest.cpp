@@ -236,7 +236,8 @@ TEST(CompareView, KernelTimeChartUsesShortNames) {
     ASSERT_EQ(bars->rows().size(), 3u);
     EXPECT_EQ(bars->rows()[0].label, "reduce_kernel");
     EXPECT_EQ(bars->rows()[0].fullLabel.toStdString(), reduce);
-    EXPECT_TRUE(bars->toolTipAt(bars->rowRect(0).center()).startsWith("void at::native::reduce_kernel"));
+    EXPECT_TRUE(
+        bars->toolTipAt(bars->rowRect(0).center()).startsWith("void at::native::reduce_kernel"));
     EXPECT_EQ(bars->rows()[2].texts[0], "0 ns");  // absent from the first run: a zero, shown
 }
 
