@@ -23,6 +23,7 @@
 
 #include <QTabWidget>
 #include <QTableView>
+#include "MainWindowFixture.h"
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
@@ -42,72 +43,6 @@
 
 namespace wl::app {
 namespace {
-
-model::Result<std::string> withDevice() {
-    return std::string("Fake GPU 80GB");
-}
-model::Result<std::string> withoutDevice() {
-    return model::Error{"no CUDA-capable device was found", {}, -1};
-}
-
-// A fake run: sleeps `duration` in small steps (reporting progress, honouring cancel) and
-// returns a synthetic trace shaped by the request.
-RunnerFn fakeRunner(std::chrono::milliseconds duration, std::atomic<int>* calls = nullptr) {
-    return [duration, calls](const RunRequest& request, const ProgressFn& progress,
-                             const std::atomic<bool>* cancel) -> model::Result<RunOutcome> {
-        if (calls)
-            ++*calls;
-        const int steps = 20;
-        for (int i = 0; i < steps; ++i) {
-            if (cancel && cancel->load())
-                return model::Error{"cancelled", {}, -1};
-            std::this_thread::sleep_for(duration / steps);
-            if (progress)
-                progress(double(i + 1) / steps, "step " + std::to_string(i + 1));
-        }
-        test::SyntheticTraceSpec spec;
-        spec.kernels = 50;
-        spec.memcpys = 10;
-        spec.streams = request.streams;
-        RunOutcome outcome;
-        outcome.trace = test::makeSyntheticTrace(spec);
-        outcome.checkPassed = true;
-        outcome.checkText = "normalized sum = 1.0000 (ok)";
-        outcome.wallTimeMs = request.mode == "async" ? 10.0 : 25.0;
-        return outcome;
-    };
-}
-
-MainWindowDeps deps(DeviceProbeFn probe, RunnerFn runner = {}) {
-    MainWindowDeps d;
-    d.deviceProbe = std::move(probe);
-    d.runner = runner ? std::move(runner) : fakeRunner(std::chrono::milliseconds(50));
-    d.restoreLayout = false;
-    d.probeDeviceInBackground = false;  // the fakes answer at once: see the device at once
-    return d;
-}
-
-class MainWindowTest : public ::testing::Test {
-protected:
-    void SetUp() override { QSettings().clear(); }
-    void TearDown() override { QSettings().clear(); }
-
-    // Writes `trace` as Chrome JSON into a temp folder and returns the path.
-    std::string writeTrace(const model::TracePtr& trace, const std::string& name) {
-        const std::string path = test::makeTempDir("wl-app") + "/" + name;
-        const model::Status saved = io::saveTrace(*trace, path);
-        EXPECT_TRUE(saved.ok()) << (saved.ok() ? "" : saved.error().describe());
-        return path;
-    }
-
-    bool openAndWait(MainWindow& window, const std::string& path) {
-        QSignalSpy spy(&window, &MainWindow::openFinished);
-        window.openFile(QString::fromStdString(path));
-        if (!spy.wait(20000))
-            return false;
-        return spy.front().front().toBool();
-    }
-};
 
 TEST_F(MainWindowTest, OpensATraceAndShowsItsRows) {
     test::SyntheticTraceSpec spec;
@@ -245,33 +180,6 @@ TEST_F(MainWindowTest, FlagKeysWorkWindowWideAndTheStatusBarMeasures) {
     EXPECT_FALSE(measure->isHidden());
     EXPECT_EQ(measure->toolTip(), view->measureText());
     EXPECT_TRUE(measure->text().contains(QStringLiteral("→")));
-}
-
-TEST_F(MainWindowTest, StaysUsableAt1024By700) {
-    MainWindow window(deps(withDevice));
-    window.resize(1024, 700);
-    window.show();
-    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    QApplication::processEvents();
-    // Nothing forces the window wider or taller than the screen.
-    EXPECT_LE(window.minimumSizeHint().width(), 1024);
-    EXPECT_LE(window.width(), 1024);
-    EXPECT_LE(window.height(), 700);
-    // The run panel's fields keep their height (the panel scrolls instead of squeezing them).
-    const auto fields = window.runPanel()->findChildren<QAbstractSpinBox*>();
-    ASSERT_FALSE(fields.empty());
-    for (const QAbstractSpinBox* field : fields) {
-        if (field->isVisible()) {
-            EXPECT_GE(field->height(), field->minimumSizeHint().height())
-                << field->objectName().toStdString();
-        }
-    }
-    // The timeline keeps a usable time area.
-    EXPECT_GE(window.timeline()->width(), 500);
-    EXPECT_GE(window.timeline()->height(), 150);
 }
 
 TEST_F(MainWindowTest, SelectingASliceFillsTheDetails) {
@@ -529,49 +437,6 @@ TEST_F(MainWindowTest, AFailedRunShowsItsMessageAndLeavesTheAppReady) {
     EXPECT_EQ(runs, 2);
 }
 
-TEST_F(MainWindowTest, CompareRunsBaselineThenAsyncWithTheSameParameters) {
-    std::vector<RunRequest> seen;
-    std::mutex mutex;
-    RunnerFn recording = [&](const RunRequest& r, const ProgressFn& p,
-                             const std::atomic<bool>* c) -> model::Result<RunOutcome> {
-        {
-            std::lock_guard lock(mutex);
-            seen.push_back(r);
-        }
-        return fakeRunner(std::chrono::milliseconds(20))(r, p, c);
-    };
-    MainWindow window(deps(withDevice, recording));
-    RunRequest request;
-    request.workload = "power";
-    request.mode = "async";
-    request.streams = 4;
-    request.pinned = true;
-    request.repeat = 30;
-    window.setRunRequest(request);
-    QSignalSpy finished(&window, &MainWindow::runFinished);
-    window.startCompare();
-    ASSERT_TRUE(finished.wait(10000));
-    ASSERT_EQ(seen.size(), 2u);
-    EXPECT_EQ(seen[0].mode, "baseline");
-    EXPECT_EQ(seen[1].mode, "async");
-    for (const RunRequest& r : seen) {
-        EXPECT_EQ(r.workload, "power");
-        EXPECT_EQ(r.streams, 4);
-        EXPECT_TRUE(r.pinned);
-        EXPECT_EQ(r.repeat, 30);
-    }
-    EXPECT_EQ(window.documentCount(), 2);
-    EXPECT_EQ(window.historyBox()->count(), 2);
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    EXPECT_TRUE(window.messageText().contains("Speedup"));
-    // Switching back to the baseline run through the history.
-    window.setCurrentDocument(0);
-    EXPECT_EQ(window.currentDocument()->request->mode, "baseline");
-    EXPECT_EQ(window.timeline()->trace(), window.currentDocument()->trace);
-}
-
 TEST_F(MainWindowTest, AnotherWindowIsAnalysedAndNamedAndKeepsTheBadges) {
     MainWindow window(deps(withDevice));
     window.show();
@@ -724,101 +589,6 @@ TEST_F(MainWindowTest, FullKernelNamesToggleAndKernelRowsSelectTheirLaunches) {
     EXPECT_EQ(window.details()->slice(), selected);
 }
 
-TEST_F(MainWindowTest, CompareShowsBothRunsSideBySide) {
-    MainWindow window(deps(withDevice));
-    window.show();
-    QSignalSpy finished(&window, &MainWindow::runFinished);
-    window.startCompare();
-    ASSERT_TRUE(finished.wait(10000));
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    ASSERT_TRUE(window.compareView());
-    ASSERT_EQ(window.documentCount(), 2);
-    EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
-    // The bottom docks make room for the two timelines, and come back with the timeline tab.
-    auto* statisticsDock = window.findChild<QDockWidget*>("statisticsDock");
-    EXPECT_TRUE(statisticsDock->isHidden());
-    // Baseline is the first document of the pair, async the second.
-    auto docAt = [&](int i) {
-        window.setCurrentDocument(i);
-        return window.currentDocument();
-    };
-    const DocumentPtr async = docAt(1);
-    const DocumentPtr baseline = docAt(0);
-    EXPECT_EQ(window.compareView()->baselineView()->trace(), baseline->trace);
-    EXPECT_EQ(window.compareView()->asyncView()->trace(), async->trace);
-    // Switching documents brings the single timeline back.
-    EXPECT_EQ(window.tabs()->currentWidget(), window.timeline());
-    EXPECT_FALSE(statisticsDock->isHidden());
-}
-
-TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
-    MainWindow window(deps(withDevice));
-    window.show();
-    ASSERT_TRUE(openAndWait(window, test::samplePath("reduce-baseline-pinned.json.gz")));
-    const DocumentPtr first = window.currentDocument();
-    QSignalSpy opened(&window, &MainWindow::openFinished);
-    window.compareWith(
-        QString::fromStdString(test::samplePath("reduce-async-8streams-repeat50.json.gz")));
-    ASSERT_TRUE(opened.wait(20000));
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    ASSERT_TRUE(window.compareView());
-    EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
-    EXPECT_EQ(window.compareView()->baselineView()->trace(), first->trace);
-    EXPECT_EQ(window.compareView()->asyncView()->trace(), window.currentDocument()->trace);
-    // Each side under its file's name, each over its own capture window.
-    const auto* headline = window.compareView()->findChild<QLabel*>("compareHeadline");
-    ASSERT_TRUE(headline);
-    EXPECT_GT(window.compareView()->speedup(), 0.0);
-    // Long names: "A: file" above the timelines, "A" and "B" in the bars' legends.
-    bool named = false;
-    for (const QLabel* label : window.compareView()->findChildren<QLabel*>())
-        named |= label->text().startsWith("A: reduce-baseline-pinned.json.gz");
-    EXPECT_TRUE(named);
-    const ui::PairedBars* bars = window.compareView()->metricBars();
-    ASSERT_EQ(bars->rows().size(), std::size_t(ui::CompareView::kMetricCount));
-    const QString tip = bars->toolTipAt(bars->rowRect(0).center());
-    EXPECT_TRUE(tip.contains("\nA: ")) << tip.toStdString();
-    EXPECT_TRUE(tip.contains("\nB: ")) << tip.toStdString();
-
-    // A file that cannot be read is an error, and the next open is not taken as a comparison.
-    const int documents = window.documentCount();
-    QSignalSpy failed(&window, &MainWindow::openFinished);
-    window.compareWith("/nonexistent/trace.json");
-    ASSERT_TRUE(failed.wait(20000));
-    EXPECT_FALSE(failed.front().front().toBool());
-    EXPECT_EQ(window.documentCount(), documents);
-}
-
-TEST_F(MainWindowTest, BundledPairsOpenSideBySideInCompare) {
-    const std::vector<SamplePair> pairs = bundledSamplePairs();
-    ASSERT_GE(pairs.size(), 5u);
-    const auto graphs = std::find_if(pairs.begin(), pairs.end(), [](const SamplePair& p) {
-        return p.second.endsWith("power-graph-2streams-pinned.json.gz");
-    });
-    ASSERT_NE(graphs, pairs.end());
-    EXPECT_TRUE(graphs->first.endsWith("power-async-2streams-pinned.json.gz"));
-    MainWindow window(deps(withDevice));
-    window.show();
-    QSignalSpy opened(&window, &MainWindow::openFinished);
-    window.compareSamples(graphs->first, graphs->second);
-    ASSERT_TRUE(opened.wait(20000));
-    EXPECT_TRUE(opened.front().front().toBool());
-    EXPECT_EQ(opened.count(), 1);  // one open for the pair, when both are in
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    ASSERT_EQ(window.documentCount(), 2);
-    ASSERT_TRUE(window.compareView());
-    EXPECT_EQ(window.tabs()->currentWidget(), window.compareView());
-    EXPECT_EQ(window.compareView()->baselineView()->trace(), window.document(0)->trace);
-    EXPECT_EQ(window.compareView()->asyncView()->trace(), window.document(1)->trace);
-    EXPECT_EQ(window.document(1)->trace->metadataValue("graph"), "true");
-}
-
 TEST_F(MainWindowTest, ExportWritesAFileThatImportsBackIdentically) {
     MainWindow window(deps(withDevice));
     window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
@@ -945,109 +715,6 @@ TEST_F(MainWindowTest, HistoryIsBoundedAndSwitchesDocuments) {
     EXPECT_EQ(window.currentDocument()->title, "t7");
     EXPECT_EQ(window.timeline()->trace(), traces[7]);
     EXPECT_TRUE(window.windowTitle().startsWith("t7"));
-}
-
-TEST_F(MainWindowTest, WindowLayoutPersists) {
-    MainWindowDeps d = deps(withDevice);
-    d.restoreLayout = true;
-    {
-        MainWindow window(d);
-        window.show();
-        window.resize(1200, 800);
-        auto* dock = window.findChild<QDockWidget*>("statisticsDock");
-        ASSERT_TRUE(dock);
-        dock->hide();
-        window.close();
-    }
-    MainWindow again(d);
-    again.show();
-    auto* dock = again.findChild<QDockWidget*>("statisticsDock");
-    ASSERT_TRUE(dock);
-    EXPECT_TRUE(dock->isHidden());
-    EXPECT_EQ(again.size(), QSize(1200, 800));
-    // A fresh start (no saved layout) opens at the default size with every dock shown.
-    QSettings().clear();
-    MainWindow fresh(d);
-    EXPECT_EQ(fresh.size(), QSize(1600, 1000));
-    EXPECT_FALSE(fresh.findChild<QDockWidget*>("statisticsDock")->isHidden());
-}
-
-TEST_F(MainWindowTest, RunParametersPersist) {
-    RunRequest request;
-    request.workload = "reduce";
-    request.mode = "async";
-    request.streams = 12;
-    request.pinned = true;
-    request.size = 5'000'000;
-    request.repeat = 50;
-    request.sharedStreamBug = true;
-    {
-        MainWindow window(deps(withDevice));
-        window.setRunRequest(request);
-        window.close();
-    }
-    MainWindow again(deps(withDevice));
-    const RunRequest restored = again.runRequest();
-    EXPECT_EQ(restored.mode, "async");
-    EXPECT_EQ(restored.streams, 12);
-    EXPECT_TRUE(restored.pinned);
-    EXPECT_EQ(restored.size, 5'000'000);
-    EXPECT_EQ(restored.repeat, 50);
-    EXPECT_TRUE(restored.sharedStreamBug);
-}
-
-// The Run dock is for runs: out of the way for opened traces (it showed Reduce/Baseline settings
-// beside a PyTorch trace), back with a run, and as the user left it once they chose in View.
-TEST_F(MainWindowTest, TheRunDockFollowsRunsUnlessTheUserChose) {
-    MainWindow window(deps(withDevice));
-    window.show();
-    auto* dock = window.findChild<QDockWidget*>("runDock");
-    ASSERT_TRUE(dock);
-    EXPECT_FALSE(dock->isHidden());  // a GPU and nothing open: runs are what there is to do
-    test::SyntheticTraceSpec spec;
-    spec.kernels = 20;
-    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "opened.json")));
-    EXPECT_TRUE(dock->isHidden());
-    QSignalSpy finished(&window, &MainWindow::runFinished);
-    window.startRun();
-    ASSERT_TRUE(finished.wait(20000));
-    EXPECT_FALSE(dock->isHidden());
-    dock->toggleViewAction()->trigger();  // the user hides it
-    EXPECT_TRUE(dock->isHidden());
-    window.startRun();
-    ASSERT_TRUE(finished.wait(20000));
-    EXPECT_TRUE(dock->isHidden());
-    // Reset Layout forgets the choice and brings every default dock back.
-    auto* statistics = window.findChild<QDockWidget*>("statisticsDock");
-    statistics->hide();
-    window.resetLayout();
-    EXPECT_FALSE(statistics->isHidden());
-    EXPECT_FALSE(dock->isHidden());  // a run is current
-}
-
-// The overview strip shows the whole trace; a click there moves the timeline, keeping its zoom.
-TEST_F(MainWindowTest, TheOverviewStripMovesTheTimeline) {
-    MainWindow window(deps(withoutDevice));
-    window.resize(1400, 900);
-    window.show();
-    test::SyntheticTraceSpec spec;
-    spec.kernels = 200;
-    ASSERT_TRUE(openAndWait(window, writeTrace(test::makeSyntheticTrace(spec), "strip.json")));
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
-    ui::OverviewStrip* strip = window.overview();
-    ASSERT_TRUE(strip->isVisible());
-    const model::TimeNs span = window.currentDocument()->trace->spanNs();
-    window.timeline()->setVisibleRange(0, span / 10);
-    const int x = strip->width() - (strip->width() - window.timeline()->headerWidthPx()) / 4;
-    QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(x, strip->height() / 2));
-    const model::TimeNs centre =
-        (window.timeline()->visibleStartNs() + window.timeline()->visibleEndNs()) / 2;
-    EXPECT_NEAR(double(centre) / double(span), 0.75, 0.01);
-    EXPECT_NEAR(double(window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs()),
-                double(span / 10), double(span) / 1000);
-    EXPECT_TRUE(strip->density().gpu);
 }
 
 }  // namespace
