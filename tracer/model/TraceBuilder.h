@@ -137,7 +137,8 @@ public:
     // Keeps only what lies in `windows` (producer clock): slices that overlap one, GPU work
     // launched by a kept call (same correlation id, so work queued inside a window and run after
     // it stays), and counter samples inside one (plus the sample in force at each window's
-    // start). Returns how many slices were removed. Call before finalize().
+    // start). Returns how many slices were removed. Call before finalize(). For one traced
+    // process's builder (the tracer's): correlation ids are matched across all of its tracks.
     std::uint64_t keepWithin(std::span<const TimeRange> windows);
 
     std::size_t sliceCount() const { return m_sliceCount; }

@@ -4,19 +4,38 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "model/passes/HostOfGpu.h"
 #include "model/passes/Passes.h"
 
 namespace wl::model {
 
 void resolveDependencies(FinalizeState& s) {
+    // The host processes that make calls: an EventSynchronize's call is looked for in the host of
+    // the GPU process the wait was seen on (correlation ids are per process; HostOfGpu.h).
+    std::set<ProcessIndex> callers;
+    for (const Track& track : s.tracks) {
+        if (track.kind == TrackKind::HostApi && !track.slices.empty())
+            callers.insert(track.process);
+    }
+    // By (host process, correlation id); kAnyHost where the host is not known.
+    constexpr ProcessIndex kAnyHost = std::numeric_limits<ProcessIndex>::max();
+    std::map<ProcessIndex, std::optional<ProcessIndex>> hostOf;  // by GPU process
+    const auto hostKey = [&](ProcessIndex gpu) {
+        auto [it, fresh] = hostOf.try_emplace(gpu);
+        if (fresh)
+            it->second = hostOfGpu(s, s.processes[gpu], callers);
+        return it->second.value_or(kAnyHost);
+    };
+    std::map<std::pair<ProcessIndex, std::uint64_t>, SliceRef> hostCall;
+
     // The waits that name their event's record.
     std::vector<SliceRef> waits;
-    std::unordered_map<std::uint64_t, SliceRef> hostCall;  // EventSynchronize's correlation id
     for (std::uint32_t ti = 0; ti < s.tracks.size(); ++ti) {
         const Track& track = s.tracks[ti];
         if (track.kind != TrackKind::Sync)
@@ -30,7 +49,9 @@ void resolveDependencies(FinalizeState& s) {
             } else if (d->syncKind == SyncKind::EventSynchronize) {
                 waits.push_back({ti, si});
                 if (track.slices[si].correlationId != 0)
-                    hostCall.emplace(track.slices[si].correlationId, SliceRef{});
+                    hostCall.emplace(
+                        std::pair(hostKey(track.process), track.slices[si].correlationId),
+                        SliceRef{});
             }
         }
     }
@@ -38,6 +59,11 @@ void resolveDependencies(FinalizeState& s) {
         return;
 
     // The synchronising API calls, runtime calls over the driver calls made inside them.
+    const auto offerCall = [&](ProcessIndex host, std::uint64_t id, SliceRef ref, SliceKind kind) {
+        auto it = hostCall.find({host, id});
+        if (it != hostCall.end() && (!it->second.valid() || kind == SliceKind::RuntimeApi))
+            it->second = ref;
+    };
     if (!hostCall.empty()) {
         for (std::uint32_t ti = 0; ti < s.tracks.size(); ++ti) {
             const Track& track = s.tracks[ti];
@@ -45,10 +71,10 @@ void resolveDependencies(FinalizeState& s) {
                 continue;
             for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
                 const Slice& call = track.slices[si];
-                auto it = hostCall.find(call.correlationId);
-                if (it != hostCall.end() &&
-                    (!it->second.valid() || call.kind == SliceKind::RuntimeApi))
-                    it->second = {ti, si};
+                if (call.correlationId == 0)
+                    continue;
+                offerCall(track.process, call.correlationId, {ti, si}, call.kind);
+                offerCall(kAnyHost, call.correlationId, {ti, si}, call.kind);
             }
         }
     }
@@ -136,7 +162,7 @@ void resolveDependencies(FinalizeState& s) {
                 continue;
             to = {*streamTrack(process, d.streamId), after->index};
         } else {
-            auto call = hostCall.find(wait.correlationId);
+            auto call = hostCall.find({hostKey(process), wait.correlationId});
             to = call != hostCall.end() && call->second.valid() ? call->second : via;
         }
         if (from != to)

@@ -2,11 +2,11 @@
 // correlation id. CUPTI correlation ids are per process, so two traced processes (a merged trace)
 // may use the same ids: a GPU process's work is matched against the calls of its own host process.
 #include <map>
-#include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
 
+#include "model/passes/HostOfGpu.h"
 #include "model/passes/Passes.h"
 
 namespace wl::model {
@@ -23,28 +23,6 @@ void offer(Launchers& launchers, std::uint64_t id, Launcher candidate) {
     auto [it, inserted] = launchers.try_emplace(id, candidate);
     if (!inserted && candidate.rank > it->second.rank)
         it->second = candidate;
-}
-
-// The host process whose calls launched a GPU process's work: the one of its owner (same rank and
-// pid) when the trace says who owns it, else the one host process of its rank that made calls.
-// nullopt when that is not known (several candidates): its work is then matched by id alone.
-std::optional<ProcessIndex> hostOf(const FinalizeState& s, const Process& gpu,
-                                   const std::set<ProcessIndex>& callers) {
-    std::optional<ProcessIndex> owner;
-    std::optional<ProcessIndex> only;
-    std::size_t sameRank = 0;
-    for (ProcessIndex p : callers) {
-        const Process& host = s.processes[p];
-        if (host.rank != gpu.rank)
-            continue;
-        ++sameRank;
-        only = p;
-        if (gpu.ownerPid >= 0 && host.pid == gpu.ownerPid)
-            owner = p;
-    }
-    if (owner)
-        return owner;
-    return sameRank == 1 ? only : std::nullopt;
 }
 
 }  // namespace
@@ -80,7 +58,7 @@ void linkLaunches(FinalizeState& s) {
             continue;
         auto [known, fresh] = launchersOf.try_emplace(track.process, &byId);
         if (fresh) {
-            if (const auto host = hostOf(s, s.processes[track.process], callers))
+            if (const auto host = hostOfGpu(s, s.processes[track.process], callers))
                 known->second = &byProcess.at(*host);
         }
         const Launchers& launchers = *known->second;
