@@ -160,5 +160,20 @@ TEST_F(RowsFixture, TheGroupTitleStaysAtTheTopWhileItsRowsScrollAndFoldsOnAClick
     EXPECT_TRUE(view.layout().rows()[std::size_t(gpu)].collapsed);
 }
 
+TEST_F(RowsFixture, ASelectedSliceIsNotLeftUnderTheGroupTitle) {
+    view.resize(1240, 220);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    auto* bar = view.findChild<QScrollBar*>();
+    ASSERT_NE(bar, nullptr);
+    // The row's first lane at the very top, where the group's title is held over it.
+    const int laneY = view.layout().rows()[std::size_t(rowOf(small.stream13))].yPx;
+    bar->setValue(laneY);
+    ASSERT_EQ(bar->value(), laneY);
+    ASSERT_GE(view.stickyGroupRow(), 0);
+    view.selectSlice({small.stream13, 0});
+    EXPECT_LT(bar->value(), laneY - 12) << "the lane came out from under the title";
+}
+
 }  // namespace
 }  // namespace wl::ui

@@ -246,7 +246,9 @@ void TimelineView::selectSlice(model::SliceRef ref) {
         if (const std::optional<int> y = s.layout.laneY(row, slice.depth)) {
             const int viewH = timeAreaOf(this, s.vbar).height();
             const int scroll = s.vbar->value();
-            if (*y < scroll || *y + TimelineLayout::kLaneHeightPx > scroll + viewH) {
+            // The top band may hold a group's sticky title, which would cover the lane.
+            const int visibleTop = scroll > 0 ? scroll + TimelineLayout::kProcessHeightPx : 0;
+            if (*y < visibleTop || *y + TimelineLayout::kLaneHeightPx > scroll + viewH) {
                 s.vbar->setValue(std::max(0, *y - viewH / 3));
             }
         }
