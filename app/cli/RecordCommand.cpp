@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/cli/Commands.h"
+#include "io/RankJob.h"
 #include "io/RecordOutput.h"
 #include "io/TraceFile.h"
 #ifdef WARPLINE_HAS_CUDA
@@ -338,15 +339,23 @@ std::vector<WrittenTrace> recoverKilled(const std::string& spillDir, bool forceO
 // (`rootPid`; processes share the host clock).
 void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
                  const std::string& pattern, bool forceOverwrite) {
-    std::vector<model::MergeInput> inputs;
+    std::vector<model::TracePtr> traces;
     for (const WrittenTrace& w : written) {
         auto trace = io::loadTrace(w.path);
         if (!trace.ok()) {
             printError("merged trace not written: " + trace.error().describe());
             return;
         }
+        traces.push_back(std::move(trace.value()));
+    }
+    // The ranks of a torchrun job stay ranks (their rows apart, the Ranks view, a job analysed
+    // whole); the processes of one program are merged as processes.
+    const std::vector<std::int32_t> ranks = io::distinctRanksOf(traces);
+    std::vector<model::MergeInput> inputs;
+    for (std::size_t i = 0; i < traces.size(); ++i) {
         model::MergeInput input;  // labelled by its process's name and pid
-        input.trace = std::move(trace.value());
+        input.trace = std::move(traces[i]);
+        input.rank = ranks[i];
         inputs.push_back(std::move(input));
     }
     auto merged = model::mergeTraces(std::move(inputs));  // each input goes once merged

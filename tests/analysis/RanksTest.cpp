@@ -67,6 +67,8 @@ model::TracePtr twoRanks() {
     job.kernel(1, 0, 7, 50, 350);
     job.kernel(1, 0, 8, 100, 200);
     job.copy(1, 0, 7, 400, 450);
+    // Aligned by their starts (two hosts, no clock anchors): the whole trace is the window.
+    job.metadata("rank alignment mode", "start");
     return job.finish();
 }
 

@@ -1,8 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "HandTrace.h"
 #include "analysis/Analysis.h"
 #include "analysis/Window.h"
+#include "model/TraceMerge.h"
 
 namespace wl::analysis {
 namespace {
@@ -254,6 +259,31 @@ TEST(Window, IterationsLeaveOutAWarmUpStepFarLongerThanTheOthers) {
     two.nvtx("step 1", 100'000, 101'000);
     two.kernel(1, 0, 10, -1);
     EXPECT_TRUE(resolveWindow(*two.finish())->leftOut.empty());
+}
+
+TEST(SteadyState, RanksOnOneClockHaveTheSteadyStateOfTheirWorkAndRanksAlignedByARangeNone) {
+    // Two ranks running the heat loop at once (a torchrun job recorded on one host).
+    const auto job = [](std::map<std::string, std::string> metadata) {
+        std::vector<model::MergeInput> inputs;
+        for (std::int32_t rank : {0, 1}) {
+            model::MergeInput in;
+            in.trace = HeatLoop().trace;
+            in.rank = rank;
+            inputs.push_back(std::move(in));
+        }
+        auto merged = model::mergeTraces(std::move(inputs), metadata);
+        EXPECT_TRUE(merged.ok());
+        return merged.value();
+    };
+    const auto w = steadyStateWindow(*job({}));
+    ASSERT_TRUE(w.has_value());
+    ASSERT_EQ(w->leftOut.size(), 2u);
+    EXPECT_EQ(describeLeftOut(w->leftOut[0]),
+              "start-up: 30.30 ms before the steady state, not analysed");
+    // Aligned by a range, the ranks' loops fall on one another by choice, not by clock.
+    EXPECT_FALSE(steadyStateWindow(*job({{"rank alignment mode", "range"}})).has_value());
+    EXPECT_FALSE(steadyStateWindow(*job({{"rank alignment mode", "start"}})).has_value());
+    EXPECT_TRUE(steadyStateWindow(*job({{"rank alignment mode", "wall_clock"}})).has_value());
 }
 
 }  // namespace

@@ -428,5 +428,25 @@ TEST_F(RankJobTest, TheMergedJobKeepsItsRanksThroughExportAndImport) {
     EXPECT_EQ(block.find("\"rank\""), std::string::npos) << block;
 }
 
+TEST(DistinctRanksOf, TheProcessesOfAJobAreItsRanksAndAProgramsHelpersAreNot) {
+    const auto traceOf = [](std::int64_t pid, std::string rank) {
+        test::ProcessTraceSpec spec;
+        spec.pid = pid;
+        spec.rank = std::move(rank);
+        return test::makeProcessTrace(spec);
+    };
+    // torchrun's two ranks.
+    EXPECT_EQ(distinctRanksOf({traceOf(10, "1"), traceOf(11, "0")}),
+              (std::vector<std::int32_t>{1, 0}));
+    // A rank and a data-loader worker that inherited its RANK: one program's processes.
+    EXPECT_EQ(distinctRanksOf({traceOf(10, "0"), traceOf(11, "0")}),
+              (std::vector<std::int32_t>{-1, -1}));
+    // A program that names no rank, and a helper that does.
+    EXPECT_EQ(distinctRanksOf({traceOf(10, ""), traceOf(11, "3")}),
+              (std::vector<std::int32_t>{-1, -1}));
+    EXPECT_EQ(distinctRanksOf({traceOf(10, "x"), traceOf(11, "1")}),
+              (std::vector<std::int32_t>{-1, -1}));
+}
+
 }  // namespace
 }  // namespace wl::io

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -27,8 +28,11 @@ namespace wl::analysis {
 //
 // A side left out must be at least kMinLeftOutPct of the GPU work's extent: leaving out a sliver
 // (a 10 ns upload before a loop) would change the window's name and nothing of what it measures.
-// A merged job of several ranks has no steady state: its ranks' loops interleave on one time
-// axis, and the rank comparison aligns them on its own.
+// A merged job whose ranks were aligned by a chosen range or by their starts has no steady state:
+// that axis is no clock, so its ranks' loops interleave on it arbitrarily (the rank comparison
+// aligns them on its own). Ranks on one clock (`record` of a torchrun job on one host, or ranks
+// aligned by their hosts' wall clocks) ran at once, and the steady state of their work is the
+// job's.
 //
 // Cost: one sort of the ops by start, then a few linear passes (name counts, gaps, a median by
 // nth_element) per cut; no search over periods, so millions of ops take one sort.
@@ -39,7 +43,11 @@ constexpr model::TimeNs kGapFactor = 10;
 constexpr int kMaxCuts = 4;
 constexpr double kMinLeftOutPct = 5.0;
 
-bool isMergedJob(const model::Trace& trace) {
+bool ranksOnNoClock(const model::Trace& trace) {
+    const std::string mode = trace.metadataValue("rank alignment mode");
+    if (mode != "range" && mode != "start") {
+        return false;
+    }
     std::int32_t first = -1;
     for (const model::Process& p : trace.processes()) {
         if (p.rank >= 0 && first >= 0 && p.rank != first) {
@@ -154,7 +162,7 @@ bool cutOnce(const std::vector<Op>& ops, std::uint32_t nameCount, std::size_t& l
 }  // namespace
 
 std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace) {
-    if (isMergedJob(trace)) {
+    if (ranksOnNoClock(trace)) {
         return std::nullopt;
     }
     std::uint32_t nameCount = 0;

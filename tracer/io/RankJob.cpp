@@ -200,6 +200,18 @@ std::string listRanks(const std::vector<RankSource>& ranks, const std::vector<st
 
 }  // namespace
 
+std::vector<std::int32_t> distinctRanksOf(const std::vector<model::TracePtr>& traces) {
+    std::vector<std::int32_t> ranks;
+    std::set<std::int32_t> seen;
+    for (const model::TracePtr& trace : traces) {
+        const std::optional<std::int32_t> rank = trace ? factsOf(*trace).rank : std::nullopt;
+        if (!rank || !seen.insert(*rank).second)
+            return std::vector<std::int32_t>(traces.size(), -1);
+        ranks.push_back(*rank);
+    }
+    return ranks;
+}
+
 model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::string>& paths) {
     std::vector<std::string> files;
     for (const std::string& path : paths) {

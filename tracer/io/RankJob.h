@@ -80,6 +80,12 @@ struct RankJob {
 // named twice.
 model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::string>& paths);
 
+// The ranks that the traces of one recorded run name (warpline record's "rank", from the
+// launcher's variables), in their order, when every trace names one and no two the same: the
+// ranks of a torchrun or mpirun job. Else all -1: a program and the helpers it started, or
+// workers that inherited their parent's RANK, are processes of one program, not ranks.
+std::vector<std::int32_t> distinctRanksOf(const std::vector<model::TracePtr>& traces);
+
 // Loads the traces (in parallel, one reader per file) and merges them into one trace with a
 // process group per rank. A rank is what the trace says (warpline record's "rank", the PyTorch
 // profiler's distributedInfo.rank), else the lowest number no other file takes, in file order; two

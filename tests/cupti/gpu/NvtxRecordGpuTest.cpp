@@ -190,6 +190,12 @@ TEST_F(NvtxRecordGpuTest, ALauncherLeavesNoTraceAndTheMergedOneGoesBesideTheRank
     auto merged = io::loadTrace(m_dir + "/ranks/job.merged.json");
     ASSERT_TRUE(merged.ok()) << merged.error().describe();
     EXPECT_GT(merged.value()->counts().kernel, 0u);
+    // The ranks stay ranks: each process of the merged trace carries its rank.
+    std::set<std::int32_t> ranks;
+    for (const model::Process& process : merged.value()->processes()) {
+        ranks.insert(process.rank);
+    }
+    EXPECT_EQ(ranks, (std::set<std::int32_t>{0, 1})) << output;
 }
 
 }  // namespace
