@@ -322,13 +322,22 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
     using analysis::formatDuration;
     using analysis::formatPercent;
 
-    out << "\nWindow: " << analysis::describeWindow(r.window()) << ", "
-        << formatDuration(r.window().startNs()) << " to " << formatDuration(r.window().endNs())
-        << "\n";
+    // A program that ran nothing on the GPU (a launcher, a kernel that failed before it ran) has
+    // no busy time, gaps or overlap to report: say so instead of a window from 0 ns to 0 ns.
+    const bool gpuWork = !r.utilization.devices.empty();
+    out << "\nWindow: " << analysis::describeWindow(r.window());
+    if (gpuWork) {
+        out << ", " << formatDuration(r.window().startNs()) << " to "
+            << formatDuration(r.window().endNs()) << "\n";
+    } else {
+        out << ": no GPU work in it (no kernels, copies or memsets)\n";
+    }
     for (const analysis::LeftOut& left : r.window().leftOut) {
         out << "  " << analysis::describeLeftOut(left) << "\n";
     }
-    out << "GPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
+    if (gpuWork) {
+        out << "GPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
+    }
     for (const auto& d : r.utilization.devices) {
         out << "  GPU " << d.deviceId << ": busy " << formatDuration(d.busyNs) << " of "
             << formatDuration(d.spanNs()) << " (" << formatPercent(d.busyPct()) << "), "
@@ -382,12 +391,14 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
                 << (h.count == 1 ? " range\n" : " ranges\n");
         }
     }
-    out << "Idle gaps >= " << formatDuration(r.options.gapThresholdNs) << ": " << deviceGaps
-        << " on devices";
-    for (const auto& [cause, c] : byCause) {
-        out << ", " << c.first << " " << cause << " (" << formatDuration(c.second) << ")";
+    if (gpuWork) {
+        out << "Idle gaps >= " << formatDuration(r.options.gapThresholdNs) << ": " << deviceGaps
+            << " on devices";
+        for (const auto& [cause, c] : byCause) {
+            out << ", " << c.first << " " << cause << " (" << formatDuration(c.second) << ")";
+        }
+        out << "\n";
     }
-    out << "\n";
     std::size_t shown = 0;
     for (const auto& g : r.utilization.gaps) {
         if (g.streamId >= 0 || shown == 10) {
@@ -401,12 +412,15 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
         out << "    (" << deviceGaps - shown << " more)\n";
     }
 
-    out << "Overlap: " << formatPercent(r.overlap.copyComputePct())
-        << " of copy time under kernels, H2D/D2H together " << formatPercent(r.overlap.h2dD2hPct())
-        << ", kernels at once max " << r.overlap.maxConcurrentKernels << " mean ";
-    char mean[32];
-    std::snprintf(mean, sizeof mean, "%.2f", r.overlap.meanConcurrentKernels);
-    out << mean << "\n";
+    if (gpuWork) {
+        out << "Overlap: " << formatPercent(r.overlap.copyComputePct())
+            << " of copy time under kernels, H2D/D2H together "
+            << formatPercent(r.overlap.h2dD2hPct()) << ", kernels at once max "
+            << r.overlap.maxConcurrentKernels << " mean ";
+        char mean[32];
+        std::snprintf(mean, sizeof mean, "%.2f", r.overlap.meanConcurrentKernels);
+        out << mean << "\n";
+    }
 
     if (!r.statistics.kernels.empty()) {
         out << "\nKernels (by total time):\n";

@@ -84,5 +84,23 @@ TEST(AnalysisReport, SaysWhatTheSteadyStateLeavesOut) {
         << json.substr(0, 600);
 }
 
+TEST(AnalysisReport, ATraceWithoutGpuWorkSaysSoInsteadOfAnEmptyWindow) {
+    // A program whose one kernel failed before it ran: CUDA calls, nothing on the GPU.
+    test::HandTrace t;
+    t.api("cudaLaunchKernel", 0, 100);
+    t.api("cudaDeviceSynchronize", 100, 5'000);
+    const auto trace = t.finish();
+    std::ostringstream text;
+    printAnalysisText(text, *trace, analysis::analyzeTrace(*trace));
+    const std::string report = text.str();
+    EXPECT_NE(report.find("\nWindow: whole trace: no GPU work in it (no kernels, copies or "
+                          "memsets)\n"),
+              std::string::npos)
+        << report;
+    EXPECT_EQ(report.find("0 ns to 0 ns"), std::string::npos) << report;
+    EXPECT_EQ(report.find("GPU utilisation"), std::string::npos) << report;
+    EXPECT_EQ(report.find("Overlap:"), std::string::npos) << report;
+}
+
 }  // namespace
 }  // namespace wl::app

@@ -544,6 +544,22 @@ TEST_F(RecordTranslatorTest, BadTimestampsTruncatedStringsAndUnknownKindsAreDiag
     }
 }
 
+TEST_F(RecordTranslatorTest, AKernelThatDidNotFinishIsNamedInAWarningOnce) {
+    // simpleAssert's shape: the asserting kernel comes back without timestamps, twice launched.
+    feed(kernelRecord("testKernel", 0, 0, 1));
+    feed(kernelRecord("testKernel", 0, 0, 2));
+    auto trace = finish();
+    const auto& diag = trace->diagnostics();
+    EXPECT_EQ(diag.invalidTimestamps, 2u);
+    EXPECT_EQ(trace->counts().kernel, 0u);
+    std::size_t named = 0;
+    for (const std::string& w : diag.warnings) {
+        named += w.rfind("kernel testKernel (GPU ", 0) == 0 &&
+                 w.find("did not finish") != std::string::npos;
+    }
+    EXPECT_EQ(named, 1u);
+}
+
 TEST_F(RecordTranslatorTest, DevicesSayWhichPhysicalGpuTheyWere) {
     auto device = deviceRecord(0, "NVIDIA H200");
     const unsigned char uuid[16] = {0x8f, 0x2c, 0x01, 0x02, 0xab, 0xcd, 0x00, 0x11,

@@ -1,6 +1,9 @@
 #include "analysis/Analysis.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
 
 #include "analysis/GpuOps.h"
 #include "analysis/Rules.h"
@@ -50,6 +53,29 @@ void keepInProportion(const AnalysisResult& result, std::vector<Diagnostic>& fou
     }
 }
 
+// Whether `message` names GPU `device` ("GPU 1 idled", "drained GPU 1's queue").
+bool namesGpu(std::string_view message, std::int32_t device) {
+    const std::string gpu = "GPU " + std::to_string(device);
+    for (std::size_t at = message.find(gpu); at != std::string_view::npos;
+         at = message.find(gpu, at + 1)) {
+        const std::size_t after = at + gpu.size();
+        if (after == message.size() || !std::isdigit(static_cast<unsigned char>(message[after]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// In a trace of several GPUs, a finding about one of them says which: the same kernel or copy
+// pattern on two GPUs would otherwise read as one finding said twice.
+void nameTheirGpu(std::vector<Diagnostic>& found) {
+    for (Diagnostic& d : found) {
+        if (d.deviceId >= 0 && !namesGpu(d.message, d.deviceId)) {
+            d.message = "GPU " + std::to_string(d.deviceId) + ": " + d.message;
+        }
+    }
+}
+
 }  // namespace
 
 AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options) {
@@ -75,6 +101,9 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
         if (rule.check != nullptr) {
             rule.check(ctx, found);
         }
+    }
+    if (ops.deviceIds().size() > 1) {
+        nameTheirGpu(found);
     }
     keepInProportion(result, found);
     std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {

@@ -193,6 +193,22 @@ void RecordTranslator::unknownRecord(std::uint32_t kind) {
     }
 }
 
+void RecordTranslator::untimedKernel(const char* name, std::uint32_t device,
+                                     std::uint32_t stream) {
+    // CUPTI gives a kernel that did not finish (a device-side assert or a fault ends it, and the
+    // context with it) no timestamps: it has no place on the timeline, but the user is told which
+    // kernel it was, once per name.
+    auto& diag = m_builder->diagnostics();
+    ++diag.invalidTimestamps;
+    const std::string& readable = kernelName(name);
+    if (m_untimedKernelsWarned.insert(readable).second) {
+        diag.warn("kernel " + readable + " (GPU " + std::to_string(device) + ", stream " +
+                  std::to_string(stream) +
+                  ") has no GPU timestamps and is not shown: it did not finish (a device-side "
+                  "assert or a fault stops a kernel before it is timed)");
+    }
+}
+
 bool RecordTranslator::checkInterval(std::uint64_t start, std::uint64_t& end,
                                      std::string_view what) {
     auto& diag = m_builder->diagnostics();
@@ -309,6 +325,10 @@ void RecordTranslator::noteThreadTrack(std::int64_t tid, model::TrackIndex track
 void RecordTranslator::translateKernel(const CUpti_Activity& record) {
     const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
     std::uint64_t end = k.end;
+    if (k.start == 0 || end == 0) {
+        untimedKernel(k.name, k.deviceId, k.streamId);
+        return;
+    }
     if (!checkInterval(k.start, end, "kernel")) {
         return;
     }

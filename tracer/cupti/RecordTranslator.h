@@ -111,6 +111,9 @@ private:
 
     // Zero timestamps: the record is skipped. end < start: clamped. Both counted.
     bool checkInterval(std::uint64_t start, std::uint64_t& end, std::string_view what);
+    // A kernel record without timestamps (a kernel that did not finish): counted, and named in a
+    // warning once per kernel name.
+    void untimedKernel(const char* name, std::uint32_t device, std::uint32_t stream);
     std::string copyString(const char* text);
     const std::string& kernelName(const char* mangled);
     const std::string& apiName(model::ApiKind kind, std::uint32_t cbid);
@@ -133,6 +136,7 @@ private:
     std::map<int, model::DeviceProperties> m_cuptiDevices;
     std::map<int, model::DeviceProperties> m_runtimeDevices;
     std::set<std::uint32_t> m_unknownKindsWarned;
+    std::set<std::string> m_untimedKernelsWarned;  // kernels without timestamps, by name
 
     std::map<int, std::string> m_deviceNames;  // nvtxNameCudaDevice / nvtxNameCuDevice
 
