@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -358,7 +359,13 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
         input.rank = ranks[i];
         inputs.push_back(std::move(input));
     }
-    auto merged = model::mergeTraces(std::move(inputs));  // each input goes once merged
+    std::map<std::string, std::string> metadata;
+    if (ranks.front() >= 0) {
+        // How the ranks were put on one axis, as `analyze` and the Ranks view say it.
+        metadata["rank alignment"] = "recorded together on one clock";
+        metadata["rank alignment mode"] = "one_clock";
+    }
+    auto merged = model::mergeTraces(std::move(inputs), metadata);  // each input goes once merged
     if (!merged.ok()) {
         printError("merged trace not written: " + merged.error().message);
         return;

@@ -196,6 +196,7 @@ TEST_F(NvtxRecordGpuTest, ALauncherLeavesNoTraceAndTheMergedOneGoesBesideTheRank
         ranks.insert(process.rank);
     }
     EXPECT_EQ(ranks, (std::set<std::int32_t>{0, 1})) << output;
+    EXPECT_EQ(merged.value()->metadataValue("rank alignment mode"), "one_clock");
 }
 
 }  // namespace
