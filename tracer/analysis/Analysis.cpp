@@ -39,6 +39,7 @@ void keepInProportion(const AnalysisResult& result, std::vector<Diagnostic>& fou
     for (Diagnostic& d : found) {
         const bool idleFinding = d.rule == RuleId::SyncApiInLoop || d.rule == RuleId::GpuGap ||
                                  d.rule == RuleId::HostRangeStallsGpu ||
+                                 d.rule == RuleId::HostCodeStallsGpu ||
                                  d.rule == RuleId::DevicesWait;
         if (!idleFinding || d.severity != Severity::Warning || d.costNs <= 0) {
             continue;

@@ -29,6 +29,7 @@ enum class RuleId : std::uint8_t {
     AllocInLoop,
     DevicesWait,
     CollectiveWait,
+    HostCodeStallsGpu,
     Count,  // not a rule: the end of the names (nothing to bump: it follows the last one)
 };
 const char* toString(RuleId rule);

@@ -1,7 +1,15 @@
 #include <algorithm>
 #include <array>
+#include <map>
+#include <string>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "analysis/Analysis.h"
+#include "analysis/ApiNames.h"
 #include "analysis/Format.h"
 #include "analysis/Rules.h"
 
@@ -141,6 +149,166 @@ static void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>
     }
 }
 
+// The innermost slice of the thread's own profiler ranges (the PyTorch profiler's CPU ops and
+// Python functions: SliceKind::Other on its host tracks) running at t; invalid when none is.
+static model::SliceRef innermostHostOpAt(const model::Trace& trace,
+                                         const model::Track& apiTrack, model::TimeNs t) {
+    model::SliceRef found;
+    std::uint32_t foundDepth = 0;
+    for (std::uint32_t ti = 0; ti < trace.tracks().size(); ++ti) {
+        const model::Track& track = trace.track(ti);
+        if (track.kind != model::TrackKind::Host || track.process != apiTrack.process ||
+            track.threadId != apiTrack.threadId) {
+            continue;
+        }
+        for (std::uint32_t depth = 0; depth < track.laneCount(); ++depth) {
+            const std::span<const model::Slice> lane = track.lane(depth);
+            auto it = std::upper_bound(lane.begin(), lane.end(), t,
+                                       [](model::TimeNs v, const model::Slice& s) {
+                                           return v < s.startNs;
+                                       });
+            if (it == lane.begin()) {
+                continue;
+            }
+            --it;
+            if (it->kind == model::SliceKind::Other && it->endNs() > t &&
+                (!found.valid() || depth >= foundDepth)) {
+                found = {ti, track.laneBegin[depth] + static_cast<std::uint32_t>(it - lane.begin())};
+                foundDepth = depth;
+            }
+        }
+    }
+    return found;
+}
+
+// The GPU idles while the host runs its own code outside any CUDA call and any NVTX range (a
+// program that marks nothing: a file write between steps, data preparation): host-caused gaps of
+// at least shortGapNs (shorter ones are the launch path's cost, launch-bound's), during most of
+// which the thread that launched the next work was in no CUDA call, grouped by the two calls
+// around the longest such stretch (a quick cudaStreamSynchronize may split the code in two).
+// Reported like host-range-stalls-gpu, by share of the GPU's idle time.
+static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) {
+    const UtilizationResult& u = ctx.result.utilization;
+    const model::TimeNs idle = u.idleNs();
+    if (idle <= 0) {
+        return;
+    }
+    struct Group {
+        Diagnostic d;
+        model::TimeNs longestNs = 0;
+    };
+    // By (the profiler's range over the code, if any; the call before it; the call after it).
+    using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
+    std::map<Key, Group> groups;
+    for (const IdleGap& gap : u.gaps) {
+        if (gap.streamId != -1 || gap.cause != GapCause::Host || gap.hostRange.valid() ||
+            !gap.launch.valid() || gap.durationNs < ctx.options.shortGapNs) {
+            continue;
+        }
+        // The stretches of the gap in which the launching thread was in no CUDA call, walking
+        // back from the launch over its outermost calls; the longest one names the code.
+        const model::Track& thread = ctx.trace.track(gap.launch.track);
+        model::TimeNs quietNs = 0;
+        model::TimeNs longestQuietNs = 0;
+        model::SliceRef stretchFrom;  // the call before the longest stretch (none: the thread's start)
+        model::SliceRef stretchTo;    // the call after it
+        model::TimeNs stretchMidNs = 0;
+        model::SliceRef next = gap.launch;
+        model::TimeNs nextStartNs = std::min(ctx.trace.slice(gap.launch).startNs, gap.endNs());
+        bool bounded = false;  // a call before the gap's start was reached
+        for (std::uint32_t i = gap.launch.index; i-- > 0;) {
+            const model::Slice& call = thread.slices[i];
+            if (call.depth != 0) {
+                continue;
+            }
+            const model::TimeNs fromNs = std::max(call.endNs(), gap.startNs);
+            if (nextStartNs > fromNs) {
+                quietNs += nextStartNs - fromNs;
+                if (nextStartNs - fromNs > longestQuietNs) {
+                    longestQuietNs = nextStartNs - fromNs;
+                    stretchMidNs = fromNs + (nextStartNs - fromNs) / 2;
+                    stretchFrom = {gap.launch.track, i};
+                    stretchTo = next;
+                }
+            }
+            if (call.startNs <= gap.startNs) {
+                bounded = true;
+                break;
+            }
+            next = {gap.launch.track, i};
+            nextStartNs = call.startNs;
+        }
+        if (!bounded && nextStartNs > gap.startNs) {
+            quietNs += nextStartNs - gap.startNs;
+            if (nextStartNs - gap.startNs > longestQuietNs) {
+                longestQuietNs = nextStartNs - gap.startNs;
+                stretchMidNs = gap.startNs + (nextStartNs - gap.startNs) / 2;
+                stretchFrom = {};
+                stretchTo = next;
+            }
+        }
+        if (2 * quietNs < gap.durationNs || !stretchTo.valid()) {
+            continue;  // the host spent most of the gap inside CUDA calls
+        }
+        const std::string_view before =
+            stretchFrom.valid() ? shownName(ctx.trace, ctx.trace.slice(stretchFrom)) : "";
+        // A profiler that records the host's own ranges (the PyTorch profiler's CPU ops) names
+        // the code.
+        const model::SliceRef op = innermostHostOpAt(ctx.trace, thread, stretchMidNs);
+        const std::string_view code = op.valid() ? ctx.trace.str(ctx.trace.slice(op).nameId) : "";
+        Group& g = groups[{code, before, shownName(ctx.trace, ctx.trace.slice(stretchTo))}];
+        if (op.valid()) {
+            rules::addEvidence(g.d, op, ctx.options.maxEvidence);
+        }
+        g.d.deviceId = g.d.count == 0 || g.d.deviceId == gap.deviceId ? gap.deviceId : -1;
+        ++g.d.count;
+        g.d.costNs += gap.durationNs;
+        g.longestNs = std::max(g.longestNs, gap.durationNs);
+        g.d.startNs = g.d.count == 1 ? gap.startNs : std::min(g.d.startNs, gap.startNs);
+        g.d.endNs = std::max(g.d.endNs, gap.endNs());
+        rules::addEvidence(g.d, stretchFrom, ctx.options.maxEvidence);
+        rules::addEvidence(g.d, stretchTo, ctx.options.maxEvidence);
+    }
+    std::vector<std::pair<Key, Group*>> ranked;
+    for (auto& [key, g] : groups) {
+        ranked.emplace_back(key, &g);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        return a.second->d.costNs > b.second->d.costNs;
+    });
+    std::size_t reported = 0;
+    for (auto& [key, g] : ranked) {
+        const double share = 100.0 * static_cast<double>(g->d.costNs) / static_cast<double>(idle);
+        if (reported == ctx.options.maxHostRangeFindings ||
+            share < ctx.options.minHostRangeIdleSharePct) {
+            break;
+        }
+        const auto& [code, before, after] = key;
+        const std::string where = before.empty() ? "before " + std::string(after)
+                                                 : "between " + std::string(before) + " and " +
+                                                       std::string(after);
+        Diagnostic d = std::move(g->d);
+        d.rule = RuleId::HostCodeStallsGpu;
+        const std::string gpu =
+            d.deviceId >= 0 ? "GPU " + std::to_string(d.deviceId) : std::string("The GPUs");
+        d.message = gpu + " idled " + formatDuration(d.costNs) + " (" + formatPercent(share) +
+                    " of its idle time) in " + std::to_string(d.count) + " gap" +
+                    (d.count == 1 ? "" : "s") + " while the host ran " +
+                    (code.empty() ? std::string("its own code ") : "'" + std::string(code) + "' ") +
+                    where + ", in no CUDA call" + (code.empty() ? " and no NVTX range" : "") +
+                    " (the longest " + formatDuration(g->longestNs) + ")";
+        d.fix = code.empty()
+                    ? std::string("Name that host code with an NVTX range to see it here, queue "
+                                  "more GPU work before it so the GPU runs meanwhile, or move it "
+                                  "to another thread")
+                    : "Queue more GPU work before '" + std::string(code) +
+                          "' so the GPU runs meanwhile, move it to another thread or process (a "
+                          "data loader's workers), or make it cheaper";
+        out.push_back(std::move(d));
+        ++reported;
+    }
+}
+
 static void checkLaunchBound(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     for (const DeviceUtilization& dev : ctx.result.utilization.devices) {
         const IdleAttribution* a = attributionOf(ctx, dev.deviceId);
@@ -258,6 +426,7 @@ std::span<const Rule> timeRules() {
     static constexpr Rule kRules[] = {
         {RuleId::GpuGap, "gpu-gap", checkGpuGaps},
         {RuleId::HostRangeStallsGpu, "host-range-stalls-gpu", checkHostRangeStalls},
+        {RuleId::HostCodeStallsGpu, "host-code-stalls-gpu", checkHostCodeStalls},
         {RuleId::LaunchBound, "launch-bound", checkLaunchBound},
         {RuleId::LowUtilization, "low-utilization", checkLowUtilization},
     };
