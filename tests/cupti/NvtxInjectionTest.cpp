@@ -9,6 +9,7 @@
 #include <iterator>
 #include <string>
 
+#include "cupti/NvtxInjection.h"
 #include "cupti/programs/NvtxProbeForms.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
@@ -83,6 +84,20 @@ TEST_F(NvtxInjectionTest, AProgramThatOnlyUsedNvtxGetsATraceOfEveryForm) {
         }
     }
 
+    // The payload extension: the range popped through it is closed (it has a length), and the
+    // range and mark that carry only a payload are kept under one name, in their domain.
+    EXPECT_GT(findSlice(trace, kPoppedWithPayload).slice->durationNs, 0);
+    std::size_t payloadOnly = 0;
+    for (const model::Track& track : trace.tracks()) {
+        for (const model::Slice& slice : track.slices) {
+            if (trace.str(slice.nameId) == cupti::kPayloadOnlyName) {
+                ++payloadOnly;
+                EXPECT_EQ(std::string(trace.str(track.domainId)), ProbeDomain::name);
+            }
+        }
+    }
+    EXPECT_EQ(payloadOnly, 2u);
+
     // Colours, categories (named per domain) and payloads of every type.
     const Found pushEx = findSlice(trace, kPushEx);
     EXPECT_EQ(pushEx.detail->colorArgb, kPushExColor);
@@ -139,7 +154,8 @@ TEST_F(NvtxInjectionTest, RecordWritesTheTraceOfAProgramThatOnlyUsedNvtx) {
     EXPECT_NE(log.find("trace written to probe.json"), std::string::npos) << log;
     auto loaded = io::loadTrace(m_dir + "/probe.json");
     ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
-    EXPECT_EQ(loaded.value()->counts().nvtx, std::size(nvtx_probe::kExpectedForms));
+    // Every form, and the payload extension's range and mark that carry only a payload.
+    EXPECT_EQ(loaded.value()->counts().nvtx, std::size(nvtx_probe::kExpectedForms) + 2);
     EXPECT_EQ(loaded.value()->metadataValue("producer"), "warpline record");
 #endif
 }

@@ -3,6 +3,7 @@
 // Only NVTX's types and callback ids: this file is the tool, not a user of NVTX.
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtPayload.h>
 
 #include <atomic>
 #include <cstddef>
@@ -237,6 +238,37 @@ void NVTX_API nameEventW(void* event, const wchar_t* name) {
     recorder().nameOther(pointerName("event", event), owned(name));
 }
 
+// The payload extension (nvToolsExtPayload.h): ranges and marks whose data travels in payloads
+// described by registered schemas. NCCL pushes its API ranges with nvtxDomainRangePushEx and pops
+// them with nvtxRangePopPayload, so a tool without these pops would leave every one of them open.
+// The payloads themselves are not decoded (their schemas are the program's); a range or mark that
+// carries its message only in a payload is named kPayloadOnlyName.
+NvtxAttributes payloadOnly() {
+    NvtxAttributes attributes;
+    attributes.message = kPayloadOnlyName;
+    return attributes;
+}
+void NVTX_API markPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* /*data*/,
+                          size_t /*count*/) {
+    recorder().mark(domainOf(domain), payloadOnly());
+}
+int NVTX_API rangePushPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* /*data*/,
+                              size_t /*count*/) {
+    return recorder().push(domainOf(domain), payloadOnly());
+}
+int NVTX_API rangePopPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* /*data*/,
+                             size_t /*count*/) {
+    return recorder().pop(domainOf(domain));
+}
+nvtxRangeId_t NVTX_API rangeStartPayload(nvtxDomainHandle_t domain,
+                                         const nvtxPayloadData_t* /*data*/, size_t /*count*/) {
+    return recorder().start(domainOf(domain), payloadOnly());
+}
+void NVTX_API rangeEndPayload(nvtxDomainHandle_t /*domain*/, nvtxRangeId_t id,
+                              const nvtxPayloadData_t* /*data*/, size_t /*count*/) {
+    recorder().end(id);
+}
+
 template <class F>
 NvtxFunctionPointer entry(F function) {
     return reinterpret_cast<NvtxFunctionPointer>(function);
@@ -298,6 +330,14 @@ const Handler kCudaRt[] = {
     {NVTX_CBID_CUDART_NameCudaEventW, entry(&nameEventW)},
 };
 
+const Handler kPayload[] = {
+    {NVTX3EXT_CBID_nvtxMarkPayload, entry(&markPayload)},
+    {NVTX3EXT_CBID_nvtxRangePushPayload, entry(&rangePushPayload)},
+    {NVTX3EXT_CBID_nvtxRangePopPayload, entry(&rangePopPayload)},
+    {NVTX3EXT_CBID_nvtxRangeStartPayload, entry(&rangeStartPayload)},
+    {NVTX3EXT_CBID_nvtxRangeEndPayload, entry(&rangeEndPayload)},
+};
+
 template <std::size_t N>
 bool install(const NvtxExportTableCallbacks& callbacks, NvtxCallbackModule module,
              const Handler (&handlers)[N]) {
@@ -319,7 +359,33 @@ int NVTX_API staticInjection(NvtxGetExportTableFunc_t exportTable) {
     return installNvtxInjection(exportTable);
 }
 
+int NVTX_API staticExtensionInjection(nvtxExtModuleInfo_t* moduleInfo) {
+    return installNvtxExtension(moduleInfo);
+}
+
 }  // namespace
+
+int installNvtxExtension(void* info) {
+    auto* moduleInfo = static_cast<nvtxExtModuleInfo_t*>(info);
+    // Served once the core NVTX of the process is ours (NVTX initialises it first); an
+    // extension other than the payload one (memory, counters) is left to its no-ops.
+    if (moduleInfo == nullptr || !g_installed.load() ||
+        moduleInfo->structSize < sizeof(nvtxExtModuleInfo_t)) {
+        return 0;
+    }
+    if (moduleInfo->moduleId != NVTX_EXT_PAYLOAD_MODULEID) {
+        return 1;
+    }
+    for (std::size_t s = 0; s < moduleInfo->segmentsCount; ++s) {
+        nvtxExtModuleSegment_t& segment = moduleInfo->segments[s];
+        for (const Handler& handler : kPayload) {
+            if (handler.id < segment.slotCount) {
+                segment.functionSlots[handler.id] = reinterpret_cast<intptr_t>(handler.function);
+            }
+        }
+    }
+    return 1;
+}
 
 int installNvtxInjection(NvtxExportTableFn exportTable, NvtxRecorder& target) {
     if (exportTable == nullptr) {
@@ -367,4 +433,7 @@ bool nvtxInjectionInstalled() {
 // keeps it to itself (--exclude-libs): there NVTX_INJECTION64_PATH is the way in.
 extern "C" {
 NvtxInitializeInjectionNvtxFunc_t InitializeInjectionNvtx2_fnptr = &wl::cupti::staticInjection;
+// The same for NVTX's extensions (the payload extension's pops and pushes).
+NvtxExtInitializeInjectionFunc_t InitializeInjectionNvtxExtension_fnptr =
+    &wl::cupti::staticExtensionInjection;
 }

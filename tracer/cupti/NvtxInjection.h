@@ -21,6 +21,15 @@ using NvtxExportTableFn = const void* (*)(std::uint32_t exportTableId);
 int installNvtxInjection(NvtxExportTableFn exportTable, NvtxRecorder& recorder);
 int installNvtxInjection(NvtxExportTableFn exportTable);
 
+// The same for an NVTX extension module (NVTX's InitializeInjectionNvtxExtension, given its
+// nvtxExtModuleInfo_t): the payload extension's marks, push/pop and start/end ranges go to the
+// recorder (NCCL pops its ranges through it). Other extensions are left to NVTX's no-ops.
+// Returns 1 when served, 0 before installNvtxInjection has run (NVTX then disables the module).
+int installNvtxExtension(void* moduleInfo);
+
+// The name of a range or mark whose message lies in an extended payload (not decoded).
+inline constexpr char kPayloadOnlyName[] = "NVTX payload";
+
 // Whether an NVTX instance of this process attached to Warpline's handlers (it does at its
 // first NVTX call).
 bool nvtxInjectionInstalled();

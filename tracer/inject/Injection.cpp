@@ -385,6 +385,16 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     return 1;
 }
 
+// NVTX's entry point for its extensions, in the same library: the payload extension's ranges
+// (NCCL pops every API range through nvtxRangePopPayload).
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtxExtension(
+    void* moduleInfo) {
+    if (!wl::cupti::RecordSettings::fromEnvironment().traceNvtx) {
+        return 0;
+    }
+    return wl::cupti::installNvtxExtension(moduleInfo);
+}
+
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
     if (g_initialized.exchange(true)) {
         return 1;

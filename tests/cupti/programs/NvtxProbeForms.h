@@ -4,6 +4,7 @@
 #pragma once
 
 #include <unistd.h>
+#include <nvtx3/nvToolsExtPayload.h>
 #include <nvtx3/nvtx3.hpp>
 
 #include <cstdint>
@@ -54,6 +55,7 @@ constexpr char kUint32Payload[] = "uint32 payload";
 constexpr std::uint32_t kUint32PayloadValue = 4000000000u;
 constexpr char kInt64Payload[] = "int64 payload";
 constexpr std::int64_t kInt64PayloadValue = -(1ll << 40);
+constexpr char kPoppedWithPayload[] = "popped with payload";
 constexpr char kLeftOpen[] = "left open";
 constexpr char kNeverEnded[] = "never ended";
 constexpr char kThreadName[] = "probe main thread";
@@ -89,6 +91,7 @@ inline constexpr ExpectedForm kExpectedForms[] = {
     {kRegisteredDefault, "", false, false},
     {RegisteredInDomain::message, ProbeDomain::name, false, false},
     {kAttributed, ProbeDomain::name, false, false},
+    {kPoppedWithPayload, ProbeDomain::name, false, false},
     {kStartA, "", false, true},
     {kStartEx, "", false, true},
     {kUniqueRange, "", false, true},
@@ -173,6 +176,21 @@ void useEveryNvtxForm(Work work) {
                                      nvtx3::payload{kAttributedPayload}};
         nvtx3::scoped_range_in<ProbeDomain> r{attr};
         work();
+    }
+
+    // The payload extension, as NCCL uses it: a range pushed with attributes and popped with a
+    // payload; then a range and a mark that carry only a payload.
+    {
+        nvtxDomainHandle_t domain = nvtx3::domain::get<ProbeDomain>();
+        nvtxEventAttributes_t pushed = attributes(kPoppedWithPayload);
+        nvtxDomainRangePushEx(domain, &pushed);
+        work();
+        const std::uint64_t value = 42;
+        const nvtxPayloadData_t data{NVTX_PAYLOAD_ENTRY_TYPE_UINT64, sizeof value, &value};
+        nvtxRangePopPayload(domain, &data, 1);
+        nvtxRangePushPayload(domain, &data, 1);
+        nvtxRangePopPayload(domain, &data, 1);
+        nvtxMarkPayload(domain, &data, 1);
     }
 
     // Start/end ranges, ended on other threads.
