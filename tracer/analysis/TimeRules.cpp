@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -151,8 +151,8 @@ static void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>
 
 // The innermost slice of the thread's own profiler ranges (the PyTorch profiler's CPU ops and
 // Python functions: SliceKind::Other on its host tracks) running at t; invalid when none is.
-static model::SliceRef innermostHostOpAt(const model::Trace& trace,
-                                         const model::Track& apiTrack, model::TimeNs t) {
+static model::SliceRef innermostHostOpAt(const model::Trace& trace, const model::Track& apiTrack,
+                                         model::TimeNs t) {
     model::SliceRef found;
     std::uint32_t foundDepth = 0;
     for (std::uint32_t ti = 0; ti < trace.tracks().size(); ++ti) {
@@ -163,22 +163,68 @@ static model::SliceRef innermostHostOpAt(const model::Trace& trace,
         }
         for (std::uint32_t depth = 0; depth < track.laneCount(); ++depth) {
             const std::span<const model::Slice> lane = track.lane(depth);
-            auto it = std::upper_bound(lane.begin(), lane.end(), t,
-                                       [](model::TimeNs v, const model::Slice& s) {
-                                           return v < s.startNs;
-                                       });
+            auto it = std::upper_bound(
+                lane.begin(), lane.end(), t,
+                [](model::TimeNs v, const model::Slice& s) { return v < s.startNs; });
             if (it == lane.begin()) {
                 continue;
             }
             --it;
             if (it->kind == model::SliceKind::Other && it->endNs() > t &&
                 (!found.valid() || depth >= foundDepth)) {
-                found = {ti, track.laneBegin[depth] + static_cast<std::uint32_t>(it - lane.begin())};
+                found = {ti,
+                         track.laneBegin[depth] + static_cast<std::uint32_t>(it - lane.begin())};
                 foundDepth = depth;
             }
         }
     }
     return found;
+}
+
+// The stretches of an idle gap in which the thread that launched the work after it was in no
+// CUDA call (its outermost calls walked back from the launch), and the longest of them with the
+// calls around it.
+struct QuietStretches {
+    model::TimeNs totalNs = 0;
+    model::TimeNs longestNs = 0;
+    model::TimeNs longestMidNs = 0;
+    model::SliceRef longestFrom;  // the call before the longest stretch (none: the thread's start)
+    model::SliceRef longestTo;    // the call after it
+};
+
+static QuietStretches quietStretchesOf(const model::Trace& trace, const IdleGap& gap) {
+    QuietStretches q;
+    const auto stretch = [&](model::TimeNs fromNs, model::TimeNs toNs, model::SliceRef before,
+                             model::SliceRef after) {
+        if (toNs <= fromNs) {
+            return;
+        }
+        q.totalNs += toNs - fromNs;
+        if (toNs - fromNs > q.longestNs) {
+            q.longestNs = toNs - fromNs;
+            q.longestMidNs = fromNs + (toNs - fromNs) / 2;
+            q.longestFrom = before;
+            q.longestTo = after;
+        }
+    };
+    const model::Track& thread = trace.track(gap.launch.track);
+    model::SliceRef next = gap.launch;
+    model::TimeNs nextStartNs = std::min(trace.slice(gap.launch).startNs, gap.endNs());
+    for (std::uint32_t i = gap.launch.index; i-- > 0;) {
+        const model::Slice& call = thread.slices[i];
+        if (call.depth != 0) {
+            continue;
+        }
+        const model::SliceRef ref{gap.launch.track, i};
+        stretch(std::max(call.endNs(), gap.startNs), nextStartNs, ref, next);
+        if (call.startNs <= gap.startNs) {
+            return q;  // a call before the gap's start bounds the walk
+        }
+        next = ref;
+        nextStartNs = call.startNs;
+    }
+    stretch(gap.startNs, nextStartNs, {}, next);  // no call before it: from the gap's start
+    return q;
 }
 
 // The GPU idles while the host runs its own code outside any CUDA call and any NVTX range (a
@@ -205,58 +251,19 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
             !gap.launch.valid() || gap.durationNs < ctx.options.shortGapNs) {
             continue;
         }
-        // The stretches of the gap in which the launching thread was in no CUDA call, walking
-        // back from the launch over its outermost calls; the longest one names the code.
-        const model::Track& thread = ctx.trace.track(gap.launch.track);
-        model::TimeNs quietNs = 0;
-        model::TimeNs longestQuietNs = 0;
-        model::SliceRef stretchFrom;  // the call before the longest stretch (none: the thread's start)
-        model::SliceRef stretchTo;    // the call after it
-        model::TimeNs stretchMidNs = 0;
-        model::SliceRef next = gap.launch;
-        model::TimeNs nextStartNs = std::min(ctx.trace.slice(gap.launch).startNs, gap.endNs());
-        bool bounded = false;  // a call before the gap's start was reached
-        for (std::uint32_t i = gap.launch.index; i-- > 0;) {
-            const model::Slice& call = thread.slices[i];
-            if (call.depth != 0) {
-                continue;
-            }
-            const model::TimeNs fromNs = std::max(call.endNs(), gap.startNs);
-            if (nextStartNs > fromNs) {
-                quietNs += nextStartNs - fromNs;
-                if (nextStartNs - fromNs > longestQuietNs) {
-                    longestQuietNs = nextStartNs - fromNs;
-                    stretchMidNs = fromNs + (nextStartNs - fromNs) / 2;
-                    stretchFrom = {gap.launch.track, i};
-                    stretchTo = next;
-                }
-            }
-            if (call.startNs <= gap.startNs) {
-                bounded = true;
-                break;
-            }
-            next = {gap.launch.track, i};
-            nextStartNs = call.startNs;
-        }
-        if (!bounded && nextStartNs > gap.startNs) {
-            quietNs += nextStartNs - gap.startNs;
-            if (nextStartNs - gap.startNs > longestQuietNs) {
-                longestQuietNs = nextStartNs - gap.startNs;
-                stretchMidNs = gap.startNs + (nextStartNs - gap.startNs) / 2;
-                stretchFrom = {};
-                stretchTo = next;
-            }
-        }
-        if (2 * quietNs < gap.durationNs || !stretchTo.valid()) {
+        const QuietStretches quiet = quietStretchesOf(ctx.trace, gap);
+        if (2 * quiet.totalNs < gap.durationNs || !quiet.longestTo.valid()) {
             continue;  // the host spent most of the gap inside CUDA calls
         }
         const std::string_view before =
-            stretchFrom.valid() ? shownName(ctx.trace, ctx.trace.slice(stretchFrom)) : "";
+            quiet.longestFrom.valid() ? shownName(ctx.trace, ctx.trace.slice(quiet.longestFrom))
+                                      : "";
         // A profiler that records the host's own ranges (the PyTorch profiler's CPU ops) names
         // the code.
-        const model::SliceRef op = innermostHostOpAt(ctx.trace, thread, stretchMidNs);
+        const model::SliceRef op =
+            innermostHostOpAt(ctx.trace, ctx.trace.track(gap.launch.track), quiet.longestMidNs);
         const std::string_view code = op.valid() ? ctx.trace.str(ctx.trace.slice(op).nameId) : "";
-        Group& g = groups[{code, before, shownName(ctx.trace, ctx.trace.slice(stretchTo))}];
+        Group& g = groups[{code, before, shownName(ctx.trace, ctx.trace.slice(quiet.longestTo))}];
         if (op.valid()) {
             rules::addEvidence(g.d, op, ctx.options.maxEvidence);
         }
@@ -266,8 +273,8 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
         g.longestNs = std::max(g.longestNs, gap.durationNs);
         g.d.startNs = g.d.count == 1 ? gap.startNs : std::min(g.d.startNs, gap.startNs);
         g.d.endNs = std::max(g.d.endNs, gap.endNs());
-        rules::addEvidence(g.d, stretchFrom, ctx.options.maxEvidence);
-        rules::addEvidence(g.d, stretchTo, ctx.options.maxEvidence);
+        rules::addEvidence(g.d, quiet.longestFrom, ctx.options.maxEvidence);
+        rules::addEvidence(g.d, quiet.longestTo, ctx.options.maxEvidence);
     }
     std::vector<std::pair<Key, Group*>> ranked;
     for (auto& [key, g] : groups) {
@@ -284,9 +291,9 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
             break;
         }
         const auto& [code, before, after] = key;
-        const std::string where = before.empty() ? "before " + std::string(after)
-                                                 : "between " + std::string(before) + " and " +
-                                                       std::string(after);
+        const std::string where =
+            before.empty() ? "before " + std::string(after)
+                           : "between " + std::string(before) + " and " + std::string(after);
         Diagnostic d = std::move(g->d);
         d.rule = RuleId::HostCodeStallsGpu;
         const std::string gpu =
@@ -298,9 +305,10 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
                     where + ", in no CUDA call" + (code.empty() ? " and no NVTX range" : "") +
                     " (the longest " + formatDuration(g->longestNs) + ")";
         d.fix = code.empty()
-                    ? std::string("Name that host code with an NVTX range to see it here, queue "
-                                  "more GPU work before it so the GPU runs meanwhile, or move it "
-                                  "to another thread")
+                    ? std::string(
+                          "Name that host code with an NVTX range to see it here, queue "
+                          "more GPU work before it so the GPU runs meanwhile, or move it "
+                          "to another thread")
                     : "Queue more GPU work before '" + std::string(code) +
                           "' so the GPU runs meanwhile, move it to another thread or process (a "
                           "data loader's workers), or make it cheaper";

@@ -132,7 +132,8 @@ inline constexpr std::int64_t kWarmUpFactor = 5;
 // span of its repeated GPU work, without the one-off start-up before it and tear-down after it
 // (each in leftOut, when at least 5% of the GPU work's extent). Nullopt when the GPU work does not
 // repeat, when the steady state would be the whole trace anyway, and for a merged job whose ranks
-// were aligned by a range or their starts (no common clock). Linear in the number of GPU ops after one sort. The rule is in SteadyState.cpp.
+// were aligned by a range or their starts (no common clock). Linear in the number of GPU ops after
+// one sort. The rule is in SteadyState.cpp.
 std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace);
 
 // Resolves a request against a trace. Errors (with the names or counts that exist) for an NVTX

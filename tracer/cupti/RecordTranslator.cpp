@@ -193,8 +193,7 @@ void RecordTranslator::unknownRecord(std::uint32_t kind) {
     }
 }
 
-void RecordTranslator::untimedKernel(const char* name, std::uint32_t device,
-                                     std::uint32_t stream) {
+void RecordTranslator::untimedKernel(const char* name, std::uint32_t device, std::uint32_t stream) {
     // CUPTI gives a kernel that did not finish (a device-side assert or a fault ends it, and the
     // context with it) no timestamps: it has no place on the timeline, but the user is told which
     // kernel it was, once per name.

@@ -3,8 +3,8 @@
 // NvtxGpuProbe.cu with thrust/CUB) and the tests that record them.
 #pragma once
 
-#include <unistd.h>
 #include <nvtx3/nvToolsExtPayload.h>
+#include <unistd.h>
 #include <nvtx3/nvtx3.hpp>
 
 #include <cstdint>
