@@ -354,7 +354,10 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
     const std::vector<std::int32_t> ranks = io::distinctRanksOf(traces);
     std::vector<model::MergeInput> inputs;
     for (std::size_t i = 0; i < traces.size(); ++i) {
-        model::MergeInput input;  // labelled by its process's name and pid
+        model::MergeInput input;  // a process: labelled by its name and pid
+        if (ranks[i] >= 0) {
+            input.label = io::rankLabelOf(*traces[i], ranks[i]);  // as `analyze` of its ranks
+        }
         input.trace = std::move(traces[i]);
         input.rank = ranks[i];
         inputs.push_back(std::move(input));

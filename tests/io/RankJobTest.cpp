@@ -446,6 +446,8 @@ TEST(DistinctRanksOf, TheProcessesOfAJobAreItsRanksAndAProgramsHelpersAreNot) {
               (std::vector<std::int32_t>{-1, -1}));
     EXPECT_EQ(distinctRanksOf({traceOf(10, "x"), traceOf(11, "1")}),
               (std::vector<std::int32_t>{-1, -1}));
+    // A rank's rows are named as loadRankJob names them.
+    EXPECT_EQ(rankLabelOf(*traceOf(10, "1"), 1), "rank 1 · node1 · pid 10");
 }
 
 }  // namespace

@@ -212,6 +212,10 @@ std::vector<std::int32_t> distinctRanksOf(const std::vector<model::TracePtr>& tr
     return ranks;
 }
 
+std::string rankLabelOf(const model::Trace& trace, std::int32_t rank) {
+    return rankLabel(rank, factsOf(trace));
+}
+
 model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::string>& paths) {
     std::vector<std::string> files;
     for (const std::string& path : paths) {

@@ -85,6 +85,9 @@ model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::stri
 // ranks of a torchrun or mpirun job. Else all -1: a program and the helpers it started, or
 // workers that inherited their parent's RANK, are processes of one program, not ranks.
 std::vector<std::int32_t> distinctRanksOf(const std::vector<model::TracePtr>& traces);
+// How a trace of rank `rank` names its rows in a merged job, as loadRankJob names them:
+// "rank 3 · node7 · pid 4242" (host and pid when the trace says them).
+std::string rankLabelOf(const model::Trace& trace, std::int32_t rank);
 
 // Loads the traces (in parallel, one reader per file) and merges them into one trace with a
 // process group per rank. A rank is what the trace says (warpline record's "rank", the PyTorch
