@@ -104,5 +104,26 @@ TEST(HostCodeStallsGpu, NamesTheProfilersOwnRangeOverTheCode) {
         << d.fix;
 }
 
+TEST(HostCodeStallsGpu, AlsoAfterABlockingCallThatReturnedEarlyInTheGap) {
+    // graphMemoryNodes' shape: the GPU runs dry inside a synchronisation, which returns at once;
+    // then the host checks the results for 20 ms before it launches again.
+    test::HandTrace t;
+    for (int i = 0; i < 3; ++i) {
+        const model::TimeNs at = i * 21 * kMs;
+        t.kernel(1, at + 10'000, at + kMs, at);
+        t.streamSync(at + 100'000, at + kMs + 50'000);
+    }
+    t.kernel(1, 63 * kMs + 10'000, 64 * kMs, 63 * kMs);
+    const AnalysisResult r = analyzeWhole(*t.finish());
+    ASSERT_FALSE(r.utilization.attribution.empty());
+    EXPECT_GT(r.utilization.attribution[0].ns(GapCause::AfterBlockingCall), 0);
+    const auto found = hostCode(r);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found.front()->count, 3u);
+    EXPECT_NE(found.front()->message.find("between cudaStreamSynchronize and cudaLaunchKernel"),
+              std::string::npos)
+        << found.front()->message;
+}
+
 }  // namespace
 }  // namespace wl::analysis

@@ -228,8 +228,8 @@ static QuietStretches quietStretchesOf(const model::Trace& trace, const IdleGap&
 }
 
 // The GPU idles while the host runs its own code outside any CUDA call and any NVTX range (a
-// program that marks nothing: a file write between steps, data preparation): host-caused gaps of
-// at least shortGapNs (shorter ones are the launch path's cost, launch-bound's), during most of
+// program that marks nothing: a file write between steps, data preparation): gaps of the host's
+// making (not GPU waits) of at least shortGapNs (shorter ones are the launch path's cost, launch-bound's), during most of
 // which the thread that launched the next work was in no CUDA call, grouped by the two calls
 // around the longest such stretch (a quick cudaStreamSynchronize may split the code in two).
 // Reported like host-range-stalls-gpu, by share of the GPU's idle time.
@@ -247,7 +247,10 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
     using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
     std::map<Key, Group> groups;
     for (const IdleGap& gap : u.gaps) {
-        if (gap.streamId != -1 || gap.cause != GapCause::Host || gap.hostRange.valid() ||
+        // After a blocking call too: a call that returned early in the gap, followed by the
+        // host's own code for most of it (a result check after each graph launch), leaves the
+        // GPU waiting for that code, not for the call.
+        if (gap.streamId != -1 || gap.cause == GapCause::GpuWait || gap.hostRange.valid() ||
             !gap.launch.valid() || gap.durationNs < ctx.options.shortGapNs) {
             continue;
         }
