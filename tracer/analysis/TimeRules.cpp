@@ -229,10 +229,10 @@ static QuietStretches quietStretchesOf(const model::Trace& trace, const IdleGap&
 
 // The GPU idles while the host runs its own code outside any CUDA call and any NVTX range (a
 // program that marks nothing: a file write between steps, data preparation): gaps of the host's
-// making (not GPU waits) of at least shortGapNs (shorter ones are the launch path's cost, launch-bound's), during most of
-// which the thread that launched the next work was in no CUDA call, grouped by the two calls
-// around the longest such stretch (a quick cudaStreamSynchronize may split the code in two).
-// Reported like host-range-stalls-gpu, by share of the GPU's idle time.
+// making (not GPU waits) of at least shortGapNs (shorter ones are the launch path's cost,
+// launch-bound's), during most of which the thread that launched the next work was in no CUDA call,
+// grouped by the two calls around the longest such stretch (a quick cudaStreamSynchronize may split
+// the code in two). Reported like host-range-stalls-gpu, by share of the GPU's idle time.
 static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>& out) {
     const UtilizationResult& u = ctx.result.utilization;
     const model::TimeNs idle = u.idleNs();
