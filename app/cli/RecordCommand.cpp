@@ -349,8 +349,8 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
         }
         traces.push_back(std::move(trace.value()));
     }
-    // The ranks of a torchrun job stay ranks (their rows apart, the Ranks view, a job analysed
-    // whole); the processes of one program are merged as processes.
+    // The ranks of a torchrun job stay ranks (their rows apart, the Ranks view and the rank
+    // comparison); the processes of one program are merged as processes.
     const std::vector<std::int32_t> ranks = io::distinctRanksOf(traces);
     std::vector<model::MergeInput> inputs;
     for (std::size_t i = 0; i < traces.size(); ++i) {
