@@ -5,15 +5,6 @@ namespace {
 
 using workloads::RunOption;
 
-template <class Specs>
-std::string choices(const Specs& specs, const char* separator) {
-    std::string out;
-    for (const auto& spec : specs) {
-        out += (out.empty() ? "" : separator) + std::string(spec.name);
-    }
-    return out;
-}
-
 // A name option's value: one of `known` ("reduce or power"), else the catalog's error.
 model::Result<std::string> nameValue(const workloads::OptionSpec& option,
                                      const std::optional<std::string>& value,
@@ -33,20 +24,13 @@ model::Result<std::string> nameValue(const workloads::OptionSpec& option,
 
 }  // namespace
 
-std::string workloadChoices(const char* separator) {
-    return choices(workloads::workloadSpecs(), separator);
-}
-
-std::string modeChoices(const char* separator) {
-    return choices(workloads::modeSpecs(), separator);
-}
-
 model::Status applyRunOption(const workloads::OptionSpec& option,
                              const std::optional<std::string>& value, RunRequest& request) {
     if (option.id == RunOption::Workload || option.id == RunOption::Mode) {
         const bool workload = option.id == RunOption::Workload;
-        auto name =
-            nameValue(option, value, workload ? workloadChoices(" or ") : modeChoices(" or "));
+        auto name = nameValue(
+            option, value,
+            workload ? workloads::workloadChoices(" or ") : workloads::modeChoices(" or "));
         if (!name.ok()) {
             return name.error();
         }

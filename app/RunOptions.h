@@ -21,8 +21,4 @@ namespace wl::app {
 model::Status applyRunOption(const workloads::OptionSpec& option,
                              const std::optional<std::string>& value, RunRequest& request);
 
-// "reduce|power" and "baseline|async", for usage lines.
-std::string workloadChoices(const char* separator);
-std::string modeChoices(const char* separator);
-
 }  // namespace wl::app

@@ -5,10 +5,11 @@
 set(WARPLINE_HEADER_ROOT ${CMAKE_BINARY_DIR}/include-roots)
 
 # wl_expose_headers(TARGET PREFIX SOURCE_DIR): `#include "PREFIX/File.h"` works for TARGET and for
-# everything that links it, and for nothing else.
+# everything that links it, and for nothing else. PREFIX may be nested ("ui/timeline").
 function(wl_expose_headers target prefix source_dir)
     set(root ${WARPLINE_HEADER_ROOT}/${target})
-    file(MAKE_DIRECTORY ${root})
+    get_filename_component(link_parent ${root}/${prefix} DIRECTORY)
+    file(MAKE_DIRECTORY ${link_parent})
     if(NOT EXISTS ${root}/${prefix})
         file(CREATE_LINK ${source_dir} ${root}/${prefix} SYMBOLIC)
     endif()

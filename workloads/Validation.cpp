@@ -14,20 +14,6 @@ model::Status checkStreams(std::int64_t streams) {
     return checkInRange(option, option.widest(), streams);
 }
 
-model::Status checkRange(const std::string& what, std::int64_t value, std::int64_t min,
-                         std::int64_t max, const std::string& unit) {
-    if (value >= min && value <= max) {
-        return {};
-    }
-    std::string message =
-        what + " must be between " + std::to_string(min) + " and " + std::to_string(max);
-    if (!unit.empty()) {
-        message += " " + unit;
-    }
-    message += " (got " + std::to_string(value) + ")";
-    return model::Error{message};
-}
-
 std::string formatBytes(std::int64_t bytes) {
     char text[64];
     const double b = static_cast<double>(bytes);

@@ -10,9 +10,6 @@ namespace wl::workloads {
 
 // "--streams must be between 1 and 64 (got 0)": the catalog's range and message.
 model::Status checkStreams(std::int64_t streams);
-// "<what> must be between <min> and <max> <unit> (got <value>)".
-model::Status checkRange(const std::string& what, std::int64_t value, std::int64_t min,
-                         std::int64_t max, const std::string& unit = {});
 // "1.6 GB" for messages.
 std::string formatBytes(std::int64_t bytes);
 

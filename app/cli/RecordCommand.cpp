@@ -366,7 +366,7 @@ void writeMerged(const std::vector<WrittenTrace>& written, std::int64_t rootPid,
     if (ranks.front() >= 0) {
         // How the ranks were put on one axis, as `analyze` and the Ranks view say it.
         metadata["rank alignment"] = "recorded together on one clock";
-        metadata["rank alignment mode"] = "one_clock";
+        metadata["rank alignment mode"] = io::toString(io::RankAlignment::OneClock);
     }
     auto merged = model::mergeTraces(std::move(inputs), metadata);  // each input goes once merged
     if (!merged.ok()) {

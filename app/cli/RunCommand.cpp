@@ -18,8 +18,8 @@ namespace {
 constexpr int kUsageColumn = 28;
 
 std::string runUsage() {
-    return "Usage: warpline run --workload " + workloadChoices("|") + " --mode " +
-           modeChoices("|") + R"( [options] [-o trace.json]
+    return "Usage: warpline run --workload " + workloads::workloadChoices("|") + " --mode " +
+           workloads::modeChoices("|") + R"( [options] [-o trace.json]
 
 Runs one of Warpline's CUDA workloads under the CUPTI tracer, prints the result check and a
 summary (wall time, GPU time, copies and their GB/s), and writes the trace with -o (.json or
@@ -68,8 +68,8 @@ std::optional<std::string> parseArgs(const std::vector<std::string>& args, Parse
         }
     }
     if (!parsed.help && (!sawWorkload || !sawMode)) {
-        return "run needs --workload " + workloadChoices("|") + " and --mode " + modeChoices("|") +
-               " (see warpline run --help)";
+        return "run needs --workload " + workloads::workloadChoices("|") + " and --mode " +
+               workloads::modeChoices("|") + " (see warpline run --help)";
     }
     return std::nullopt;
 }

@@ -23,8 +23,9 @@ model::Error usageError(std::string text) {
     return model::Error{std::move(text), {}, -1};
 }
 
+// The whole of `text` as a number of type T (an int, or a double for milliseconds).
 template <class T>
-bool parseInteger(const std::string& text, T& out) {
+bool parseNumber(const std::string& text, T& out) {
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, out);
     return ec == std::errc() && ptr == end;
@@ -111,8 +112,8 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             const auto x = v.find('x');
             int w = 0;
             int h = 0;
-            if (x == std::string::npos || !parseInteger(v.substr(0, x), w) ||
-                !parseInteger(v.substr(x + 1), h)) {
+            if (x == std::string::npos || !parseNumber(v.substr(0, x), w) ||
+                !parseNumber(v.substr(x + 1), h)) {
                 w = 0;
             }
             if (w < 200 || h < 200 || w > 10000 || h > 10000)
@@ -126,15 +127,9 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             const auto colon = v.find(':');
             double fromMs = -1.0;
             double toMs = -1.0;
-            if (colon != std::string::npos) {
-                const std::string a = v.substr(0, colon);
-                const std::string b = v.substr(colon + 1);
-                auto [pa, ea] = std::from_chars(a.data(), a.data() + a.size(), fromMs);
-                auto [pb, eb] = std::from_chars(b.data(), b.data() + b.size(), toMs);
-                if (ea != std::errc() || pa != a.data() + a.size() || eb != std::errc() ||
-                    pb != b.data() + b.size())
-                    fromMs = toMs = -1.0;
-            }
+            if (colon != std::string::npos && (!parseNumber(v.substr(0, colon), fromMs) ||
+                                               !parseNumber(v.substr(colon + 1), toMs)))
+                fromMs = toMs = -1.0;
             if (!(fromMs >= 0.0 && toMs > fromMs && toMs < 1e9))
                 return usageError("--select must be START:END in ms with START < END, got '" + v +
                                   "'");
@@ -146,10 +141,8 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             if (auto e = needValue(v))
                 return *e;
             const auto colon = v.find(':');
-            const std::string ms = v.substr(0, colon);
             double atMs = -1.0;
-            auto [p, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), atMs);
-            if (ec != std::errc() || p != ms.data() + ms.size() || !(atMs >= 0.0 && atMs < 1e9))
+            if (!parseNumber(v.substr(0, colon), atMs) || !(atMs >= 0.0 && atMs < 1e9))
                 return usageError("--flag must be MS[:NAME] with MS >= 0, got '" + v + "'");
             options.flags.push_back(
                 {static_cast<model::TimeNs>(std::llround(atMs * 1e6)),

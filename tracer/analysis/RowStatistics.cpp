@@ -1,4 +1,5 @@
 #include "analysis/RowStatistics.h"
+#include "analysis/WindowSlices.h"
 
 #include <algorithm>
 #include <map>
@@ -51,11 +52,8 @@ RowSummary rowSummary(const model::Trace& trace, const GpuOps& ops, const Analys
     std::map<model::TrackIndex, RowStats> gpuRows;
     std::map<model::TrackIndex, std::vector<Interval>> gpuBusy;
     std::vector<Interval> allGpu;
-    // A selection of some rows: only they are summed (window.tracks is sorted).
-    const auto selected = [&window](model::TrackIndex t) {
-        return window.tracks.empty() ||
-               std::binary_search(window.tracks.begin(), window.tracks.end(), t);
-    };
+    // A selection of some rows: only they are summed.
+    const auto selected = [&window](model::TrackIndex t) { return windowSelects(window, t); };
     for (const GpuOp& op : ops.all()) {
         if (!selected(op.ref.track))
             continue;

@@ -149,18 +149,31 @@ static void checkHostRangeStalls(const RuleContext& ctx, std::vector<Diagnostic>
     }
 }
 
-// The innermost slice of the thread's own profiler ranges (the PyTorch profiler's CPU ops and
-// Python functions: SliceKind::Other on its host tracks) running at t; invalid when none is.
-static model::SliceRef innermostHostOpAt(const model::Trace& trace, const model::Track& apiTrack,
+// The host tracks (the PyTorch profiler's CPU ops and Python functions) of each host thread, by
+// (process, thread id): built once per analysis, looked up per gap.
+using HostTracksByThread =
+    std::map<std::pair<model::ProcessIndex, std::int64_t>, std::vector<model::TrackIndex>>;
+
+static HostTracksByThread hostTracksByThread(const model::Trace& trace) {
+    HostTracksByThread out;
+    for (model::TrackIndex ti = 0; ti < trace.tracks().size(); ++ti) {
+        const model::Track& track = trace.track(ti);
+        if (track.kind == model::TrackKind::Host) {
+            out[{track.process, track.threadId}].push_back(ti);
+        }
+    }
+    return out;
+}
+
+// The innermost slice of a thread's own profiler ranges (SliceKind::Other on its host tracks)
+// running at t; invalid when none is.
+static model::SliceRef innermostHostOpAt(const model::Trace& trace,
+                                         const std::vector<model::TrackIndex>& hostTracks,
                                          model::TimeNs t) {
     model::SliceRef found;
     std::uint32_t foundDepth = 0;
-    for (std::uint32_t ti = 0; ti < trace.tracks().size(); ++ti) {
+    for (const model::TrackIndex ti : hostTracks) {
         const model::Track& track = trace.track(ti);
-        if (track.kind != model::TrackKind::Host || track.process != apiTrack.process ||
-            track.threadId != apiTrack.threadId) {
-            continue;
-        }
         for (std::uint32_t depth = 0; depth < track.laneCount(); ++depth) {
             const std::span<const model::Slice> lane = track.lane(depth);
             auto it = std::upper_bound(
@@ -246,6 +259,7 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
     // By (the profiler's range over the code, if any; the call before it; the call after it).
     using Key = std::tuple<std::string_view, std::string_view, std::string_view>;
     std::map<Key, Group> groups;
+    const HostTracksByThread threadHostTracks = hostTracksByThread(ctx.trace);
     for (const IdleGap& gap : u.gaps) {
         // After a blocking call too: a call that returned early in the gap, followed by the
         // host's own code for most of it (a result check after each graph launch), leaves the
@@ -263,8 +277,12 @@ static void checkHostCodeStalls(const RuleContext& ctx, std::vector<Diagnostic>&
                                       : "";
         // A profiler that records the host's own ranges (the PyTorch profiler's CPU ops) names
         // the code.
+        const model::Track& thread = ctx.trace.track(gap.launch.track);
+        const auto hostTracks = threadHostTracks.find({thread.process, thread.threadId});
         const model::SliceRef op =
-            innermostHostOpAt(ctx.trace, ctx.trace.track(gap.launch.track), quiet.longestMidNs);
+            hostTracks == threadHostTracks.end()
+                ? model::SliceRef{}
+                : innermostHostOpAt(ctx.trace, hostTracks->second, quiet.longestMidNs);
         const std::string_view code = op.valid() ? ctx.trace.str(ctx.trace.slice(op).nameId) : "";
         Group& g = groups[{code, before, shownName(ctx.trace, ctx.trace.slice(quiet.longestTo))}];
         if (op.valid()) {

@@ -135,12 +135,6 @@ void TreeBuilder::finish(TopDown& out) {
     }
 }
 
-// Whether a part of the window holds t (AnalysisWindow::contains, by binary search).
-bool startsInside(const AnalysisWindow& window, model::TimeNs t) {
-    const auto part = firstPartEndingAfter(window.parts, t);
-    return part != window.parts.end() && part->startNs <= t;
-}
-
 // The GPU work one call launched: the GPU ops its launch flows reach (a graph launch has one
 // flow per node it ran; any other call at most one, found without a list).
 Launch launchOf(const model::Trace& trace, model::SliceRef call, bool graphLaunch) {
@@ -199,7 +193,7 @@ TopDown topDown(const model::Trace& trace, const AnalysisWindow& window) {
         for (model::TrackIndex t : thread.calls) {
             forEachSliceInWindow(
                 trace.track(t), window, [&](std::uint32_t i, const model::Slice& s) {
-                    if (s.correlationId == 0 || !startsInside(window, s.startNs))
+                    if (s.correlationId == 0 || !window.contains(s.startNs))
                         return;
                     auto [judged, fresh] = graphLaunchName.try_emplace(s.nameId, false);
                     if (fresh)

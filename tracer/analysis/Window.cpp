@@ -74,8 +74,8 @@ bool overlapsParts(const std::vector<model::TimeRange>& parts, model::TimeNs sta
 }
 
 bool AnalysisWindow::contains(model::TimeNs ns) const {
-    return std::any_of(parts.begin(), parts.end(),
-                       [ns](const model::TimeRange& p) { return ns >= p.startNs && ns < p.endNs; });
+    const auto part = firstPartEndingAfter(parts, ns);  // the parts are sorted and disjoint
+    return part != parts.end() && part->startNs <= ns;
 }
 
 model::TimeNs AnalysisWindow::durationNs() const {

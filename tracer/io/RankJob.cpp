@@ -28,6 +28,8 @@ const char* toString(RankAlignment alignment) {
             return "wall_clock";
         case RankAlignment::Range:
             return "range";
+        case RankAlignment::OneClock:
+            return "one_clock";
         case RankAlignment::Start:
             break;
     }

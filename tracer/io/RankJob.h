@@ -15,10 +15,12 @@ namespace wl::io {
 // How the ranks of a job were put on one time axis.
 enum class RankAlignment : std::uint8_t {
     WallClock,  // every trace says when it ran by the host's wall clock
-    Range,  // each rank's first instance of a chosen NVTX / user-annotation range starts at once
-    Start,  // each trace's first event starts at once
+    Range,     // each rank's first instance of a chosen NVTX / user-annotation range starts at once
+    Start,     // each trace's first event starts at once
+    OneClock,  // recorded together on one host's clock (`record` of a torchrun job): no shift
 };
-const char* toString(RankAlignment alignment);  // "wall_clock", "range", "start"
+// "wall_clock", "range", "start", "one_clock"
+const char* toString(RankAlignment alignment);
 
 // Reports progress: a fraction in 0..1 and what is being done ("reading 3 of 8 traces").
 using RankJobProgressFn = std::function<void(double fraction, const std::string& label)>;

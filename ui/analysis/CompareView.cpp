@@ -49,7 +49,7 @@ bool isPercent(CompareView::Metric metric) {
 // A metric's value as written beside its bar, in the units of the run labels above.
 QString metricText(CompareView::Metric metric, double value) {
     if (isPercent(metric)) {
-        return QString::fromStdString(analysis::formatPercent(value));
+        return units::percent(value);
     }
     if (metric == CompareView::CopyRate) {
         return QObject::tr("%1 GB/s").arg(value, 0, 'f', 2);
@@ -62,12 +62,11 @@ QString runLabel(const QString& name, const model::TracePtr& trace, const RunMet
     if (!trace) {
         return QObject::tr("%1: no run").arg(name);
     }
-    const QString text =
-        QObject::tr("%1 — %2 ms, GPU busy %3, overlap %4")
-            .arg(name)
-            .arg(m.wallMs, 0, 'f', 2)
-            .arg(QString::fromStdString(analysis::formatPercent(m.gpuBusyPct)))
-            .arg(QString::fromStdString(analysis::formatPercent(m.copyComputePct)));
+    const QString text = QObject::tr("%1 — %2 ms, GPU busy %3, overlap %4")
+                             .arg(name)
+                             .arg(m.wallMs, 0, 'f', 2)
+                             .arg(units::percent(m.gpuBusyPct))
+                             .arg(units::percent(m.copyComputePct));
     return alignedHow.isEmpty() ? text : QStringLiteral("%1 · %2").arg(text, alignedHow);
 }
 
@@ -331,8 +330,8 @@ QString CompareView::headline() const {
         .arg(m_timeWhat.isEmpty() ? tr("wall") : m_timeWhat)
         .arg(m_baseMetrics.wallMs, 0, 'f', 2)
         .arg(m_asyncMetrics.wallMs, 0, 'f', 2)
-        .arg(QString::fromStdString(analysis::formatPercent(m_baseMetrics.gpuBusyPct)))
-        .arg(QString::fromStdString(analysis::formatPercent(m_asyncMetrics.gpuBusyPct)));
+        .arg(units::percent(m_baseMetrics.gpuBusyPct))
+        .arg(units::percent(m_asyncMetrics.gpuBusyPct));
 }
 
 double CompareView::barValue(Metric metric, int run) const {

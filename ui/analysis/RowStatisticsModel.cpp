@@ -113,8 +113,7 @@ QVariant RowStatisticsModel::data(const QModelIndex& index, int role) const {
         case kCopies:
             return gpu || raw ? count(r.copies) : QVariant(QString());
         case kBusy:
-            return raw ? QVariant::fromValue<qlonglong>(r.busyNs)
-                       : QVariant(qs(analysis::formatDuration(r.busyNs)));
+            return cells::duration(r.busyNs, raw);
         case kBusyPct: {
             const double pct = sharePct(r.busyNs, m_summary.windowNs);
             return raw ? QVariant(pct) : QVariant(qs(analysis::formatPercent(pct)));

@@ -6,6 +6,7 @@
 
 #include "analysis/RowStatistics.h"
 #include "model/Trace.h"
+#include "ui/analysis/SortableCells.h"
 
 namespace wl::ui {
 
@@ -18,7 +19,7 @@ class RowStatisticsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { kRow, kOps, kKernels, kCopies, kBusy, kBusyPct, kBytes, kRate, kColumns };
-    static constexpr int kSortRole = Qt::UserRole + 1;
+    static constexpr int kSortRole = cells::kSortRole;
 
     explicit RowStatisticsModel(QObject* parent = nullptr);
 

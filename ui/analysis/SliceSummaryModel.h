@@ -6,6 +6,7 @@
 
 #include "analysis/SliceSummary.h"
 #include "model/Trace.h"
+#include "ui/analysis/SortableCells.h"
 
 namespace wl::ui {
 
@@ -19,7 +20,7 @@ class SliceSummaryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { kKind, kName, kCount, kTotal, kSelf, kMean, kMin, kMax, kColumns };
-    static constexpr int kSortRole = Qt::UserRole + 1;
+    static constexpr int kSortRole = cells::kSortRole;
 
     explicit SliceSummaryModel(QObject* parent = nullptr);
 

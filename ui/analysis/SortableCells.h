@@ -8,6 +8,9 @@
 
 namespace wl::ui::cells {
 
+// The role the analysis tables' sort proxies sort by: every model returns the raw value there.
+inline constexpr int kSortRole = Qt::UserRole + 1;
+
 // Cells of the analysis tables that sort by number: the formatted text for display, the raw
 // value when `raw` (the models' sort role, which a QSortFilterProxyModel sorts by, so "10.0 µs"
 // comes after "9.0 µs").

@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 
 #include "analysis/Statistics.h"
+#include "ui/analysis/SortableCells.h"
 
 namespace wl::ui {
 
@@ -19,7 +20,7 @@ class StatisticsModel : public QAbstractTableModel {
 public:
     enum class Table { Kernels, Copies };
     enum KernelColumn { kCount, kTotal, kMean, kMin, kMax, kPct, kName, kKernelColumns };
-    static constexpr int kSortRole = Qt::UserRole + 1;
+    static constexpr int kSortRole = cells::kSortRole;
 
     explicit StatisticsModel(Table table, QObject* parent = nullptr);
 

@@ -65,8 +65,11 @@ QVariant TopDownModel::data(const QModelIndex& index, int role) const {
         return index.column() == kName ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
-    const std::string_view name = m_trace->str(n->nameId);
-    const QString nameText = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    // Decoded only for the roles that show it (a sort asks for the numbers many times).
+    const auto nameText = [&] {
+        const std::string_view name = m_trace->str(n->nameId);
+        return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+    };
     if (role == Qt::ToolTipRole) {
         // What the node is and what its GPU time counts.
         const QString ops =
@@ -74,14 +77,14 @@ QVariant TopDownModel::data(const QModelIndex& index, int role) const {
                 ? tr("1 GPU op")
                 : tr("%1 GPU ops").arg(units::grouped(static_cast<std::int64_t>(n->gpuOps)));
         return tr("%1 %2: %3 launched inside it")
-            .arg(tr(analysis::toString(n->kind)), nameText, ops);
+            .arg(tr(analysis::toString(n->kind)), nameText(), ops);
     }
     const bool raw = role == kSortRole;
     if (role != Qt::DisplayRole && !raw)
         return {};
     switch (index.column()) {
         case kName:
-            return nameText;
+            return nameText();
         case kCount:
             return cells::count(n->count, raw);
         case kHost:

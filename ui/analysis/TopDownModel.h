@@ -4,6 +4,7 @@
 
 #include "analysis/TopDown.h"
 #include "model/Trace.h"
+#include "ui/analysis/SortableCells.h"
 
 namespace wl::ui {
 
@@ -16,7 +17,7 @@ class TopDownModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { kName, kCount, kHost, kGpu, kColumns };
-    static constexpr int kSortRole = Qt::UserRole + 1;
+    static constexpr int kSortRole = cells::kSortRole;
 
     explicit TopDownModel(QObject* parent = nullptr);
 

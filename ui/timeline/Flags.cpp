@@ -81,7 +81,7 @@ void FlagSet::setReference(std::optional<int> id) {
 }
 
 model::TimeNs FlagSet::referenceNs() const {
-    const Flag* f = m_reference ? find(*m_reference) : nullptr;
+    const Flag* f = referenceFlag();
     return f ? f->timeNs : 0;
 }
 

@@ -38,6 +38,7 @@ public:
     // The flag times are read relative to (nullopt: from the trace's start).
     void setReference(std::optional<int> id);
     std::optional<int> reference() const { return m_reference; }
+    const Flag* referenceFlag() const { return m_reference ? find(*m_reference) : nullptr; }
     model::TimeNs referenceNs() const;  // 0 without a reference
 
 private:

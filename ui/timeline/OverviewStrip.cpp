@@ -92,10 +92,9 @@ QRect OverviewStrip::stripArea() const {
 
 void OverviewStrip::refreshDensity() {
     const model::TracePtr trace = m_view ? m_view->trace() : nullptr;
-    if (trace.get() == m_densityOf)
+    if (trace == m_trace)
         return;
     m_trace = trace;
-    m_densityOf = trace.get();
     m_density = trace ? overviewDensity(*trace, kBuckets) : OverviewDensity{};
 }
 

@@ -58,8 +58,7 @@ private:
     void centreOn(int x);
 
     QPointer<TimelineView> m_view;
-    const model::Trace* m_densityOf = nullptr;  // the trace m_density describes
-    model::TracePtr m_trace;                    // kept alive while described
+    model::TracePtr m_trace;  // the trace m_density describes
     OverviewDensity m_density;
 };
 

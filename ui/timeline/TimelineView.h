@@ -5,6 +5,8 @@
 #include <vector>
 
 #include <QEvent>
+#include <QFont>
+#include <QFontMetrics>
 #include <QRectF>
 #include <QWidget>
 
@@ -223,7 +225,15 @@ private:
     void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
     model::TimeNs nsAtX(int widgetX) const;
     void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;
-    void paintRowHeader(QPainter& p, const TimelineRow& row, int y) const;
+    // The header fonts of one paint: built once per paint, not once per row.
+    struct HeaderFonts {
+        QFont normal;
+        QFont bold;
+        QFontMetrics normalMetrics;
+        QFontMetrics boldMetrics;
+    };
+    HeaderFonts headerFonts() const;
+    void paintRowHeader(QPainter& p, const TimelineRow& row, int y, const HeaderFonts& fonts) const;
     // Rows the user arranges (TimelineViewRows.cpp): press, drag and release on a header (true:
     // handled), its context menu, and the sticky title, pinned band and drop line.
     bool pressRowHeader(QPoint widgetPos);

@@ -153,7 +153,7 @@ QString TimelineView::measureText() const {
     }
     if (s.timeSelection && !s.timeSelection->empty()) {
         const model::TimeRange& r = *s.timeSelection;
-        const Flag* reference = flags.reference() ? flags.find(*flags.reference()) : nullptr;
+        const Flag* reference = flags.referenceFlag();
         if (reference) {
             const model::TimeNs ref = reference->timeNs;
             parts << tr("Selection %1: %2 to %3 from %4")
@@ -214,7 +214,7 @@ RulerTicks TimelineView::rulerTicks(const TimeMapper& map) const {
 
 RulerOrigin TimelineView::rulerOriginFor(const TimeMapper& map, const RulerTicks& ticks) const {
     const FlagSet& flags = m_state->flags;
-    if (const Flag* reference = flags.reference() ? flags.find(*flags.reference()) : nullptr)
+    if (const Flag* reference = flags.referenceFlag())
         return rulerOriginAt(reference->timeNs, reference->name);
     return rulerOrigin(map.startNs(), map.endNs(), ticks.stepNs);
 }
@@ -249,7 +249,7 @@ QString TimelineView::flagTooltipAt(QPoint widgetPos) const {
     if (!flag)
         return {};
     const FlagSet& flags = m_state->flags;
-    const Flag* reference = flags.reference() ? flags.find(*flags.reference()) : nullptr;
+    const Flag* reference = flags.referenceFlag();
     QString text = QStringLiteral("<b>%1</b><br>").arg(flag->name.toHtmlEscaped());
     if (reference == flag)
         text += tr("at %1 (times count from here)").arg(units::duration(flag->timeNs));

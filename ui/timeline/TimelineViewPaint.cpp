@@ -104,12 +104,15 @@ void TimelineView::paintRowBackgrounds(QPainter& p, const QRect& area) const {
     }
 }
 
-void TimelineView::paintRowHeader(QPainter& p, const TimelineRow& row, int y) const {
-    const State& s = *m_state;
+TimelineView::HeaderFonts TimelineView::headerFonts() const {
     QFont bold = font();
     bold.setBold(true);
-    const QFontMetrics normalMetrics(font());
-    const QFontMetrics boldMetrics(bold);
+    return {font(), bold, QFontMetrics(font()), QFontMetrics(bold)};
+}
+
+void TimelineView::paintRowHeader(QPainter& p, const TimelineRow& row, int y,
+                                  const HeaderFonts& fonts) const {
+    const State& s = *m_state;
     const bool process = row.kind == RowKind::Process;
     if (process) {
         p.fillRect(QRect(0, y, kHeaderWidthPx, row.heightPx),
@@ -138,8 +141,8 @@ void TimelineView::paintRowHeader(QPainter& p, const TimelineRow& row, int y) co
     if (row.kind == RowKind::Track && row.laneCount > 1 && row.collapsed) {
         title += QStringLiteral("  (%1 lanes)").arg(row.laneCount);
     }
-    const QFontMetrics& fm = process ? boldMetrics : normalMetrics;
-    p.setFont(process ? bold : font());
+    const QFontMetrics& fm = process ? fonts.boldMetrics : fonts.normalMetrics;
+    p.setFont(process ? fonts.bold : fonts.normal);
     p.setPen(QColor::fromRgb(Palette::kHeaderText));
     p.drawText(QRect(x, y, kHeaderWidthPx - x - 6, lineH), Qt::AlignVCenter | Qt::AlignLeft,
                fm.elidedText(title, Qt::ElideRight, kHeaderWidthPx - x - 6));
@@ -174,13 +177,14 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
     p.setClipRect(QRect(0, area.top(), kHeaderWidthPx, area.height()));
     p.fillRect(QRect(0, area.top(), kHeaderWidthPx, area.height()),
                QColor::fromRgb(Palette::kHeaderBackground));
+    const HeaderFonts fonts = headerFonts();
     for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
         const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
         const int y = area.top() + row.yPx - scroll;
         if (y > area.bottom()) {
             break;
         }
-        paintRowHeader(p, row, y);
+        paintRowHeader(p, row, y, fonts);
     }
     p.restore();
     p.setPen(QColor(0xb8, 0xc0, 0xca));

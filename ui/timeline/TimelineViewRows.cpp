@@ -332,7 +332,7 @@ void TimelineView::paintRowArrangement(QPainter& p, const QRect& area) const {
         p.fillRect(QRect(0, top, area.right() + 1, row.heightPx),
                    QColor::fromRgb(Palette::kProcessBand));
         p.setClipRect(QRect(0, area.top(), kHeaderWidthPx, area.height()));
-        paintRowHeader(p, row, top);
+        paintRowHeader(p, row, top, headerFonts());
         p.setClipRect(QRect(0, area.top(), area.right() + 1, area.height()));
         p.setPen(QColor::fromRgb(Palette::kGridLine));
         p.drawLine(0, top + row.heightPx - 1, area.right(), top + row.heightPx - 1);

@@ -66,10 +66,13 @@ std::string joined(const std::vector<std::string>& names, const char* separator)
     return out;
 }
 
-std::vector<std::string> modeNames() {
+// The names of a spec table, or "name (help)" for each (the usage's choices).
+template <class Specs>
+std::vector<std::string> namesOf(const Specs& specs, bool withHelp = false) {
     std::vector<std::string> names;
-    for (const ModeSpec& mode : modeSpecs()) {
-        names.emplace_back(mode.name);
+    for (const auto& spec : specs) {
+        names.push_back(withHelp ? std::string(spec.name) + " (" + spec.help + ")"
+                                 : std::string(spec.name));
     }
     return names;
 }
@@ -85,18 +88,11 @@ std::string rangeText(const ParamRange& range) {
 
 // What follows an option's help in the usage: the choices, or the ranges and defaults.
 std::string usageDetails(const OptionSpec& option) {
-    std::vector<std::string> parts;
     if (option.id == RunOption::Workload) {
-        for (const WorkloadSpec& w : workloadSpecs()) {
-            parts.push_back(std::string(w.name) + " (" + w.help + ")");
-        }
-        return " " + joined(parts, ", ");
+        return " " + joined(namesOf(workloadSpecs(), true), ", ");
     }
     if (option.id == RunOption::Mode) {
-        for (const ModeSpec& m : modeSpecs()) {
-            parts.push_back(std::string(m.name) + " (" + m.help + ")");
-        }
-        return " " + joined(parts, ", ");
+        return " " + joined(namesOf(modeSpecs(), true), ", ");
     }
     if (!option.isNumber()) {
         return {};
@@ -108,6 +104,7 @@ std::string usageDetails(const OptionSpec& option) {
     if (same) {
         return "; " + rangeText(first);
     }
+    std::vector<std::string> parts;
     for (const ParamRange& range : option.ranges) {
         parts.push_back(std::string(range.workload) + " " + rangeText(range));
     }
@@ -150,7 +147,7 @@ model::Result<Mode> parseMode(const std::string& text) {
             return mode.mode;
         }
     }
-    return model::Error{"unknown mode '" + text + "' (known: " + joined(modeNames(), ", ") + ")"};
+    return model::Error{"unknown mode '" + text + "' (known: " + modeChoices(", ") + ")"};
 }
 
 const ParamRange* OptionSpec::rangeFor(std::string_view workload) const {
@@ -218,11 +215,15 @@ const OptionSpec& runOption(RunOption id) {
 }
 
 std::vector<std::string> workloadNames() {
-    std::vector<std::string> names;
-    for (const WorkloadSpec& spec : workloadSpecs()) {
-        names.emplace_back(spec.name);
-    }
-    return names;
+    return namesOf(workloadSpecs());
+}
+
+std::string workloadChoices(const char* separator) {
+    return joined(workloadNames(), separator);
+}
+
+std::string modeChoices(const char* separator) {
+    return joined(namesOf(modeSpecs()), separator);
 }
 
 model::Status checkWorkloadName(std::string_view name) {
@@ -230,19 +231,24 @@ model::Status checkWorkloadName(std::string_view name) {
         return {};
     }
     return model::Error{"unknown workload '" + std::string(name) +
-                        "' (known: " + joined(workloadNames(), ", ") + ")"};
+                        "' (known: " + workloadChoices(", ") + ")"};
+}
+
+model::Status checkRange(const std::string& what, std::int64_t value, std::int64_t min,
+                         std::int64_t max, const std::string& unit) {
+    if (value >= min && value <= max) {
+        return {};
+    }
+    std::string message =
+        what + " must be between " + std::to_string(min) + " and " + std::to_string(max);
+    if (!unit.empty()) {
+        message += " " + unit;
+    }
+    return model::Error{message + " (got " + std::to_string(value) + ")"};
 }
 
 model::Status checkInRange(const OptionSpec& option, const ParamRange& range, std::int64_t value) {
-    if (value >= range.min && value <= range.max) {
-        return {};
-    }
-    std::string message = std::string(option.name) + " must be between " +
-                          std::to_string(range.min) + " and " + std::to_string(range.max);
-    if (*range.unit != '\0') {
-        message += std::string(" ") + range.unit;
-    }
-    return model::Error{message + " (got " + std::to_string(value) + ")"};
+    return checkRange(option.name, value, range.min, range.max, range.unit);
 }
 
 model::Status checkOption(RunOption id, std::string_view workload, std::int64_t value) {

@@ -116,11 +116,17 @@ const OptionSpec& runOption(RunOption id);
 
 // The workloads' names in the catalog's order.
 std::vector<std::string> workloadNames();
+// The workloads' or the modes' names joined by `separator` ("reduce|power", "baseline or async").
+std::string workloadChoices(const char* separator);
+std::string modeChoices(const char* separator);
 // Success for a known workload; else "unknown workload 'matmul' (known: reduce, power)".
 model::Status checkWorkloadName(std::string_view name);
 
-// "--streams must be between 1 and 64 (got 65)", with the range's unit after the range: the one
-// message for an out-of-range value, on the command line, in the window and from the workloads.
+// "<what> must be between <min> and <max> <unit> (got <value>)": the one message for an
+// out-of-range value, on the command line, in the window and from the workloads.
+model::Status checkRange(const std::string& what, std::int64_t value, std::int64_t min,
+                         std::int64_t max, const std::string& unit = {});
+// checkRange for option `option`: "--streams must be between 1 and 64 (got 65)".
 model::Status checkInRange(const OptionSpec& option, const ParamRange& range, std::int64_t value);
 // `value` of number option `id` against `workload`'s range (success when the workload does not
 // take the option: whether it may be given at all is the workload's own check).

@@ -45,29 +45,18 @@ inline bool isLaunchFlowCat(std::string_view cat) {
            cat == format::kCatLaunchFlowOldest || cat == format::kCatLaunchFlowCpuToGpu;
 }
 
-// Presence bits of EventArgs fields: a field's bit is its number in the args table (ArgKeys.h).
+// Presence bits of the EventArgs fields the readers test: a field's bit is its number in the args
+// table (ArgKeys.h; format::argBit gives any other field's).
 enum ArgBit : std::uint64_t {
     kArgCorrelation = format::argBit(format::ArgField::Correlation),
     kArgDevice = format::argBit(format::ArgField::Device),
     kArgStream = format::argBit(format::ArgField::Stream),
     kArgWaitOnStream = format::argBit(format::ArgField::WaitOnStream),
-    kArgEventId = format::argBit(format::ArgField::EventId),
     kArgCbid = format::argBit(format::ArgField::Cbid),
-    kArgReturnCode = format::argBit(format::ArgField::ReturnCode),
-    kArgSrcDevice = format::argBit(format::ArgField::SrcDevice),
-    kArgDstDevice = format::argBit(format::ArgField::DstDevice),
-    kArgCategory = format::argBit(format::ArgField::Category),
-    kArgSortIndex = format::argBit(format::ArgField::SortIndex),
     kArgBytes = format::argBit(format::ArgField::Bytes),
-    kArgValue = format::argBit(format::ArgField::Value),
     kArgGrid = format::argBit(format::ArgField::Grid),
     kArgBlock = format::argBit(format::ArgField::Block),
-    kArgRegisters = format::argBit(format::ArgField::Registers),
-    kArgSharedTotal = format::argBit(format::ArgField::SharedTotal),
     kArgSharedStatic = format::argBit(format::ArgField::SharedStatic),
-    kArgSharedDynamic = format::argBit(format::ArgField::SharedDynamic),
-    kArgWarps = format::argBit(format::ArgField::Warps),
-    kArgOccupancy = format::argBit(format::ArgField::Occupancy),
     kArgCopyKind = format::argBit(format::ArgField::CopyKind),
     kArgSrcKind = format::argBit(format::ArgField::SrcKind),
     kArgDstKind = format::argBit(format::ArgField::DstKind),
@@ -75,16 +64,12 @@ enum ArgBit : std::uint64_t {
     kArgSyncKind = format::argBit(format::ArgField::SyncKind),
     kArgDomain = format::argBit(format::ArgField::Domain),
     kArgName = format::argBit(format::ArgField::Name),
-    kArgColor = format::argBit(format::ArgField::Color),
     kArgPayload = format::argBit(format::ArgField::Payload),
     kArgCategoryName = format::argBit(format::ArgField::CategoryName),
-    kArgWaitOnRecord = format::argBit(format::ArgField::WaitOnRecord),
     kArgGraphId = format::argBit(format::ArgField::GraphId),
     kArgGraphNodeId = format::argBit(format::ArgField::GraphNodeId),
     kArgMemoryOp = format::argBit(format::ArgField::MemoryOp),
-    kArgAddress = format::argBit(format::ArgField::Address),
     kArgPoolAddress = format::argBit(format::ArgField::PoolAddress),
-    kArgPoolReserve = format::argBit(format::ArgField::PoolReserve),
     kArgDeviceType = format::argBit(format::ArgField::DeviceType),
     kArgDeviceId = format::argBit(format::ArgField::DeviceId),
     kArgTotalAllocated = format::argBit(format::ArgField::TotalAllocated),

@@ -5,14 +5,12 @@
 
 #include "io/ChromeTraceFormat.h"
 #include "io/JsonWriter.h"
-#include "model/Derived.h"
 
 namespace wl::io::writer {
 
 using model::Track;
 
 void HeaderWriter::write(std::string& b) const {
-    JsonWriter w(b);
     b.push_back('{');
     b.append("\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\n");
     // An imported trace's events are written at the times its producer wrote them (the

@@ -4,8 +4,6 @@
 #include <limits>
 #include <unordered_set>
 
-#include "model/Derived.h"
-
 namespace wl::io::writer {
 
 namespace {

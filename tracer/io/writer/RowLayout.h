@@ -23,9 +23,8 @@ bool lanesOverlap(model::TrackKind kind);
 // Where each track's slices go: its pid, and a tid per lane so X events nest strictly per tid.
 struct TrackLayout {
     std::int64_t pid = 0;
-    std::vector<std::int64_t> tids;            // one per lane group; [0] is the track's main tid
-    std::vector<std::uint32_t> groupOfLane;    // lane -> index into tids
-    std::vector<std::uint32_t> spilledSlices;  // count, for the diagnostics block
+    std::vector<std::int64_t> tids;          // one per lane group; [0] is the track's main tid
+    std::vector<std::uint32_t> groupOfLane;  // lane -> index into tids
 };
 
 struct Layout {

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -58,7 +59,14 @@ void resolveDependencies(FinalizeState& s) {
     if (waits.empty())
         return;
 
-    // The synchronising API calls, runtime calls over the driver calls made inside them.
+    // The synchronising API calls, runtime calls over the driver calls made inside them. Most
+    // calls are not among the few waited in: one hash lookup turns them away.
+    std::unordered_set<std::uint64_t> wanted;
+    bool anyHostWanted = false;
+    for (const auto& [key, ref] : hostCall) {
+        wanted.insert(key.second);
+        anyHostWanted |= key.first == kAnyHost;
+    }
     const auto offerCall = [&](ProcessIndex host, std::uint64_t id, SliceRef ref, SliceKind kind) {
         auto it = hostCall.find({host, id});
         if (it != hostCall.end() && (!it->second.valid() || kind == SliceKind::RuntimeApi))
@@ -71,10 +79,11 @@ void resolveDependencies(FinalizeState& s) {
                 continue;
             for (std::uint32_t si = 0; si < track.slices.size(); ++si) {
                 const Slice& call = track.slices[si];
-                if (call.correlationId == 0)
+                if (call.correlationId == 0 || !wanted.contains(call.correlationId))
                     continue;
                 offerCall(track.process, call.correlationId, {ti, si}, call.kind);
-                offerCall(kAnyHost, call.correlationId, {ti, si}, call.kind);
+                if (anyHostWanted)
+                    offerCall(kAnyHost, call.correlationId, {ti, si}, call.kind);
             }
         }
     }
