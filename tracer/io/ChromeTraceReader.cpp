@@ -611,7 +611,8 @@ bool ChromeTraceReader::recognizes(std::string_view head) const {
 model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view text,
                                                        const std::string& name,
                                                        std::size_t readableBytes,
-                                                       bool textIsFileMapping) const {
+                                                       bool textIsFileMapping,
+                                                       const ReadControl& /*control*/) const {
     Runs runs = m_runs;
     runs.textIsFileMapping = textIsFileMapping;
     return ChromeTraceReader(runs).read(text, name, readableBytes);

@@ -54,8 +54,8 @@ public:
     std::string_view formatName() const override { return "Chrome trace JSON"; }
     bool recognizes(std::string_view head) const override;
     model::Result<model::TracePtr> read(std::string_view text, const std::string& name,
-                                        std::size_t readableBytes,
-                                        bool textIsFileMapping) const override;
+                                        std::size_t readableBytes, bool textIsFileMapping,
+                                        const ReadControl& control) const override;
 
 private:
     Runs m_runs;

@@ -29,7 +29,8 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 // Parses bytes that may be gzip-compressed, with the reader their content calls for.
 // `readable`: room after the bytes for a reader's padding (0: none, the reader copies).
 model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t readable,
-                                           const std::string& name, bool fileMapping = false) {
+                                           const std::string& name, const ReadControl& control,
+                                           bool fileMapping = false) {
     constexpr std::size_t kHeadBytes = 4096;  // what a reader sees to recognise its format
     auto readWith = [&](std::string_view text, std::size_t room, bool mapped) {
         auto reader = readerFor(text.substr(0, kHeadBytes));
@@ -38,7 +39,7 @@ model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t r
             e.file = name;
             return model::Result<model::TracePtr>(e);
         }
-        return reader.value()->read(text, name, room, mapped);
+        return reader.value()->read(text, name, room, mapped, control);
     };
     if (!isGzip(bytes))
         return readWith(bytes, readable, fileMapping);
@@ -100,7 +101,7 @@ private:
 
 }  // namespace
 
-model::Result<model::TracePtr> loadTrace(const std::string& path) {
+model::Result<model::TracePtr> loadTrace(const std::string& path, const ReadControl& control) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return fileError("cannot open", path);
@@ -121,7 +122,7 @@ model::Result<model::TracePtr> loadTrace(const std::string& path) {
         ::close(fd);
         if (!mapped.ok())
             return fileError("cannot read", path);
-        return parseBuffer(mapped.bytes(), mapped.readable(), path, true);
+        return parseBuffer(mapped.bytes(), mapped.readable(), path, control, true);
     }
     // Pipes and devices (/dev/stdin): read into a buffer that grows as they deliver, with room
     // for the parser's padding.
@@ -149,11 +150,12 @@ model::Result<model::TracePtr> loadTrace(const std::string& path) {
     }
     ::close(fd);
     bytes.resize(done);
-    return parseBuffer(bytes, bytes.capacity(), path);
+    return parseBuffer(bytes, bytes.capacity(), path, control);
 }
 
-model::Result<model::TracePtr> parseTrace(std::string_view bytes, const std::string& name) {
-    return parseBuffer(bytes, 0, name);
+model::Result<model::TracePtr> parseTrace(std::string_view bytes, const std::string& name,
+                                          const ReadControl& control) {
+    return parseBuffer(bytes, 0, name, control);
 }
 
 model::Status saveTrace(const model::Trace& trace, const std::string& path) {

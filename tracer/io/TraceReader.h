@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/ReadControl.h"
 #include "model/Result.h"
 #include "model/Trace.h"
 
@@ -25,10 +26,11 @@ public:
 
     // Reads the whole content. `readableBytes` and in-place reading as ChromeTraceReader::read
     // says; `textIsFileMapping`: the text is a private mapping of a file, whose pages the reader
-    // may give back as it goes (they read back from the file).
+    // may give back as it goes (they read back from the file). `control`: cancellation and
+    // progress (io/ReadControl.h).
     virtual model::Result<model::TracePtr> read(std::string_view text, const std::string& name,
-                                                std::size_t readableBytes,
-                                                bool textIsFileMapping) const = 0;
+                                                std::size_t readableBytes, bool textIsFileMapping,
+                                                const ReadControl& control) const = 0;
 };
 
 // The reader for this content: the one that recognizes it, else the text reader of last resort
