@@ -233,7 +233,8 @@ const std::string& RecordTranslator::kernelName(const char* mangled) {
     return m_demangled.emplace(std::move(raw), std::move(readable)).first->second;
 }
 
-const std::string& RecordTranslator::apiName(model::ApiKind kind, std::uint32_t cbid) {
+const RecordTranslator::ApiName& RecordTranslator::apiName(model::ApiKind kind,
+                                                           std::uint32_t cbid) {
     const auto key = std::make_pair(static_cast<int>(kind), cbid);
     auto it = m_apiNames.find(key);
     if (it != m_apiNames.end()) {
@@ -246,10 +247,14 @@ const std::string& RecordTranslator::apiName(model::ApiKind kind, std::uint32_t 
         name = (kind == model::ApiKind::Runtime ? "CUDA runtime call " : "CUDA driver call ") +
                std::to_string(cbid);
     }
-    if (endsWith(name, "_ptsz") || endsWith(name, "_ptds")) {
+    ApiName entry;
+    entry.name = std::string(model::apiNameOf(name));
+    if (entry.name.size() != name.size())
+        entry.versioned = m_builder->intern(name);
+    if (endsWith(entry.name, "_ptsz") || endsWith(entry.name, "_ptds")) {
         m_sawPerThreadApi = true;
     }
-    return m_apiNames.emplace(key, std::move(name)).first->second;
+    return m_apiNames.emplace(key, std::move(entry)).first->second;
 }
 
 model::ProcessIndex RecordTranslator::gpuProcess(int deviceId) {
@@ -446,7 +451,8 @@ void RecordTranslator::translateApi(const CUpti_Activity& record, model::ApiKind
         m_apiTracks.emplace(key, track);
         noteThreadTrack(tid, track, "CUDA API");
     }
-    const std::string& name = apiName(kind, a.cbid);
+    const ApiName& named = apiName(kind, a.cbid);
+    const std::string& name = named.name;
     if (name.find("StreamCreate") != std::string::npos) {
         m_streamCreateCorrelations.insert(a.correlationId);
     }
@@ -460,6 +466,7 @@ void RecordTranslator::translateApi(const CUpti_Activity& record, model::ApiKind
     call.detail.apiKind = kind;
     call.detail.callbackId = a.cbid;
     call.detail.returnCode = static_cast<std::int32_t>(a.returnValue);
+    call.detail.versionedNameId = named.versioned;
     m_mapper.add(track, call);
 }
 

@@ -108,7 +108,13 @@ private:
     void untimedKernel(const char* name, std::uint32_t device, std::uint32_t stream);
     std::string copyString(const char* text);
     const std::string& kernelName(const char* mangled);
-    const std::string& apiName(model::ApiKind kind, std::uint32_t cbid);
+    // CUPTI's name of a callback id ("cudaLaunchKernel_v7000") as the API name users know
+    // ("cudaLaunchKernel") and the versioned one (interned; 0 when it is the same).
+    struct ApiName {
+        std::string name;
+        model::StringId versioned = 0;
+    };
+    const ApiName& apiName(model::ApiKind kind, std::uint32_t cbid);
     model::ProcessIndex hostProcess(std::int64_t pid);
     void noteThreadTrack(std::int64_t tid, model::TrackIndex track, std::string prefix);
     void nameStreams();
@@ -121,7 +127,7 @@ private:
     std::string m_hostName;
     std::uint64_t m_recordCount = 0;
 
-    std::map<std::pair<int, std::uint32_t>, std::string> m_apiNames;  // (kind, cbid) -> name
+    std::map<std::pair<int, std::uint32_t>, ApiName> m_apiNames;  // (kind, cbid) -> name
     std::map<int, model::DeviceProperties> m_cuptiDevices;
     std::map<int, model::DeviceProperties> m_runtimeDevices;
     std::set<std::uint32_t> m_unknownKindsWarned;

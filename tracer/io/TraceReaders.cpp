@@ -1,21 +1,21 @@
 // The trace formats Warpline reads, in the order they are asked whether content is theirs.
 #include "io/ChromeTraceReader.h"
 #include "io/TraceReader.h"
+#include "io/nsys/NsysReader.h"
 
 namespace wl::io {
 
 namespace {
 
 const ChromeTraceReader kChromeJson;
+const NsysSqliteReader kNsysSqlite;
+const NsysReportReader kNsysReport;
 
 // Every reader, most specific first. A new format: its reader here, nothing else.
-const TraceReader* const kReaders[] = {&kChromeJson};
+const TraceReader* const kReaders[] = {&kNsysSqlite, &kNsysReport, &kChromeJson};
 
 // Formats people may open by mistake, by their first bytes: named in the error.
 std::string_view knownUnreadFormat(std::string_view head) {
-    if (head.starts_with(std::string_view("SQLite format 3\0", 16)))
-        return "an SQLite database (such as an Nsight Systems report exported with `nsys export "
-               "--type sqlite`)";
     if (head.starts_with("PK\x03\x04"))
         return "a zip archive";
     if (head.starts_with("\x28\xB5\x2F\xFD"))
@@ -28,7 +28,7 @@ std::string_view knownUnreadFormat(std::string_view head) {
     // Perfetto and Nsight Systems' own files are protobuf: field 1, length-delimited, first.
     if (!head.empty() && head[0] == '\x0a' && head.size() > 1 &&
         static_cast<unsigned char>(head[1]) < 0x80 && head.find('\0') != std::string_view::npos)
-        return "a binary (protobuf) trace, such as Perfetto's or an Nsight Systems .nsys-rep";
+        return "a binary (protobuf) trace, such as Perfetto's";
     return {};
 }
 
