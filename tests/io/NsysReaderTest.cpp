@@ -140,6 +140,8 @@ TEST(NsysReader, RealExportsMatchTheirTables) {
         EXPECT_EQ(kind(model::SliceKind::Nvtx),
                   db.rows("NVTX_EVENTS", "eventType IN (34, 59, 60)"));
         EXPECT_EQ(kind(model::SliceKind::Sync), db.rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"));
+        // OS runtime calls, on their threads' rows.
+        EXPECT_EQ(kind(model::SliceKind::Other), db.rows("OSRT_API"));
 
         // GPU busy per device: the union of the GPU tables' intervals, against the union of the
         // trace's GPU work on that device.
@@ -365,6 +367,109 @@ TEST(NsysReader, CorrelationIdsArePerProcess) {
         EXPECT_LT(trace.slice(f.from).startNs, trace.slice(f.to).startNs);
         EXPECT_LT(trace.slice(f.to).startNs - trace.slice(f.from).startNs, 100);
     }
+}
+
+TEST(NsysReader, NvtxKeepsDomainsCategoriesColoursAndPayloads) {
+    const std::string path = handMade("nvtx.sqlite");
+    const std::int64_t thread = (std::int64_t{42} << 24) + 43;
+    const std::int64_t other = (std::int64_t{42} << 24) + 44;
+    {
+        Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        makeExport(db);
+        db.exec("INSERT INTO StringIds VALUES (20, 'registered name')");
+        db.exec(
+            "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER "
+            "NOT NULL, rangeId INTEGER, category INTEGER, color INTEGER, text TEXT, globalTid "
+            "INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value "
+            "INTEGER, int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value "
+            "INTEGER, floatValue REAL, jsonTextId INTEGER, jsonText TEXT)");
+        const std::string t = std::to_string(thread);
+        db.exec(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES "
+            "(0, NULL, 75, 'MPI', " +
+            t + ", 7)");
+        db.exec(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, category, text, globalTid, "
+            "domainId) VALUES (0, NULL, 33, 3, 'Comms', " +
+            t + ", 7)");
+        db.exec(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES "
+            "(0, NULL, 39, 'worker', " +
+            t + ")");
+        // A push/pop range named by textId, with category, colour and payload, in domain MPI.
+        db.exec(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, category, color, globalTid, "
+            "textId, domainId, int64Value) VALUES (100, 500, 59, 3, 4278255360, " +
+            t + ", 20, 7, -5)");
+        // A mark, and a start/end range that ends on another thread.
+        db.exec(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES "
+            "(200, NULL, 34, 'mark', " +
+            t + ")");
+        db.exec(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, endGlobalTid) "
+            "VALUES (150, 900, 60, 'async', " +
+            t + ", " + std::to_string(other) + ")");
+    }
+    const auto loaded = loadTrace(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    const model::Trace& trace = *loaded.value();
+    EXPECT_EQ(trace.counts().nvtx, 3u);
+    bool sawRange = false, sawMark = false, sawAsync = false;
+    for (const model::Track& track : trace.tracks()) {
+        if (model::isDerived(track.kind))
+            continue;
+        for (const model::Slice& s : track.slices) {
+            if (s.kind != model::SliceKind::Nvtx)
+                continue;
+            const std::string name(trace.strings().get(s.nameId));
+            const model::NvtxDetail* d = trace.nvtx(s);
+            ASSERT_NE(d, nullptr);
+            if (name == "registered name") {
+                sawRange = true;
+                EXPECT_EQ(track.kind, model::TrackKind::Nvtx);
+                EXPECT_EQ(track.threadId, 43);
+                EXPECT_EQ(trace.strings().get(d->domainId), "MPI");
+                EXPECT_EQ(trace.strings().get(d->categoryNameId), "Comms");
+                EXPECT_EQ(d->colorArgb, 4278255360u);
+                EXPECT_TRUE(d->hasPayload);
+                EXPECT_EQ(d->payload, -5.0);
+                EXPECT_EQ(s.durationNs, 400);
+                EXPECT_NE(std::string(trace.strings().get(track.nameId)).find("worker"),
+                          std::string::npos);
+            } else if (name == "mark") {
+                sawMark = true;
+                EXPECT_EQ(s.durationNs, 0);
+            } else if (name == "async") {
+                sawAsync = true;
+                EXPECT_EQ(track.kind, model::TrackKind::NvtxAsync);
+            }
+        }
+    }
+    EXPECT_TRUE(sawRange && sawMark && sawAsync);
+}
+
+TEST(NsysReader, GpuMetricsAreCounters) {
+    const std::string path = handMade("metrics.sqlite");
+    {
+        Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        makeExport(db);
+        db.exec(
+            "CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER, sourceId INTEGER, typeName "
+            "TEXT, metricId INTEGER, metricName TEXT)");
+        db.exec("INSERT INTO TARGET_INFO_GPU_METRICS VALUES (1, 0, 'GA100', 5, 'SM Active')");
+        db.exec(
+            "CREATE TABLE GPU_METRICS (timestamp INTEGER, typeId INTEGER, metricId INTEGER, "
+            "value INTEGER)");
+        db.exec("INSERT INTO GPU_METRICS VALUES (100, 1, 5, 40), (200, 1, 5, 60), (300, 1, 5, 0)");
+    }
+    const auto loaded = loadTrace(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    const auto counters = loaded.value()->counters();
+    ASSERT_EQ(counters.size(), 1u);
+    EXPECT_EQ(loaded.value()->strings().get(counters[0].seriesId), "SM Active");
+    ASSERT_EQ(counters[0].samples.size(), 3u);
+    EXPECT_EQ(counters[0].samples[1].value, 60.0);
 }
 
 TEST(NsysReader, MissingTablesAreAbsentNotErrors) {
