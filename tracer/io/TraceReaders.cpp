@@ -39,14 +39,17 @@ model::Result<const TraceReader*> readerFor(std::string_view head) {
         if (reader->recognizes(head))
             return reader;
     }
-    std::string formats;
+    // The text format first (its compression and first character are what a user can check),
+    // then the formats read from files.
+    std::string fileFormats;
     for (const TraceReader* reader : kReaders) {
-        formats += formats.empty() ? "" : ", ";
-        formats += reader->formatName();
+        if (reader->readsFiles())
+            fileFormats += ", " + std::string(reader->formatName());
     }
+    const std::string formats = std::string(kChromeJson.formatName());
     if (const std::string_view what = knownUnreadFormat(head); !what.empty()) {
         return model::Error{"this is " + std::string(what) + ", not a trace Warpline reads (" +
-                                formats + ", plain or gzip-compressed)",
+                                formats + ", plain or gzip-compressed" + fileFormats + ")",
                             {},
                             0};
     }
@@ -61,7 +64,8 @@ model::Result<const TraceReader*> readerFor(std::string_view head) {
         return model::Error{"not a trace Warpline reads: Warpline opens " + formats +
                                 " (plain or gzip-compressed, as the PyTorch profiler, Perfetto, "
                                 "chrome://tracing and Warpline write it), which starts with '{' "
-                                "or '['",
+                                "or '['" +
+                                fileFormats,
                             {},
                             static_cast<std::int64_t>(first + (head.size() - text.size()))};
     }
