@@ -12,6 +12,8 @@ packages=(
     # zlib writes .json.gz and reads multi-member gzip; libdeflate inflates the usual one-member
     # trace about four times faster.
     libsimdjson-dev zlib1g-dev libdeflate-dev
+    # Nsight Systems' SQLite exports (read-only); the sqlite3 command counts their tables in tests.
+    libsqlite3-dev sqlite3
     fonts-dejavu-core xz-utils
 )
 missing=()

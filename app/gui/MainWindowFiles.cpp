@@ -60,7 +60,7 @@ void MainWindow::compareWithInteractive() {
     }
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Compare With"), dir, tr("Chrome traces (*.json *.json.gz *.gz);;All files (*)"));
+        this, tr("Compare With"), dir, tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;Chrome traces (*.json *.json.gz *.gz);;Nsight Systems (*.sqlite *.nsys-rep *.qdrep);;All files (*)"));
     if (path.isEmpty())
         return;
     m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
@@ -71,7 +71,7 @@ void MainWindow::openRankTracesInteractive() {
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
     const QStringList paths =
         QFileDialog::getOpenFileNames(this, tr("Open Rank Traces (one per rank)"), dir,
-                                      tr("Traces (*.json *.json.gz *.gz);;All files (*)"));
+                                      tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
     if (paths.isEmpty())
         return;
     m_settings.setValue("paths/open", QFileInfo(paths.front()).absolutePath());
@@ -81,7 +81,7 @@ void MainWindow::openRankTracesInteractive() {
 void MainWindow::openInteractive() {
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), dir, tr("Chrome traces (*.json *.json.gz *.gz);;All files (*)"));
+        this, tr("Open Trace"), dir, tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;Chrome traces (*.json *.json.gz *.gz);;Nsight Systems (*.sqlite *.nsys-rep *.qdrep);;All files (*)"));
     if (path.isEmpty())
         return;
     m_settings.setValue("paths/open", QFileInfo(path).absolutePath());

@@ -632,3 +632,33 @@ TEST_F(RecordTranslatorTest, OverheadGoesToItsOwnHostTrack) {
 
 }  // namespace
 }  // namespace wl::cupti
+
+namespace wl::cupti {
+namespace {
+
+// CUPTI names callbacks with a version ("cudaMemcpy_v3020"): recordings carry the API's name as
+// users know it, and Details the versioned one.
+TEST(RecordTranslatorNames, ApiCallsLoseCuptisVersionSuffix) {
+    RecordTranslator translator{[](CUpti_CallbackDomain, CUpti_CallbackId id) -> std::string {
+        return id == kMemcpyCbid ? "cudaMemcpy_v3020" : "cudaLaunchKernel_ptsz_v7000";
+    }};
+    translator.translate(
+        asActivity(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, kMemcpyCbid, 10, 20, 1)));
+    translator.translate(asActivity(apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 300, 30, 40, 2)));
+    translator.complete();
+    const auto trace = translator.builder().finalize();
+    std::vector<std::pair<std::string, std::string>> names;
+    for (const auto& track : trace->tracks()) {
+        for (const auto& s : track.slices) {
+            const model::ApiDetail* a = trace->api(s);
+            ASSERT_NE(a, nullptr);
+            names.emplace_back(trace->str(s.nameId), trace->str(a->versionedNameId));
+        }
+    }
+    EXPECT_EQ(names, (std::vector<std::pair<std::string, std::string>>{
+                         {"cudaMemcpy", "cudaMemcpy_v3020"},
+                         {"cudaLaunchKernel_ptsz", "cudaLaunchKernel_ptsz_v7000"}}));
+}
+
+}  // namespace
+}  // namespace wl::cupti

@@ -36,6 +36,12 @@ bool baseNameIn(std::string_view name, std::span<const std::string_view> names) 
 
 }  // namespace
 
+std::string_view versionedName(const model::Trace& trace, const model::Slice& slice) {
+    if (const model::ApiDetail* a = trace.api(slice); a && a->versionedNameId != 0)
+        return trace.str(a->versionedNameId);
+    return trace.str(slice.nameId);
+}
+
 std::string_view shownName(const model::Trace& trace, const model::Slice& slice) {
     const std::string_view name = trace.str(slice.nameId);
     const bool api =

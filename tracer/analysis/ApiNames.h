@@ -14,6 +14,10 @@ std::string_view baseApiName(std::string_view name);
 // A slice's name as the user wrote it: API calls without CUPTI's suffix ("cudaMemcpyAsync"),
 // everything else as recorded. What the timeline, tooltips and details show.
 std::string_view shownName(const model::Trace& trace, const model::Slice& slice);
+// The producer's versioned name of an API call (cudaLaunchKernel_v7000: ApiDetail::versionedNameId
+// where the name was cut when recorded or read, else the name as recorded). What Details shows
+// beside the API name.
+std::string_view versionedName(const model::Trace& trace, const model::Slice& slice);
 // Calls whose whole purpose is to wait for the GPU (device/stream/event/context synchronize).
 bool isExplicitSyncApi(std::string_view name);
 // Copies that return only when the copy is done (cudaMemcpy, cuMemcpyDtoH, ...; not *Async).

@@ -12,27 +12,17 @@ namespace {
 using model::CopyKind;
 using model::MemoryKind;
 
-CopyKind copyKindOf(std::uint8_t kind) {
-    switch (kind) {
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
-            return CopyKind::HostToDevice;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
-            return CopyKind::DeviceToHost;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
-            return CopyKind::DeviceToDevice;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
-            return CopyKind::HostToHost;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
-            return CopyKind::PeerToPeer;
-        default:
-            return CopyKind::Unknown;
-    }
-}
+// CUPTI's codes are the ones model::copyKindFromCuptiCode and syncKindFromCuptiCode read (an
+// Nsight Systems export keeps them too).
+static_assert(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD == 1 && CUPTI_ACTIVITY_MEMCPY_KIND_DTOH == 2 &&
+              CUPTI_ACTIVITY_MEMCPY_KIND_HTOA == 3 && CUPTI_ACTIVITY_MEMCPY_KIND_ATOH == 4 &&
+              CUPTI_ACTIVITY_MEMCPY_KIND_ATOA == 5 && CUPTI_ACTIVITY_MEMCPY_KIND_ATOD == 6 &&
+              CUPTI_ACTIVITY_MEMCPY_KIND_DTOA == 7 && CUPTI_ACTIVITY_MEMCPY_KIND_DTOD == 8 &&
+              CUPTI_ACTIVITY_MEMCPY_KIND_HTOH == 9 && CUPTI_ACTIVITY_MEMCPY_KIND_PTOP == 10);
+static_assert(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE == 1 &&
+              CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT == 2 &&
+              CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE == 3 &&
+              CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE == 4);
 
 MemoryKind memoryKindOf(std::uint32_t kind) {
     switch (kind) {
@@ -50,21 +40,6 @@ MemoryKind memoryKindOf(std::uint32_t kind) {
             return MemoryKind::Array;
         default:
             return MemoryKind::Unknown;
-    }
-}
-
-model::SyncKind syncKindOf(std::uint32_t type) {
-    switch (type) {
-        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
-            return model::SyncKind::EventSynchronize;
-        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
-            return model::SyncKind::StreamWaitEvent;
-        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
-            return model::SyncKind::StreamSynchronize;
-        case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
-            return model::SyncKind::ContextSynchronize;
-        default:
-            return model::SyncKind::Unknown;
     }
 }
 
@@ -97,11 +72,6 @@ bool endsWith(std::string_view text, std::string_view suffix) {
     return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-std::string memcpyName(CopyKind kind, MemoryKind src, MemoryKind dst) {
-    return std::string("Memcpy ") + model::toString(kind) + " (" + model::toString(src) + " -> " +
-           model::toString(dst) + ")";
-}
-
 // nvidia-smi's spelling of a device UUID: "GPU-" and the 16 bytes as 8-4-4-4-12 hex digits.
 // All zero (CUPTI did not say): empty.
 std::string formatUuid(const unsigned char* bytes) {
@@ -127,7 +97,9 @@ std::string formatUuid(const unsigned char* bytes) {
 }  // namespace
 
 RecordTranslator::RecordTranslator(ApiNameFn apiName)
-    : m_builder(std::make_unique<model::TraceBuilder>()), m_apiNameFn(std::move(apiName)) {
+    : m_builder(std::make_unique<model::TraceBuilder>()),
+      m_mapper(*m_builder),
+      m_apiNameFn(std::move(apiName)) {
     m_builder->setMetadata("producer", "warpline (CUPTI)");
 }
 
@@ -261,7 +233,8 @@ const std::string& RecordTranslator::kernelName(const char* mangled) {
     return m_demangled.emplace(std::move(raw), std::move(readable)).first->second;
 }
 
-const std::string& RecordTranslator::apiName(model::ApiKind kind, std::uint32_t cbid) {
+const RecordTranslator::ApiName& RecordTranslator::apiName(model::ApiKind kind,
+                                                           std::uint32_t cbid) {
     const auto key = std::make_pair(static_cast<int>(kind), cbid);
     auto it = m_apiNames.find(key);
     if (it != m_apiNames.end()) {
@@ -274,21 +247,18 @@ const std::string& RecordTranslator::apiName(model::ApiKind kind, std::uint32_t 
         name = (kind == model::ApiKind::Runtime ? "CUDA runtime call " : "CUDA driver call ") +
                std::to_string(cbid);
     }
-    if (endsWith(name, "_ptsz") || endsWith(name, "_ptds")) {
+    ApiName entry;
+    entry.name = std::string(model::apiNameOf(name));
+    if (entry.name.size() != name.size())
+        entry.versioned = m_builder->intern(name);
+    if (endsWith(entry.name, "_ptsz") || endsWith(entry.name, "_ptds")) {
         m_sawPerThreadApi = true;
     }
-    return m_apiNames.emplace(key, std::move(name)).first->second;
+    return m_apiNames.emplace(key, std::move(entry)).first->second;
 }
 
 model::ProcessIndex RecordTranslator::gpuProcess(int deviceId) {
-    auto it = m_gpuProcesses.find(deviceId);
-    if (it != m_gpuProcesses.end()) {
-        return it->second;
-    }
-    m_devices.insert(deviceId);
-    const auto index = m_builder->gpuProcess(deviceId, "GPU " + std::to_string(deviceId));
-    m_gpuProcesses.emplace(deviceId, index);
-    return index;
+    return m_mapper.gpuProcess(deviceId);
 }
 
 model::ProcessIndex RecordTranslator::hostProcess(std::int64_t pid) {
@@ -303,23 +273,25 @@ model::ProcessIndex RecordTranslator::hostProcess(std::int64_t pid) {
     return index;
 }
 
-model::TrackIndex RecordTranslator::streamTrack(int deviceId, std::uint32_t contextId,
-                                                std::uint32_t streamId) {
-    m_contextDevice.emplace(contextId, deviceId);
-    const auto key = std::make_pair(deviceId, streamId);
-    auto it = m_streamTracks.find(key);
-    if (it != m_streamTracks.end()) {
-        return it->second;
-    }
-    const auto track = m_builder->gpuStreamTrack(gpuProcess(deviceId), streamId);
-    m_streamTracks.emplace(key, track);
-    return track;
-}
-
 void RecordTranslator::noteThreadTrack(std::int64_t tid, model::TrackIndex track,
                                        std::string prefix) {
     m_threadTracks.emplace(tid, std::make_pair(track, std::move(prefix)));
 }
+
+namespace {
+
+// Where a CUPTI record of a GPU op ran; CUPTI traces one process (pid -1).
+template <typename Record>
+model::ActivityPlace placeOf(const Record& r) {
+    model::ActivityPlace place;
+    place.deviceId = static_cast<std::int32_t>(r.deviceId);
+    place.contextId = r.contextId;
+    place.streamId = r.streamId;
+    place.correlationId = r.correlationId;
+    return place;
+}
+
+}  // namespace
 
 void RecordTranslator::translateKernel(const CUpti_Activity& record) {
     const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
@@ -331,17 +303,18 @@ void RecordTranslator::translateKernel(const CUpti_Activity& record) {
     if (!checkInterval(k.start, end, "kernel")) {
         return;
     }
-    model::KernelDetail detail;
-    detail.grid = {k.gridX, k.gridY, k.gridZ};
-    detail.block = {k.blockX, k.blockY, k.blockZ};
-    detail.registersPerThread = k.registersPerThread;
-    detail.staticSharedBytes = k.staticSharedMemory;
-    detail.dynamicSharedBytes = k.dynamicSharedMemory;
-    detail.graph = {k.graphId, k.graphNodeId};
-    const std::string& name = kernelName(k.name);
-    m_builder->addKernel(streamTrack(static_cast<int>(k.deviceId), k.contextId, k.streamId),
-                         static_cast<model::TimeNs>(k.start), static_cast<model::TimeNs>(end), name,
-                         k.correlationId, detail);
+    model::KernelActivity a;
+    a.startNs = static_cast<model::TimeNs>(k.start);
+    a.endNs = static_cast<model::TimeNs>(end);
+    a.name = kernelName(k.name);
+    a.place = placeOf(k);
+    a.detail.grid = {k.gridX, k.gridY, k.gridZ};
+    a.detail.block = {k.blockX, k.blockY, k.blockZ};
+    a.detail.registersPerThread = k.registersPerThread;
+    a.detail.staticSharedBytes = k.staticSharedMemory;
+    a.detail.dynamicSharedBytes = k.dynamicSharedMemory;
+    a.detail.graph = {k.graphId, k.graphNodeId};
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translateMemcpy(const CUpti_Activity& record) {
@@ -350,18 +323,18 @@ void RecordTranslator::translateMemcpy(const CUpti_Activity& record) {
     if (!checkInterval(m.start, end, "memcpy")) {
         return;
     }
-    model::MemcpyDetail detail;
-    detail.bytes = m.bytes;
-    detail.copyKind = copyKindOf(m.copyKind);
-    detail.srcKind = memoryKindOf(m.srcKind);
-    detail.dstKind = memoryKindOf(m.dstKind);
-    detail.srcDevice = static_cast<std::int32_t>(m.deviceId);
-    detail.dstDevice = static_cast<std::int32_t>(m.deviceId);
-    detail.graph = {m.graphId, m.graphNodeId};
-    m_builder->addMemcpy(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
-                         static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
-                         memcpyName(detail.copyKind, detail.srcKind, detail.dstKind),
-                         m.correlationId, detail);
+    model::CopyActivity a;
+    a.startNs = static_cast<model::TimeNs>(m.start);
+    a.endNs = static_cast<model::TimeNs>(end);
+    a.place = placeOf(m);
+    a.detail.bytes = m.bytes;
+    a.detail.copyKind = model::copyKindFromCuptiCode(m.copyKind);
+    a.detail.srcKind = memoryKindOf(m.srcKind);
+    a.detail.dstKind = memoryKindOf(m.dstKind);
+    a.detail.srcDevice = static_cast<std::int32_t>(m.deviceId);
+    a.detail.dstDevice = static_cast<std::int32_t>(m.deviceId);
+    a.detail.graph = {m.graphId, m.graphNodeId};
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translatePeerMemcpy(const CUpti_Activity& record) {
@@ -370,19 +343,22 @@ void RecordTranslator::translatePeerMemcpy(const CUpti_Activity& record) {
     if (!checkInterval(m.start, end, "peer memcpy")) {
         return;
     }
-    model::MemcpyDetail detail;
-    detail.bytes = m.bytes;
-    detail.copyKind = CopyKind::PeerToPeer;
-    detail.srcKind = memoryKindOf(m.srcKind);
-    detail.dstKind = memoryKindOf(m.dstKind);
-    detail.srcDevice = static_cast<std::int32_t>(m.srcDeviceId);
-    detail.dstDevice = static_cast<std::int32_t>(m.dstDeviceId);
-    detail.graph = {m.graphId, m.graphNodeId};
+    model::CopyActivity a;
+    a.startNs = static_cast<model::TimeNs>(m.start);
+    a.endNs = static_cast<model::TimeNs>(end);
+    a.place = placeOf(m);
+    a.detail.bytes = m.bytes;
+    a.detail.copyKind = CopyKind::PeerToPeer;
+    a.detail.srcKind = memoryKindOf(m.srcKind);
+    a.detail.dstKind = memoryKindOf(m.dstKind);
+    a.detail.srcDevice = static_cast<std::int32_t>(m.srcDeviceId);
+    a.detail.dstDevice = static_cast<std::int32_t>(m.dstDeviceId);
+    a.detail.graph = {m.graphId, m.graphNodeId};
+    // A peer record always names its GPUs, even a copy within one.
     const std::string name = "Memcpy PtoP (GPU " + std::to_string(m.srcDeviceId) + " -> GPU " +
                              std::to_string(m.dstDeviceId) + ")";
-    m_builder->addMemcpy(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
-                         static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end), name,
-                         m.correlationId, detail);
+    a.name = name;
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translateMemset(const CUpti_Activity& record) {
@@ -391,20 +367,25 @@ void RecordTranslator::translateMemset(const CUpti_Activity& record) {
     if (!checkInterval(m.start, end, "memset")) {
         return;
     }
-    model::MemsetDetail detail;
-    detail.bytes = m.bytes;
-    detail.value = m.value;
-    detail.memoryKind = memoryKindOf(m.memoryKind);
-    detail.graph = {m.graphId, m.graphNodeId};
-    m_builder->addMemset(streamTrack(static_cast<int>(m.deviceId), m.contextId, m.streamId),
-                         static_cast<model::TimeNs>(m.start), static_cast<model::TimeNs>(end),
-                         std::string("Memset (") + model::toString(detail.memoryKind) + ")",
-                         m.correlationId, detail);
+    model::MemsetActivity a;
+    a.startNs = static_cast<model::TimeNs>(m.start);
+    a.endNs = static_cast<model::TimeNs>(end);
+    a.place = placeOf(m);
+    a.detail.bytes = m.bytes;
+    a.detail.value = m.value;
+    a.detail.memoryKind = memoryKindOf(m.memoryKind);
+    a.detail.graph = {m.graphId, m.graphNodeId};
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translateMemory(const CUpti_Activity& record) {
     const auto& m = reinterpret_cast<const CUpti_ActivityMemory4&>(record);
-    model::MemoryDetail detail;
+    model::MemoryActivity a;
+    a.timestampNs = static_cast<model::TimeNs>(m.timestamp);
+    a.place.deviceId = static_cast<std::int32_t>(m.deviceId);
+    a.place.contextId = m.contextId;
+    a.place.correlationId = m.correlationId;
+    model::MemoryDetail& detail = a.detail;
     detail.op = m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
                     ? model::MemoryOp::Release
                     : model::MemoryOp::Allocation;
@@ -421,11 +402,7 @@ void RecordTranslator::translateMemory(const CUpti_Activity& record) {
                 ? m.memoryPoolConfig.pool.size
                 : 0;
     }
-    std::string name = detail.op == model::MemoryOp::Release ? "Release (" : "Allocate (";
-    name += model::toString(detail.memoryKind);
-    name += detail.fromPool ? ", pool)" : ")";
-    m_builder->addMemory(m_builder->memoryTrack(gpuProcess(static_cast<int>(m.deviceId))),
-                         static_cast<model::TimeNs>(m.timestamp), name, m.correlationId, detail);
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translateSync(const CUpti_Activity& record) {
@@ -434,23 +411,24 @@ void RecordTranslator::translateSync(const CUpti_Activity& record) {
     if (!checkInterval(s.start, end, "synchronization")) {
         return;
     }
-    PendingSync pending;
-    pending.start = s.start;
-    pending.end = end;
-    pending.contextId = s.contextId;
-    pending.correlationId = s.correlationId;
-    pending.detail.syncKind = syncKindOf(s.type);
-    pending.detail.streamId = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
-                                  ? -1
-                                  : static_cast<std::int64_t>(s.streamId);
-    pending.eventId = s.cudaEventId;
+    // The device is known from the context once the other records are in (complete()).
+    model::SyncActivity a;
+    a.startNs = static_cast<model::TimeNs>(s.start);
+    a.endNs = static_cast<model::TimeNs>(end);
+    a.deviceKnown = false;
+    a.place.contextId = s.contextId;
+    a.place.correlationId = s.correlationId;
+    a.detail.syncKind = model::syncKindFromCuptiCode(s.type);
+    a.detail.streamId = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
+                            ? -1
+                            : static_cast<std::int64_t>(s.streamId);
+    a.eventId = s.cudaEventId;
     // "Not applicable" is the 32-bit invalid value, in a 64-bit field.
     const bool noEventSync = s.cudaEventSyncId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ||
                              s.cudaEventSyncId == std::numeric_limits<std::uint64_t>::max();
-    pending.eventSyncId = noEventSync ? 0 : s.cudaEventSyncId;
-    pending.detail.eventId =
-        s.cudaEventId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s.cudaEventId;
-    m_syncs.push_back(pending);
+    a.eventRecordId = noEventSync ? 0 : s.cudaEventSyncId;
+    a.detail.eventId = s.cudaEventId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s.cudaEventId;
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translateApi(const CUpti_Activity& record, model::ApiKind kind) {
@@ -469,30 +447,41 @@ void RecordTranslator::translateApi(const CUpti_Activity& record, model::ApiKind
     if (auto it = m_apiTracks.find(key); it != m_apiTracks.end()) {
         track = it->second;
     } else {
-        track = m_builder->hostApiTrack(process, tid);
+        track = m_mapper.apiRow(process, tid);
         m_apiTracks.emplace(key, track);
         noteThreadTrack(tid, track, "CUDA API");
     }
-    const std::string& name = apiName(kind, a.cbid);
+    const ApiName& named = apiName(kind, a.cbid);
+    const std::string& name = named.name;
     if (name.find("StreamCreate") != std::string::npos) {
         m_streamCreateCorrelations.insert(a.correlationId);
     }
-    model::ApiDetail detail;
-    detail.apiKind = kind;
-    detail.callbackId = a.cbid;
-    detail.returnCode = static_cast<std::int32_t>(a.returnValue);
-    m_builder->addApi(track, static_cast<model::TimeNs>(a.start), static_cast<model::TimeNs>(end),
-                      name, a.correlationId, detail);
+    model::ApiActivity call;
+    call.startNs = static_cast<model::TimeNs>(a.start);
+    call.endNs = static_cast<model::TimeNs>(end);
+    call.pid = pid;
+    call.tid = tid;
+    call.name = name;
+    call.correlationId = a.correlationId;
+    call.detail.apiKind = kind;
+    call.detail.callbackId = a.cbid;
+    call.detail.returnCode = static_cast<std::int32_t>(a.returnValue);
+    call.detail.versionedNameId = named.versioned;
+    m_mapper.add(track, call);
 }
 
 void RecordTranslator::translateCudaEvent(const CUpti_Activity& record) {
     const auto& e = reinterpret_cast<const CUpti_ActivityCudaEvent2&>(record);
-    // Remembered so an event synchronisation can say which stream it waited for.
-    m_eventStream[e.eventId] = e.streamId;
-    // And which record a wait names, for the op it waited for (model::Dependency).
-    if (e.cudaEventSyncId != 0)
-        m_eventRecords[e.cudaEventSyncId] = {e.streamId, e.correlationId};
-    m_contextDevice.emplace(e.contextId, static_cast<int>(e.deviceId));
+    model::CudaEventActivity a;
+    a.place.deviceId = static_cast<std::int32_t>(e.deviceId);
+    a.place.contextId = e.contextId;
+    a.place.streamId = e.streamId;
+    a.place.correlationId = e.correlationId;
+    a.eventId = e.eventId;
+    // cudaEventSyncId: one per record of an event, unlike event ids, which a re-recorded event
+    // keeps.
+    a.eventRecordId = e.cudaEventSyncId;
+    m_mapper.add(a);
 }
 
 void RecordTranslator::translateOverhead(const CUpti_Activity& record) {
@@ -573,12 +562,12 @@ void RecordTranslator::translateDevice(const CUpti_Activity& record) {
     p.memoryBandwidthGBps = static_cast<double>(d.globalMemoryBandwidth) * 1e3 / 1e9;
     p.uuid = formatUuid(reinterpret_cast<const unsigned char*>(d.uuid.bytes));
     m_cuptiDevices[p.id] = std::move(p);
-    m_devices.insert(static_cast<int>(d.id));
+    m_mapper.noteDevice(static_cast<int>(d.id));
 }
 
 void RecordTranslator::translateContext(const CUpti_Activity& record) {
     const auto& c = reinterpret_cast<const CUpti_ActivityContext3&>(record);
-    m_contextDevice[c.contextId] = static_cast<int>(c.deviceId);
+    m_mapper.noteContext(c.contextId, static_cast<int>(c.deviceId));
 }
 
 void RecordTranslator::addDroppedRecords(std::uint64_t count) {
@@ -661,56 +650,25 @@ void RecordTranslator::addRuntimeDeviceProperties(const model::DeviceProperties&
 }
 
 std::vector<int> RecordTranslator::devices() const {
-    return {m_devices.begin(), m_devices.end()};
+    return {m_mapper.devices().begin(), m_mapper.devices().end()};
 }
 
 void RecordTranslator::complete() {
-    emitSyncs();
+    m_mapper.complete();
     nameStreams();
     nameThreads();
     addDevices();
     m_builder->setMetadata("cupti records", std::to_string(m_recordCount));
 }
 
-void RecordTranslator::emitSyncs() {
-    for (const PendingSync& s : m_syncs) {
-        int device = -1;
-        if (auto it = m_contextDevice.find(s.contextId); it != m_contextDevice.end()) {
-            device = it->second;
-        } else if (!m_devices.empty()) {
-            device = *m_devices.begin();
-        } else {
-            device = 0;
-            m_builder->diagnostics().warn(
-                "synchronization on an unknown context attributed to GPU 0");
-        }
-        model::SyncDetail detail = s.detail;
-        if (detail.syncKind == model::SyncKind::EventSynchronize && detail.streamId < 0) {
-            if (auto it = m_eventStream.find(s.eventId); it != m_eventStream.end()) {
-                detail.streamId = it->second;
-            }
-        }
-        if (auto it = m_eventRecords.find(s.eventSyncId);
-            s.eventSyncId != 0 && it != m_eventRecords.end()) {
-            detail.recordStreamId = it->second.streamId;
-            detail.recordCorrelationId = it->second.correlationId;
-            // The record's own stream is the better answer to "which stream it waited for".
-            if (detail.syncKind == model::SyncKind::EventSynchronize)
-                detail.streamId = it->second.streamId;
-        }
-        m_builder->addSync(m_builder->syncTrack(gpuProcess(device)),
-                           static_cast<model::TimeNs>(s.start), static_cast<model::TimeNs>(s.end),
-                           model::toString(detail.syncKind), s.correlationId, detail);
-    }
-}
-
 void RecordTranslator::nameStreams() {
-    for (const auto& [key, track] : m_streamTracks) {
-        const std::uint32_t streamId = key.second;
+    for (const auto& [key, track] : m_mapper.streamRows()) {
+        const auto deviceId = std::get<0>(key);
+        const auto streamId = static_cast<std::uint32_t>(std::get<2>(key));
         std::string name;
         if (auto named = m_streamNames.find(streamId); named != m_streamNames.end()) {
             name = named->second + " (stream " + std::to_string(streamId) + ")";
-        } else if (auto known = m_defaultStreamNames.find(key);
+        } else if (auto known = m_defaultStreamNames.find({deviceId, streamId});
                    known != m_defaultStreamNames.end()) {
             name = known->second;
         } else if (auto it = m_streams.find(streamId); it != m_streams.end()) {
@@ -743,7 +701,7 @@ void RecordTranslator::nameThreads() {
 }
 
 void RecordTranslator::addDevices() {
-    std::set<int> ids(m_devices.begin(), m_devices.end());
+    std::set<int> ids(m_mapper.devices().begin(), m_mapper.devices().end());
     for (const auto& [id, p] : m_runtimeDevices) {
         (void)p;
         ids.insert(id);
@@ -789,13 +747,15 @@ void RecordTranslator::addDevices() {
         }
         m_builder->addDevice(merged);
         const auto named = m_deviceNames.find(id);
-        if (m_gpuProcesses.count(id) != 0 && named != m_deviceNames.end()) {
+        const auto& gpus = m_mapper.gpuProcesses();
+        const auto gpu = gpus.find({id, -1});
+        if (gpu != gpus.end() && named != m_deviceNames.end()) {
             // The program's name for the device first (nvtxNameCudaDevice), then the model.
-            m_builder->setProcessName(m_gpuProcesses[id],
+            m_builder->setProcessName(gpu->second,
                                       "GPU " + std::to_string(id) + ": " + named->second +
                                           (merged.name.empty() ? "" : " (" + merged.name + ")"));
-        } else if (m_gpuProcesses.count(id) != 0 && !merged.name.empty()) {
-            m_builder->setProcessName(m_gpuProcesses[id],
+        } else if (gpu != gpus.end() && !merged.name.empty()) {
+            m_builder->setProcessName(gpu->second,
                                       "GPU " + std::to_string(id) + ": " + merged.name);
         }
     }

@@ -17,18 +17,21 @@
 
 #include "cupti/NvtxRecorder.h"
 #include "model/DeviceProperties.h"
+#include "model/GpuActivity.h"
 #include "model/TraceBuilder.h"
 
 namespace wl::cupti {
 
-// Turns CUPTI activity records into TraceBuilder calls. The only place that knows the versioned
-// CUPTI structs (CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4, Memset4, Synchronization2, API,
-// CudaEvent2, Overhead3, Name, Stream, Device5, Context3). Every string is copied out of the
-// record before translate() returns, so the caller may recycle the buffer at once. Records that
-// must be joined (stream and thread names, synchronisations that only carry a context id) are
-// kept until complete(). NVTX comes from Warpline's own NVTX recorder (addNvtx), not from CUPTI.
-// Not thread-safe: the tracer serialises calls (CUPTI delivers buffers on its own thread).
-// Times: CUPTI's nanosecond clock, passed through unchanged; the builder rebases them.
+// Turns CUPTI activity records into the neutral GPU activities of model/GpuActivity.h (which
+// place, name and link them; an Nsight Systems export and a Kineto trace go the same way). The
+// only place that knows the versioned CUPTI structs (CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4,
+// Memset4, Synchronization2, API, CudaEvent2, Overhead3, Name, Stream, Device5, Context3). Every
+// string is copied out of the record before translate() returns, so the caller may recycle the
+// buffer at once. Records that must be joined (stream and thread names, synchronisations that only
+// carry a context id) are kept until complete(). NVTX comes from Warpline's own NVTX recorder
+// (addNvtx), not from CUPTI. Not thread-safe: the tracer serialises calls (CUPTI delivers buffers
+// on its own thread). Times: CUPTI's nanosecond clock, passed through unchanged; the builder
+// rebases them.
 class RecordTranslator {
 public:
     // Resolves a runtime/driver callback id to a function name (cuptiGetCallbackName).
@@ -64,7 +67,9 @@ public:
     std::vector<int> devices() const;
     // Whether the program's records put anything on this device (kernels, copies, memsets,
     // allocations, synchronisations): only such devices get a group of rows.
-    bool ranWorkOn(int deviceId) const { return m_gpuProcesses.count(deviceId) != 0; }
+    bool ranWorkOn(int deviceId) const {
+        return m_mapper.gpuProcesses().count({deviceId, -1}) != 0;
+    }
     std::uint64_t recordCount() const { return m_recordCount; }
 
     // Emits what was waiting for a join (NVTX ranges, synchronisations), names streams, threads and
@@ -75,19 +80,6 @@ public:
     model::ProcessIndex gpuProcess(int deviceId);
 
 private:
-    struct PendingSync {
-        std::uint64_t start = 0;
-        std::uint64_t end = 0;
-        std::uint32_t contextId = 0;
-        std::uint64_t correlationId = 0;
-        model::SyncDetail detail;
-        std::uint32_t eventId = 0;
-        std::uint64_t eventSyncId = 0;  // the event record waited for (0: not an event wait)
-    };
-    struct EventRecord {
-        std::uint32_t streamId = 0;
-        std::uint32_t correlationId = 0;
-    };
     struct StreamInfo {
         std::uint32_t contextId = 0;
         std::uint32_t flag = 0;
@@ -116,23 +108,26 @@ private:
     void untimedKernel(const char* name, std::uint32_t device, std::uint32_t stream);
     std::string copyString(const char* text);
     const std::string& kernelName(const char* mangled);
-    const std::string& apiName(model::ApiKind kind, std::uint32_t cbid);
-    model::TrackIndex streamTrack(int deviceId, std::uint32_t contextId, std::uint32_t streamId);
+    // CUPTI's name of a callback id ("cudaLaunchKernel_v7000") as the API name users know
+    // ("cudaLaunchKernel") and the versioned one (interned; 0 when it is the same).
+    struct ApiName {
+        std::string name;
+        model::StringId versioned = 0;
+    };
+    const ApiName& apiName(model::ApiKind kind, std::uint32_t cbid);
     model::ProcessIndex hostProcess(std::int64_t pid);
     void noteThreadTrack(std::int64_t tid, model::TrackIndex track, std::string prefix);
-    void emitSyncs();
     void nameStreams();
     void nameThreads();
     void addDevices();
 
     std::unique_ptr<model::TraceBuilder> m_builder;
+    model::GpuActivityMapper m_mapper;
     ApiNameFn m_apiNameFn;
     std::string m_hostName;
     std::uint64_t m_recordCount = 0;
 
-    std::map<std::pair<int, std::uint32_t>, std::string> m_apiNames;  // (kind, cbid) -> name
-    std::set<int> m_devices;
-    std::unordered_map<std::uint32_t, int> m_contextDevice;
+    std::map<std::pair<int, std::uint32_t>, ApiName> m_apiNames;  // (kind, cbid) -> name
     std::map<int, model::DeviceProperties> m_cuptiDevices;
     std::map<int, model::DeviceProperties> m_runtimeDevices;
     std::set<std::uint32_t> m_unknownKindsWarned;
@@ -140,17 +135,10 @@ private:
 
     std::map<int, std::string> m_deviceNames;  // nvtxNameCudaDevice / nvtxNameCuDevice
 
-    std::vector<PendingSync> m_syncs;
-    std::unordered_map<std::uint32_t, std::uint32_t> m_eventStream;  // CUDA event id -> stream id
-    // cudaEventSyncId -> the cudaEventRecord it names (one per record of an event, unlike event
-    // ids, which a re-recorded event keeps).
-    std::unordered_map<std::uint64_t, EventRecord> m_eventRecords;
-
     std::map<std::uint32_t, StreamInfo> m_streams;       // stream id -> STREAM record
     std::map<std::uint32_t, std::string> m_streamNames;  // stream id -> NAME record
     std::set<std::uint64_t> m_streamCreateCorrelations;
     bool m_sawPerThreadApi = false;
-    std::map<std::pair<int, std::uint32_t>, model::TrackIndex> m_streamTracks;
     std::map<std::pair<int, std::uint32_t>, std::string> m_defaultStreamNames;  // (device, stream)
     std::unordered_map<std::string, std::string> m_demangled;                   // kernel name cache
 
@@ -160,7 +148,6 @@ private:
     std::map<std::int64_t, std::string> m_threadNames;
     std::multimap<std::int64_t, std::pair<model::TrackIndex, std::string>> m_threadTracks;
     std::map<std::int64_t, model::ProcessIndex> m_hostProcesses;
-    std::map<int, model::ProcessIndex> m_gpuProcesses;
 };
 
 }  // namespace wl::cupti

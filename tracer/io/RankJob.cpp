@@ -44,7 +44,8 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 
 bool isTraceFileName(std::string_view name) {
     return !name.empty() && name.front() != '.' &&
-           (endsWith(name, ".json") || endsWith(name, ".json.gz"));
+           (endsWith(name, ".json") || endsWith(name, ".json.gz") || endsWith(name, ".sqlite") ||
+            endsWith(name, ".nsys-rep"));
 }
 
 // "rank-2" before "rank-10": runs of digits compare as numbers, the rest byte by byte.
@@ -239,7 +240,8 @@ model::Result<std::vector<std::string>> rankJobFiles(const std::vector<std::stri
         if (ec)
             return model::Error{"cannot list the folder: " + ec.message(), path, -1};
         if (inFolder.empty())
-            return model::Error{"no trace files (*.json, *.json.gz) in the folder", path, -1};
+            return model::Error{
+                "no trace files (*.json, *.json.gz, *.sqlite, *.nsys-rep) in the folder", path, -1};
         std::sort(inFolder.begin(), inFolder.end(),
                   [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
         for (const std::string& name : inFolder)

@@ -39,6 +39,7 @@ model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t r
             e.file = name;
             return model::Result<model::TracePtr>(e);
         }
+        // (A format read from files, in memory or compressed: its reader says to open the file.)
         return reader.value()->read(text, name, room, mapped, control);
     };
     if (!isGzip(bytes))
@@ -116,6 +117,23 @@ model::Result<model::TracePtr> loadTrace(const std::string& path, const ReadCont
         return model::Error{"is a directory, not a trace file", path, -1};
     }
     if (S_ISREG(st.st_mode)) {
+        // A format its reader reads from the file itself (an SQLite database, an Nsight Systems
+        // report), known by its first bytes: the reader gets the path.
+        char head[64] = {};
+        const ssize_t got = ::pread(fd, head, sizeof head, 0);
+        if (got > 0) {
+            auto reader = readerFor(std::string_view(head, static_cast<std::size_t>(got)));
+            if (reader && reader.value()->readsFiles()) {
+                ::close(fd);
+                auto result = reader.value()->readFile(path, control);
+                if (!result && result.error().file.empty()) {
+                    model::Error e = result.error();
+                    e.file = path;
+                    return e;
+                }
+                return result;
+            }
+        }
         // (A file truncated by another program while it is mapped would fault; trace files are
         // written whole and renamed into place, by record and by the usual profilers alike.)
         const MappedFile mapped(fd, static_cast<std::size_t>(st.st_size));

@@ -12,8 +12,9 @@ namespace wl::io {
 
 // The seam between trace formats and the rest of Warpline: a reader says whether some content
 // is in its format and reads it into a Trace. loadTrace/parseTrace pick the reader by the
-// content, never by the file name. A new format (an Nsight Systems SQLite export, say) is one
-// new TraceReader and one line in TraceReaders.cpp.
+// content, never by the file name. A new format is one new TraceReader and one line in
+// TraceReaders.cpp. A format read from its file rather than from bytes in memory (an SQLite
+// database, an Nsight Systems report) says so with readsFiles() and reads in readFile().
 class TraceReader {
 public:
     virtual ~TraceReader() = default;
@@ -31,12 +32,22 @@ public:
     virtual model::Result<model::TracePtr> read(std::string_view text, const std::string& name,
                                                 std::size_t readableBytes, bool textIsFileMapping,
                                                 const ReadControl& control) const = 0;
+
+    // Whether the format is read from its file by path (readFile) instead of from its bytes:
+    // loadTrace then never maps the file, and parseTrace (bytes in memory) says to open the file.
+    virtual bool readsFiles() const { return false; }
+    // Reads the file at `path` (readsFiles() readers). `control` as in read().
+    virtual model::Result<model::TracePtr> readFile(const std::string& path,
+                                                    const ReadControl& control) const {
+        (void)control;
+        return model::Error{"this format is not read from files", path, -1};
+    }
 };
 
 // The reader for this content: the one that recognizes it, else the text reader of last resort
 // (Chrome trace JSON, whose errors explain what is wrong with a JSON text). Content in a format
-// Warpline knows of but does not read (an SQLite database, a protobuf trace) is an Error that
-// names that format and the formats Warpline reads.
+// Warpline knows of but does not read (a zip archive, a protobuf trace) is an Error that names
+// that format and the formats Warpline reads.
 model::Result<const TraceReader*> readerFor(std::string_view head);
 
 }  // namespace wl::io

@@ -1,21 +1,21 @@
 // The trace formats Warpline reads, in the order they are asked whether content is theirs.
 #include "io/ChromeTraceReader.h"
 #include "io/TraceReader.h"
+#include "io/nsys/NsysReader.h"
 
 namespace wl::io {
 
 namespace {
 
 const ChromeTraceReader kChromeJson;
+const NsysSqliteReader kNsysSqlite;
+const NsysReportReader kNsysReport;
 
 // Every reader, most specific first. A new format: its reader here, nothing else.
-const TraceReader* const kReaders[] = {&kChromeJson};
+const TraceReader* const kReaders[] = {&kNsysSqlite, &kNsysReport, &kChromeJson};
 
 // Formats people may open by mistake, by their first bytes: named in the error.
 std::string_view knownUnreadFormat(std::string_view head) {
-    if (head.starts_with(std::string_view("SQLite format 3\0", 16)))
-        return "an SQLite database (such as an Nsight Systems report exported with `nsys export "
-               "--type sqlite`)";
     if (head.starts_with("PK\x03\x04"))
         return "a zip archive";
     if (head.starts_with("\x28\xB5\x2F\xFD"))
@@ -28,7 +28,7 @@ std::string_view knownUnreadFormat(std::string_view head) {
     // Perfetto and Nsight Systems' own files are protobuf: field 1, length-delimited, first.
     if (!head.empty() && head[0] == '\x0a' && head.size() > 1 &&
         static_cast<unsigned char>(head[1]) < 0x80 && head.find('\0') != std::string_view::npos)
-        return "a binary (protobuf) trace, such as Perfetto's or an Nsight Systems .nsys-rep";
+        return "a binary (protobuf) trace, such as Perfetto's";
     return {};
 }
 
@@ -39,14 +39,17 @@ model::Result<const TraceReader*> readerFor(std::string_view head) {
         if (reader->recognizes(head))
             return reader;
     }
-    std::string formats;
+    // The text format first (its compression and first character are what a user can check),
+    // then the formats read from files.
+    std::string fileFormats;
     for (const TraceReader* reader : kReaders) {
-        formats += formats.empty() ? "" : ", ";
-        formats += reader->formatName();
+        if (reader->readsFiles())
+            fileFormats += ", " + std::string(reader->formatName());
     }
+    const std::string formats = std::string(kChromeJson.formatName());
     if (const std::string_view what = knownUnreadFormat(head); !what.empty()) {
         return model::Error{"this is " + std::string(what) + ", not a trace Warpline reads (" +
-                                formats + ", plain or gzip-compressed)",
+                                formats + ", plain or gzip-compressed" + fileFormats + ")",
                             {},
                             0};
     }
@@ -61,7 +64,8 @@ model::Result<const TraceReader*> readerFor(std::string_view head) {
         return model::Error{"not a trace Warpline reads: Warpline opens " + formats +
                                 " (plain or gzip-compressed, as the PyTorch profiler, Perfetto, "
                                 "chrome://tracing and Warpline write it), which starts with '{' "
-                                "or '['",
+                                "or '['" +
+                                fileFormats,
                             {},
                             static_cast<std::int64_t>(first + (head.size() - text.size()))};
     }

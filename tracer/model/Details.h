@@ -106,6 +106,9 @@ struct ApiDetail {
     ApiKind apiKind = ApiKind::Runtime;
     std::uint32_t callbackId = 0;  // CUPTI callback id; 0 when unknown (imported traces)
     std::int32_t returnCode = 0;   // CUDA error code returned by the call (0 = success)
+    // The producer's versioned name (cudaLaunchKernel_v7000) of a call shown by its API name
+    // (cudaLaunchKernel); 0 when the producer gave no other name.
+    StringId versionedNameId = 0;
 };
 
 struct NvtxDetail {

@@ -169,8 +169,10 @@ private:
             d.recordCorrelationId = correlation(d.recordCorrelationId);
             m_b.addSyncDetail(d);
         }
-        for (const auto& d : m_in.apiDetails())
+        for (ApiDetail d : m_in.apiDetails()) {
+            d.versionedNameId = d.versionedNameId != 0 ? name(d.versionedNameId) : 0;
             m_b.addApiDetail(d);
+        }
         for (NvtxDetail d : m_in.nvtxDetails()) {
             d.domainId = name(d.domainId);
             d.categoryNameId = name(d.categoryNameId);

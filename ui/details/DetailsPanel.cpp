@@ -239,8 +239,8 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
                               "last node one cudaGraphLaunch ran on this stream"));
     else
         addRow(tr("Kind"), kindName(s.kind));
-    if (analysis::shownName(t, s) != t.str(s.nameId)) {
-        addRow(tr("CUPTI name"), qstr(t.str(s.nameId)));
+    if (analysis::shownName(t, s) != analysis::versionedName(t, s)) {
+        addRow(tr("CUPTI name"), qstr(analysis::versionedName(t, s)));
     }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string_view name = t.str(s.nameId);

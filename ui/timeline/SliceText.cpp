@@ -72,8 +72,8 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     QString title = qstr(analysis::shownName(trace, s));
     QString rows;
     rows += row(QStringLiteral("Kind"), sliceKindName(trace, s));
-    if (analysis::shownName(trace, s) != trace.str(s.nameId)) {
-        rows += row(QStringLiteral("CUPTI name"), qstr(trace.str(s.nameId)));
+    if (analysis::shownName(trace, s) != analysis::versionedName(trace, s)) {
+        rows += row(QStringLiteral("CUPTI name"), qstr(analysis::versionedName(trace, s)));
     }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string full = analysis::demangleKernelName(trace.str(s.nameId));

@@ -39,6 +39,7 @@
 #include "io/chrome/JsonCursor.h"
 #include "io/chrome/PhaseAssembler.h"
 #include "io/chrome/RawEvent.h"
+#include "model/GpuActivity.h"
 #include "model/TraceBuilder.h"
 
 namespace wl::io::chrome {
@@ -225,6 +226,8 @@ private:
     TrackIndex sharedRowTrack(const std::vector<TrackIndex>& tracks, const RawEvent& e, Cat cat);
     ProcessIndex hostProcess(std::int64_t pid);
     ProcessIndex gpuProcessFor(const RawEvent& e);
+    // The device and stream of a GPU event (an error for a device that is no CUDA ordinal).
+    model::ActivityPlace placeOf(const RawEvent& e);
     std::int32_t deviceForPid(std::int64_t pid) const;
     std::int64_t streamOf(const RawEvent& e) const;
 
@@ -233,6 +236,10 @@ private:
     std::size_t m_runsParsed = 0;
     std::size_t m_size;
     model::TraceBuilder m_builder;
+    // GPU activities (kernels, copies, memsets, syncs, memory, API calls): their rows and details
+    // as every source makes them; Kineto's processes are named by its metadata.
+    model::GpuActivityMapper m_activities{
+        m_builder, model::GpuActivityMapper::Options{.nameGpuProcesses = false}};
 
     bool m_eventsSeen = false;
     TimeNs m_baseNs = 0;

@@ -168,12 +168,19 @@ std::int64_t Importer::streamOf(const RawEvent& e) const {
 }
 
 ProcessIndex Importer::gpuProcessFor(const RawEvent& e) {
+    return m_activities.gpuProcess(placeOf(e).deviceId);
+}
+
+model::ActivityPlace Importer::placeOf(const RawEvent& e) {
     const std::int64_t device =
         e.args.has & kArgDevice ? e.args.device : static_cast<std::int64_t>(deviceForPid(e.pid));
     if (device < 0 || device > std::numeric_limits<std::int32_t>::max()) {
         fail("device must be a CUDA device ordinal", e.at);
     }
-    return m_builder.gpuProcess(static_cast<std::int32_t>(device));
+    model::ActivityPlace place;
+    place.deviceId = static_cast<std::int32_t>(device);
+    place.streamId = streamOf(e);
+    return place;
 }
 
 TrackIndex Importer::sharedRowTrack(const std::vector<TrackIndex>& tracks, const RawEvent& e,
@@ -259,19 +266,19 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
         TrackIndex track = 0;
         switch (key.cat) {
             case Cat::Kernel:
-                track = m_builder.gpuStreamTrack(gpuProcessFor(e), key.b);
+                track = m_activities.streamRow(placeOf(e));
                 break;
             case Cat::GpuAnnotation:
                 track = m_builder.nvtxTrack(gpuProcessFor(e), key.b);
                 break;
             case Cat::Sync:
-                track = m_builder.syncTrack(gpuProcessFor(e));
+                track = m_activities.syncRow(placeOf(e));
                 break;
             case Cat::Memory:
-                track = m_builder.memoryTrack(gpuProcessFor(e));
+                track = m_activities.memoryRow(placeOf(e));
                 break;
             case Cat::Runtime:
-                track = m_builder.hostApiTrack(hostProcess(e.pid), e.tid);
+                track = m_activities.apiRow(hostProcess(e.pid), e.tid);
                 m_phases.noteApiTrack(track);
                 break;
             case Cat::Annotation:
@@ -328,7 +335,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 k.warpsPerSm = a.warps;
                 k.estimatedOccupancyPct = a.occupancy;
                 k.graph = graphNodeOf(a);
-                detail = m_builder.addKernelDetail(k);
+                detail = m_activities.detailOf(k);
             }
             break;
         }
@@ -337,30 +344,19 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             if (a.hasAny(kArgBytes | kArgGraphId | kArgGraphNodeId)) {
                 model::MemcpyDetail m;
                 m.bytes = a.bytes;
-                // Kineto names the direction and memory kinds: "Memcpy HtoD (Pageable -> Device)".
-                std::string_view rest = e.name;
-                std::string_view direction, src, dst;
-                if (rest.starts_with("Memcpy ")) {
-                    rest.remove_prefix(7);
-                    const auto space = rest.find(' ');
-                    direction = rest.substr(0, space);
-                    const auto open = rest.find('(');
-                    const auto arrow = rest.find(" -> ");
-                    const auto close = rest.rfind(')');
-                    if (open != std::string_view::npos && arrow != std::string_view::npos &&
-                        close != std::string_view::npos && open < arrow && arrow < close) {
-                        src = rest.substr(open + 1, arrow - open - 1);
-                        dst = rest.substr(arrow + 4, close - arrow - 4);
-                    }
-                }
+                // Kineto names the direction and memory kinds: "Memcpy HtoD (Pageable -> Device)"
+                // (model::copyActivityName); newer ones write them as args too.
+                const model::CopyNameParts named = model::parseCopyName(e.name);
                 m.copyKind =
-                    model::copyKindFromString(a.has & kArgCopyKind ? a.copyKind : direction);
-                m.srcKind = model::memoryKindFromString(a.has & kArgSrcKind ? a.srcKind : src);
-                m.dstKind = model::memoryKindFromString(a.has & kArgDstKind ? a.dstKind : dst);
+                    model::copyKindFromString(a.has & kArgCopyKind ? a.copyKind : named.direction);
+                m.srcKind =
+                    model::memoryKindFromString(a.has & kArgSrcKind ? a.srcKind : named.src);
+                m.dstKind =
+                    model::memoryKindFromString(a.has & kArgDstKind ? a.dstKind : named.dst);
                 m.srcDevice = static_cast<std::int32_t>(a.srcDevice);
                 m.dstDevice = static_cast<std::int32_t>(a.dstDevice);
                 m.graph = graphNodeOf(a);
-                detail = m_builder.addMemcpyDetail(m);
+                detail = m_activities.detailOf(m);
             }
             break;
         }
@@ -370,19 +366,11 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 model::MemsetDetail m;
                 m.bytes = a.bytes;
                 m.value = static_cast<std::uint32_t>(a.value);
-                std::string_view memory = a.memoryKind;
-                if (!(a.has & kArgMemoryKind)) {
-                    // Kineto: "Memset (Device)".
-                    const auto open = e.name.find('(');
-                    const auto close = e.name.rfind(')');
-                    if (open != std::string_view::npos && close != std::string_view::npos &&
-                        open < close) {
-                        memory = e.name.substr(open + 1, close - open - 1);
-                    }
-                }
-                m.memoryKind = model::memoryKindFromString(memory);
+                // Kineto: "Memset (Device)" (model::memsetActivityName).
+                m.memoryKind = model::memoryKindFromString(
+                    a.has & kArgMemoryKind ? a.memoryKind : model::parseMemsetName(e.name));
                 m.graph = graphNodeOf(a);
-                detail = m_builder.addMemsetDetail(m);
+                detail = m_activities.detailOf(m);
             }
             break;
         }
@@ -401,7 +389,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 m.fromPool = (a.has & kArgPoolAddress) != 0;
                 m.poolAddress = a.poolAddress;
                 m.poolReservedBytes = a.poolReserve;
-                detail = m_builder.addMemoryDetail(m);
+                detail = m_activities.detailOf(m);
             }
             break;
         }
@@ -420,7 +408,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                 s.recordStreamId = a.waitOnStream >= 0 ? a.waitOnStream : -1;
                 s.recordCorrelationId =
                     a.waitOnRecord > 0 ? static_cast<std::uint64_t>(a.waitOnRecord) : 0;
-                detail = m_builder.addSyncDetail(s);
+                detail = m_activities.detailOf(s);
             }
             break;
         }
@@ -433,7 +421,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
                     cat == Cat::Runtime ? model::ApiKind::Runtime : model::ApiKind::Driver;
                 api.callbackId = static_cast<std::uint32_t>(a.cbid);
                 api.returnCode = static_cast<std::int32_t>(a.returnCode);
-                detail = m_builder.addApiDetail(api);
+                detail = m_activities.detailOf(api);
             }
             break;
         }
