@@ -7,10 +7,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QLabel>
 #include <QMimeData>
-#include <QProgressBar>
-#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -19,12 +16,14 @@
 
 #include "analysis/SliceSummary.h"
 #include "app/gui/AppSettings.h"
+#include "app/gui/DockLayout.h"
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
+#include "app/gui/StatusLine.h"
+#include "app/gui/WindowActions.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
-#include "ui/common/ElidedLabel.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
@@ -57,16 +56,15 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
 
     connect(m_runs, &RunController::runningChanged, this, [this](bool running) {
         m_runPanel->setBusy(running);
-        m_runAction->setEnabled(m_deviceAvailable && !running);
-        m_compareAction->setEnabled(m_deviceAvailable && !running);
-        m_cancelAction->setEnabled(running);
+        m_actions->run()->setEnabled(m_deviceAvailable && !running);
+        m_actions->compareRuns()->setEnabled(m_deviceAvailable && !running);
+        m_actions->cancelRun()->setEnabled(running);
         onBusyChanged();
     });
     connect(m_runs, &RunController::progressChanged, this,
             [this](double fraction, const QString& label) {
-                m_progress->setRange(0, 1000);
-                m_progress->setValue(static_cast<int>(fraction * 1000.0));
-                m_progressLabel->setText(label);
+                m_status->setRunProgress(fraction);
+                m_status->setActivity(label);
             });
     connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunController::deviceProbed, this,
@@ -79,16 +77,16 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     connect(m_loader, &TraceLoader::jobLoaded, this, &MainWindow::onJobLoaded);
     m_exporter = new TraceExporter(this);
     connect(m_exporter, &TraceExporter::savingChanged, this, [this](bool saving) {
-        m_exportJsonAction->setEnabled(!saving);
+        m_actions->exportChromeTrace()->setEnabled(!saving);
         onBusyChanged();
     });
     connect(m_exporter, &TraceExporter::saved, this, &MainWindow::onExported);
 
     resize(kDefaultSize);
-    m_defaultLayout = saveState();
+    m_docks->keepAsDefault();
     if (deps.restoreLayout) {
         restoreGeometry(m_settings.value("window/geometry").toByteArray());
-        m_layoutRestored = restoreState(m_settings.value("window/state").toByteArray());
+        m_docks->restore(m_settings.value("window/state").toByteArray());
     }
     if (!deps.deviceProbe)
         prepareRuns();  // here, on the GUI thread: runDevice() may run on a worker
@@ -123,65 +121,14 @@ void MainWindow::createWidgets() {
     setCentralWidget(central);
 
     m_runPanel = new RunPanel(this);
-    m_runDock = new QDockWidget(tr("Run"), this);
-    m_runDock->setObjectName(QStringLiteral("runDock"));
-    // In a scroll area: on a short screen (1024x700) the panel scrolls instead of squeezing its
-    // fields to a few pixels.
-    auto* runScroll = new QScrollArea(this);
-    runScroll->setWidget(m_runPanel);
-    runScroll->setWidgetResizable(true);
-    runScroll->setFrameShape(QFrame::NoFrame);
-    runScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    runScroll->setMinimumWidth(270);  // its fields and check boxes stay readable
-    m_runDock->setWidget(runScroll);
-    addDockWidget(Qt::LeftDockWidgetArea, m_runDock);
-
     m_details = new ui::DetailsPanel(this);
-    m_detailsDock = new QDockWidget(tr("Details"), this);
-    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    m_detailsDock->setWidget(m_details);
-    addDockWidget(Qt::LeftDockWidgetArea, m_detailsDock);
     m_diagnostics = new ui::DiagnosticsPanel(this);
-    m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
-    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
-    m_diagnosticsDock->setWidget(m_diagnostics);
-    addDockWidget(Qt::BottomDockWidgetArea, m_diagnosticsDock);
-
     m_statistics = new ui::StatisticsView(this);
-    m_statisticsDock = new QDockWidget(tr("Statistics"), this);
-    m_statisticsDock->setObjectName(QStringLiteral("statisticsDock"));
-    m_statisticsDock->setWidget(m_statistics);
-    addDockWidget(Qt::BottomDockWidgetArea, m_statisticsDock);
-    splitDockWidget(m_diagnosticsDock, m_statisticsDock, Qt::Horizontal);
-    // The left column holds the narrow forms; the bottom row the lists that like width.
-    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-
-    // Every slice, sortable: a tab beside Statistics (it collects only while shown).
     m_events = new ui::EventsPanel(this);
-    m_eventsDock = new QDockWidget(tr("Events"), this);
-    m_eventsDock->setObjectName(QStringLiteral("eventsDock"));
-    m_eventsDock->setWidget(m_events);
-    addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
-    tabifyDockWidget(m_statisticsDock, m_eventsDock);
-    m_statisticsDock->raise();
-
-    // Find (Ctrl+F): a tab beside Statistics, hidden until asked for.
     m_find = new ui::FindPanel(this);
-    m_findDock = new QDockWidget(tr("Find"), this);
-    m_findDock->setObjectName(QStringLiteral("findDock"));
-    m_findDock->setWidget(m_find);
-    addDockWidget(Qt::BottomDockWidgetArea, m_findDock);
-    tabifyDockWidget(m_statisticsDock, m_findDock);
-    m_findDock->hide();
-
-    // Ranks: a job's per-rank traces opened together; a tab beside Statistics while one is open.
     m_ranks = new ui::RankPanel(this);
-    m_ranksDock = new QDockWidget(tr("Ranks"), this);
-    m_ranksDock->setObjectName(QStringLiteral("ranksDock"));
-    m_ranksDock->setWidget(m_ranks);
-    addDockWidget(Qt::BottomDockWidgetArea, m_ranksDock);
-    tabifyDockWidget(m_statisticsDock, m_ranksDock);
-    m_ranksDock->hide();
+    m_docks = new DockLayout(
+        *this, {m_runPanel, m_details, m_diagnostics, m_statistics, m_events, m_find, m_ranks});
     connect(m_ranks, &ui::RankPanel::rankTimeActivated, this,
             [this](model::ProcessIndex process, model::TimeNs startNs, model::TimeNs endNs) {
                 m_tabs->setCurrentWidget(m_timeline);
@@ -189,33 +136,10 @@ void MainWindow::createWidgets() {
                 m_timeline->setVisibleRange(startNs, endNs);
             });
 
-    resizeDocks({m_runDock, m_detailsDock}, {340, 340}, Qt::Horizontal);
-    resizeDocks({m_runDock, m_detailsDock}, {400, 560}, Qt::Vertical);
-    resizeDocks({m_diagnosticsDock, m_statisticsDock}, {640, 620}, Qt::Horizontal);
-    resizeDocks({m_runDock}, {280}, Qt::Horizontal);
-    resizeDocks({m_diagnosticsDock}, {280}, Qt::Vertical);
-
     // Compare needs the height for two timelines and its charts: the bottom docks step aside
     // while it is shown and come back with the timeline.
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        const bool comparing = m_compare && m_tabs->currentWidget() == m_compare;
-        if (comparing && !m_bottomDocksParked) {
-            m_bottomDocksParked = true;
-            m_parkedDocks.clear();
-            for (QDockWidget* dock :
-                 {m_diagnosticsDock, m_statisticsDock, m_eventsDock, m_findDock}) {
-                if (!dock->isHidden()) {
-                    m_parkedDocks.push_back(dock);
-                    dock->hide();
-                }
-            }
-        } else if (!comparing && m_bottomDocksParked) {
-            m_bottomDocksParked = false;
-            for (QDockWidget* dock : m_parkedDocks)
-                dock->show();
-            m_parkedDocks.clear();
-        }
-    });
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this] { m_docks->setComparing(m_compare && m_tabs->currentWidget() == m_compare); });
     connect(m_diagnostics, &ui::DiagnosticsPanel::evidenceActivated, this,
             &MainWindow::showSlicesOnTimeline);
     connect(m_statistics, &ui::StatisticsView::kernelActivated, this, [this](model::StringId name) {
@@ -279,43 +203,13 @@ void MainWindow::createWidgets() {
     connect(m_runPanel, &RunPanel::compareRequested, this, &MainWindow::startCompare);
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
-    m_deviceStatus = new QLabel(this);
-    m_runStatus = new ui::ElidedLabel(this);
-    m_runStatus->setText(tr("No run yet"));
-    m_analysisStatus = new ui::ElidedLabel(this);
-    m_progressLabel = new QLabel(this);
-    m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(260);
-    m_progress->setTextVisible(false);
-    m_progress->hide();
-    // A long run check must give way to the analysis summary instead of painting over it: each
-    // label takes the room that is left and ends in "…" there (the whole text in its tooltip);
-    // neither may widen the window past a small screen.
-    statusBar()->addWidget(m_runStatus, 1);
-    statusBar()->addWidget(m_analysisStatus, 2);
-    // The timeline's measure: between two flags, a time selection's span. Elided in the middle
-    // to leave the analysis summary its room at 1024 px; the whole line in its tooltip.
-    auto* measure = new QLabel(this);
-    measure->setObjectName(QStringLiteral("measureStatus"));
-    measure->hide();
-    connect(m_timeline, &ui::TimelineView::measureChanged, measure, [measure](const QString& text) {
-        constexpr int kMaxMeasurePx = 320;
-        measure->setText(measure->fontMetrics().elidedText(text, Qt::ElideMiddle, kMaxMeasurePx));
-        measure->setToolTip(text);
-        measure->setVisible(!text.isEmpty());
-    });
-    statusBar()->addPermanentWidget(measure);
-    statusBar()->addPermanentWidget(m_progressLabel);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_deviceStatus);
+    m_status = new StatusLine(*statusBar());
+    connect(m_timeline, &ui::TimelineView::measureChanged, m_status, &StatusLine::setMeasure);
 }
 
 void MainWindow::onBusyChanged() {
     const bool busy = isBusy();
-    m_progress->setVisible(busy);
-    m_progressLabel->setVisible(busy);
-    if (busy && !m_runs->isRunning())
-        m_progress->setRange(0, 0);  // loading: no fraction known
+    m_status->setBusy(busy, m_runs->isRunning());
     if (busy)
         setCursor(Qt::BusyCursor);
     else
@@ -340,9 +234,9 @@ bool MainWindow::isBusy() const {
 }
 
 void MainWindow::addDocument(DocumentPtr document) {
-    m_history->addItem(document->title);
+    m_actions->history()->addItem(document->title);
     if (m_documents.add(std::move(document)))
-        m_history->removeItem(0);
+        m_actions->history()->removeItem(0);
     setCurrentDocument(m_documents.size() - 1);
 }
 
@@ -354,7 +248,7 @@ void MainWindow::setCurrentDocument(int index) {
     if (!m_documents.setCurrent(index))
         return;
     const DocumentPtr doc = m_documents.at(index);
-    m_history->setCurrentIndex(index);
+    m_actions->history()->setCurrentIndex(index);
     m_timeline->setTrace(doc->trace);
     if (doc->trace)  // the rows as the user arranged this kind of trace (View menu, row headers)
         m_timeline->setArrangement(ui::RowArrangement::fromStrings(
@@ -369,14 +263,14 @@ void MainWindow::setCurrentDocument(int index) {
     m_tabs->setCurrentWidget(m_timeline);
     m_timeline->setFocus();  // W/S/A/D work at once
     setWindowTitle(tr("%1 — Warpline").arg(doc->title));
-    m_exportJsonAction->setEnabled(true);
-    m_exportPngAction->setEnabled(true);
+    m_actions->exportChromeTrace()->setEnabled(true);
+    m_actions->exportViewPng()->setEnabled(true);
     if (doc->request)  // a run, or a trace of one: the panel shows what made it
         m_runPanel->setRequest(*doc->request);
     updateRunDock();
     if (doc->origin == TraceDocument::Origin::Run)
-        m_runStatus->setText(lastRunSummary(*doc));
-    m_runStatus->setToolTip(m_runStatus->text());
+        m_status->setRunText(lastRunSummary(*doc));
+    m_status->keepRunTextAsToolTip();
     const std::shared_ptr<const DocumentAnalysis> known = m_documents.analysisAt(index);
     m_windowRequest = known ? known->request : analysis::WindowRequest{};
     if (known) {
@@ -418,20 +312,40 @@ void MainWindow::revealOnTimeline(model::SliceRef ref) {
         showSliceDetails(m_timeline->trace(), ref);
 }
 
+QAction* MainWindow::fullKernelNamesAction() const {
+    return m_actions->fullKernelNames();
+}
+
+QAction* MainWindow::dependenciesAction() const {
+    return m_actions->dependencies();
+}
+
+QComboBox* MainWindow::historyBox() const {
+    return m_actions->history();
+}
+
+QDockWidget* MainWindow::findDock() const {
+    return m_docks->findDock();
+}
+
+QDockWidget* MainWindow::eventsDock() const {
+    return m_docks->eventsDock();
+}
+
 void MainWindow::showEvents() {
-    m_eventsDock->show();
-    m_eventsDock->raise();
+    m_docks->eventsDock()->show();
+    m_docks->eventsDock()->raise();
 }
 
 void MainWindow::showFind() {
-    m_findDock->show();
-    m_findDock->raise();
+    m_docks->findDock()->show();
+    m_docks->findDock()->raise();
     m_find->focusQuery();
 }
 
 void MainWindow::find(const QString& text, bool regex) {
-    m_findDock->show();
-    m_findDock->raise();
+    m_docks->findDock()->show();
+    m_docks->findDock()->raise();
     m_find->setQuery({text, regex});
 }
 
@@ -459,37 +373,24 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::updateRunDock() {
-    if (m_runDockChosen)
-        return;
-    const DocumentPtr doc = currentDocument();
-    m_runDock->setVisible(doc ? doc->origin == TraceDocument::Origin::Run : m_deviceAvailable);
+    m_docks->showRunDockFor(runDockWanted());
 }
 
-void MainWindow::fitDocksToWindow() {
-    // Fixed sizes (280 px high, 340 px wide) left the timeline 250 px of a 700 px window and
-    // 700 of a 1024 px one; shares of the window keep it the most room on a small screen.
-    const int bottom = std::clamp(height() * 28 / 100, 170, 320);
-    const int left = std::clamp(width() * 22 / 100, 220, 340);
-    resizeDocks({m_diagnosticsDock}, {bottom}, Qt::Vertical);
-    resizeDocks({m_detailsDock}, {left}, Qt::Horizontal);
+bool MainWindow::runDockWanted() const {
+    const DocumentPtr doc = currentDocument();
+    return doc ? doc->origin == TraceDocument::Origin::Run : m_deviceAvailable;
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
-    // After the first layout at the shown size (resizeDocks before it is undone by it).
-    if (!std::exchange(m_shownOnce, true) && !m_layoutRestored)
-        QMetaObject::invokeMethod(this, &MainWindow::fitDocksToWindow, Qt::QueuedConnection);
+    m_docks->windowShown();
 }
 
 void MainWindow::resetLayout() {
     m_tabs->setCurrentWidget(m_timeline);  // parked docks back first
-    m_runDockChosen = false;
-    restoreState(m_defaultLayout);
     // What the current trace shows beside the defaults: its ranks.
     const auto analysis = currentAnalysis();
-    m_ranksDock->setVisible(analysis && analysis->ranks);
-    updateRunDock();
-    fitDocksToWindow();
+    m_docks->reset(analysis && analysis->ranks, runDockWanted());
     m_settings.remove("window/state");
 }
 

@@ -20,9 +20,6 @@
 
 class QComboBox;
 class QDockWidget;
-class QLabel;
-class QMenu;
-class QProgressBar;
 class QTabWidget;
 
 namespace wl::ui {
@@ -39,6 +36,9 @@ class TimelineView;
 
 namespace wl::app {
 
+class DockLayout;
+class StatusLine;
+class WindowActions;
 class RunPanel;
 
 // What the window depends on, injectable so tests run without a GPU or files.
@@ -132,20 +132,20 @@ public:
     ui::StatisticsView* statistics() const { return m_statistics; }
     ui::CompareView* compareView() const { return m_compare; }
     ui::FindPanel* findPanel() const { return m_find; }
-    QDockWidget* findDock() const { return m_findDock; }
+    QDockWidget* findDock() const;
     ui::EventsPanel* eventsPanel() const { return m_events; }
-    QDockWidget* eventsDock() const { return m_eventsDock; }
+    QDockWidget* eventsDock() const;
     // Brings the events table to the front (View > Events).
     void showEvents();
     // Edit > Find (Ctrl+F): shows the Find panel and puts the cursor in its query field.
     void showFind();
     // Shows the Find panel and searches the current trace for `text` (the command line's --find).
     void find(const QString& text, bool regex = false);
-    QAction* fullKernelNamesAction() const { return m_fullNamesAction; }
-    QAction* dependenciesAction() const { return m_dependenciesAction; }
+    QAction* fullKernelNamesAction() const;
+    QAction* dependenciesAction() const;
     QTabWidget* tabs() const { return m_tabs; }
     RunPanel* runPanel() const { return m_runPanel; }
-    QComboBox* historyBox() const { return m_history; }
+    QComboBox* historyBox() const;
 
 signals:
     void documentChanged();
@@ -207,9 +207,7 @@ private:
     // The Run dock is for runs: shown while a run is the current document (or, before any, when
     // a GPU can run one), out of the way for opened traces, unless the user chose it in View.
     void updateRunDock();
-    // The bottom docks' height and the left column's width as shares of the window, set when it is
-    // first shown at its size and by Reset Layout.
-    void fitDocksToWindow();
+    bool runDockWanted() const;
     void showInfo(const QString& text);
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
@@ -228,40 +226,16 @@ private:
     ui::DiagnosticsPanel* m_diagnostics = nullptr;
     ui::StatisticsView* m_statistics = nullptr;
     ui::RankPanel* m_ranks = nullptr;
-    QDockWidget* m_ranksDock = nullptr;
     ui::CompareView* m_compare = nullptr;  // created by the first comparison
     QTabWidget* m_tabs = nullptr;
-    QDockWidget* m_diagnosticsDock = nullptr;
-    QDockWidget* m_statisticsDock = nullptr;
     ui::FindPanel* m_find = nullptr;
-    QDockWidget* m_findDock = nullptr;
     ui::EventsPanel* m_events = nullptr;
-    QDockWidget* m_eventsDock = nullptr;
-    bool m_bottomDocksParked = false;
-    std::vector<QDockWidget*> m_parkedDocks;  // hidden while Compare is shown
+    DockLayout* m_docks = nullptr;  // where the panels sit
+    StatusLine* m_status = nullptr;
+    WindowActions* m_actions = nullptr;  // menus and tool bar
     RunPanel* m_runPanel = nullptr;
     MessageBar* m_message = nullptr;
-    QComboBox* m_history = nullptr;
     ui::OverviewStrip* m_overview = nullptr;
-    QDockWidget* m_runDock = nullptr;
-    bool m_runDockChosen = false;   // the user showed or hid it (View menu): it stays so
-    QByteArray m_defaultLayout;     // the docks as a fresh start arranges them (Reset Layout)
-    bool m_layoutRestored = false;  // a saved layout was applied: its dock sizes are the user's
-    bool m_shownOnce = false;
-    QDockWidget* m_detailsDock = nullptr;
-    QLabel* m_deviceStatus = nullptr;
-    QLabel* m_runStatus = nullptr;
-    QLabel* m_analysisStatus = nullptr;
-    QLabel* m_progressLabel = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QAction* m_exportJsonAction = nullptr;
-    QAction* m_exportPngAction = nullptr;
-    QAction* m_runAction = nullptr;
-    QAction* m_compareAction = nullptr;
-    QAction* m_cancelAction = nullptr;
-    QAction* m_fullNamesAction = nullptr;     // View > Full kernel names
-    QAction* m_dependenciesAction = nullptr;  // View > Dependencies
 
     DocumentHistory m_documents;
     analysis::AnalysisOptions m_analysisOptions;

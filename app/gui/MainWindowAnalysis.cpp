@@ -2,12 +2,13 @@
 // an NVTX range or a slice's time from the slice menu) and Compare's pair, each on the analyzer's
 // workers, and what their results show.
 #include <QDockWidget>
-#include <QLabel>
 #include <QMenu>
 #include <QTabWidget>
 #include <algorithm>
 
+#include "app/gui/DockLayout.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/StatusLine.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/StatisticsView.h"
@@ -22,7 +23,7 @@ void MainWindow::analyzeCurrent(bool focus) {
     const DocumentPtr doc = currentDocument();
     if (!doc)
         return;
-    m_analysisStatus->setText(tr("Analysing..."));
+    m_status->setAnalysisText(tr("Analysing..."), false);
     // The analysis this document has (another window of it): its warp badges can be kept.
     std::shared_ptr<const DocumentAnalysis> previous = currentAnalysis();
     m_analyzer.analyze(doc, m_analysisOptions, m_windowRequest, std::move(previous),
@@ -47,7 +48,7 @@ void MainWindow::selectTime(model::TimeRange range, std::vector<model::TrackInde
     request.tracks = std::move(tracks);
     analyzeWindow(request);
     m_statistics->showRows();  // the selection's summary: what each row did in it
-    m_statisticsDock->raise();
+    m_docks->statisticsDock()->raise();
 }
 
 void MainWindow::analyzeWindow(const analysis::WindowRequest& request) {
@@ -157,14 +158,14 @@ void MainWindow::applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& an
     // A job of several ranks: the Ranks tab shows them side by side (brought forward the first
     // time a job is shown); otherwise it goes away.
     m_ranks->setStats(currentDocument()->trace, analysis->ranks);
-    if (analysis->ranks && m_ranksDock->isHidden()) {
-        m_ranksDock->show();
-        m_ranksDock->raise();
+    QDockWidget* ranksDock = m_docks->ranksDock();
+    if (analysis->ranks && ranksDock->isHidden()) {
+        ranksDock->show();
+        ranksDock->raise();
     } else if (!analysis->ranks) {
-        m_ranksDock->hide();
+        ranksDock->hide();
     }
-    m_analysisStatus->setText(analysis->summary);
-    m_analysisStatus->setToolTip(analysis->summary);
+    m_status->setAnalysisText(analysis->summary, true);
 }
 
 }  // namespace wl::app

@@ -5,13 +5,13 @@
 // AppSettings).
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
 #include <QRegularExpression>
 #include <QTabWidget>
 
 #include "app/gui/AppSettings.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleTraces.h"
+#include "app/gui/StatusLine.h"
 #include "io/TraceFile.h"
 #include "ui/timeline/TimelineView.h"
 
@@ -23,7 +23,7 @@ bool MainWindow::exportChromeTrace(const QString& path) {
         showError(tr("There is no trace to export: open or run one first."));
         return false;
     }
-    m_progressLabel->setText(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
+    m_status->setActivity(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
     m_exporter->save(doc->trace, path);  // on a worker: onExported says how it went
     return true;
 }
@@ -145,20 +145,19 @@ void MainWindow::startLoad(LoadIntent intent) {
     if (intent.paths.size() > 1 || QFileInfo(intent.path()).isDir())
         intent.source = LoadIntent::Source::RankJob;
     if (intent.source == LoadIntent::Source::RankJob) {
-        m_progressLabel->setText(
-            tr("Opening %n rank trace(s)...", nullptr, int(intent.paths.size())));
+        m_status->setActivity(tr("Opening %n rank trace(s)...", nullptr, int(intent.paths.size())));
         m_loader->loadJob(std::move(intent));
         return;
     }
     if (intent.origin() == TraceDocument::Origin::File)
-        m_progressLabel->setText(tr("Opening %1...").arg(QFileInfo(intent.path()).fileName()));
+        m_status->setActivity(tr("Opening %1...").arg(QFileInfo(intent.path()).fileName()));
     m_loader->load(std::move(intent));  // onLoaded answers
 }
 
 void MainWindow::openBundledSample() {
     const QStringList samples = bundledSamples();
     if (!samples.isEmpty()) {
-        m_progressLabel->setText(tr("Opening the sample trace..."));
+        m_status->setActivity(tr("Opening the sample trace..."));
         startLoad({LoadIntent::Source::Sample, {samples.front()}});
         return;
     }

@@ -1,13 +1,13 @@
 // MainWindow's runs: the device probe's answer, Run and Compare (on the run controller's
 // worker), Cancel, and what a finished batch shows.
 #include <QAction>
-#include <QLabel>
-#include <QProgressBar>
 #include <optional>
 
 #include "app/gui/AppSettings.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
+#include "app/gui/StatusLine.h"
+#include "app/gui/WindowActions.h"
 
 namespace wl::app {
 
@@ -19,9 +19,9 @@ void MainWindow::probeDevice(const DeviceProbeFn& probe, bool inBackground) {
     // Until the answer comes, runs are unavailable and say why; traces open meanwhile.
     m_deviceText = tr("still looking for a CUDA GPU");
     m_runPanel->setDevice(false, m_deviceText);
-    m_runAction->setEnabled(false);
-    m_compareAction->setEnabled(false);
-    m_deviceStatus->setText(tr("GPU: looking..."));
+    m_actions->run()->setEnabled(false);
+    m_actions->compareRuns()->setEnabled(false);
+    m_status->setDeviceText(tr("GPU: looking..."));
     m_runs->probeDevice(probe);  // deviceProbed answers
 }
 
@@ -32,12 +32,11 @@ void MainWindow::showDevice(const model::Result<std::string>& device) {
     const QString text = device.ok() ? QString::fromStdString(device.value())
                                      : QString::fromStdString(device.error().message);
     m_runPanel->setDevice(m_deviceAvailable, text);
-    m_runAction->setEnabled(m_deviceAvailable);
-    m_compareAction->setEnabled(m_deviceAvailable);
-    m_deviceStatus->setText(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"));
+    m_actions->run()->setEnabled(m_deviceAvailable);
+    m_actions->compareRuns()->setEnabled(m_deviceAvailable);
     if (!m_deviceAvailable)
-        m_runStatus->setText(tr("Runs need a CUDA GPU; traces open as usual"));
-    m_deviceStatus->setToolTip(text);
+        m_status->setRunText(tr("Runs need a CUDA GPU; traces open as usual"));
+    m_status->setDevice(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"), text);
     updateRunDock();
 }
 
@@ -70,9 +69,8 @@ std::optional<RunRequest> MainWindow::requestToRun(const QString& what) {
 
 void MainWindow::startRuns(std::vector<RunRequest> requests, const QString& label) {
     m_message->clearMessage();
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progressLabel->setText(label);
+    m_status->setRunProgress(0.0);
+    m_status->setActivity(label);
     m_runs->start(std::move(requests));
 }
 
@@ -80,7 +78,7 @@ void MainWindow::cancelRun() {
     if (!m_runs->isRunning())
         return;
     m_runs->cancel();
-    m_progressLabel->setText(tr("Cancelling..."));
+    m_status->setActivity(tr("Cancelling..."));
 }
 
 void MainWindow::onRunFinished(const RunBatchResult& result) {
@@ -100,13 +98,13 @@ void MainWindow::onRunFinished(const RunBatchResult& result) {
                       .arg(QString::fromStdString(result.requests[result.outcomes.size()].mode))
                 : tr("The run failed: ");
         showError(which + what);
-        m_runStatus->setText(tr("Last run failed: %1").arg(what));
+        m_status->setRunText(tr("Last run failed: %1").arg(what));
     } else if (result.cancelled) {
         showInfo(tr("The run was cancelled."));
-        m_runStatus->setText(tr("Last run cancelled"));
+        m_status->setRunText(tr("Last run cancelled"));
     } else if (const DocumentPtr doc = currentDocument()) {
-        m_runStatus->setText(lastRunSummary(*doc));
-        m_runStatus->setToolTip(m_runStatus->text());
+        m_status->setRunText(lastRunSummary(*doc));
+        m_status->keepRunTextAsToolTip();
         if (!doc->checkPassed) {
             showError(tr("The result check failed: %1").arg(doc->checkText));
         } else if (result.outcomes.size() == 2) {
@@ -118,7 +116,7 @@ void MainWindow::onRunFinished(const RunBatchResult& result) {
 }
 
 QString MainWindow::lastRunText() const {
-    return m_runStatus->text();
+    return m_status->runText();
 }
 
 void MainWindow::setRunRequest(const RunRequest& request) {

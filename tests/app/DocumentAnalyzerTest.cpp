@@ -2,8 +2,10 @@
 // analysed for Compare, and an abandoned analysis never lands.
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QTest>
+#include <memory>
 #include <vector>
 
 #include "app/gui/DocumentAnalyzer.h"
@@ -24,10 +26,21 @@ analysis::WindowRequest wholeTrace() {
     return r;
 }
 
+// Waits until every analysis job that holds `doc` has run to its end, and then delivers what the
+// jobs posted: a job lets go of its document only after it has posted its result (or dropped
+// it), so a result that should not land would land here.
+bool waitUntilWorkersLetGo(std::weak_ptr<const TraceDocument> doc) {
+    if (!QTest::qWaitFor([&] { return doc.expired(); }, 20000))
+        return false;
+    QCoreApplication::sendPostedEvents();
+    return true;
+}
+
 TEST(DocumentAnalyzer, TheNewestRequestForTheCurrentDocumentWins) {
     QObject context;
     DocumentAnalyzer analyzer(&context);
-    const DocumentPtr doc = smallDocument("a");
+    DocumentPtr doc = smallDocument("a");
+    const std::weak_ptr<const TraceDocument> watched = doc;
     std::vector<analysis::WindowRequest::Kind> delivered;
     auto record = [&](std::shared_ptr<const DocumentAnalysis> result) {
         ASSERT_TRUE(result);
@@ -35,10 +48,10 @@ TEST(DocumentAnalyzer, TheNewestRequestForTheCurrentDocumentWins) {
         delivered.push_back(result->request.kind);
     };
     analyzer.analyze(doc, {}, {}, nullptr, record);
-    analyzer.analyze(doc, {}, wholeTrace(), nullptr, record);
+    analyzer.analyze(std::move(doc), {}, wholeTrace(), nullptr, record);
     EXPECT_TRUE(analyzer.isBusy());
     ASSERT_TRUE(QTest::qWaitFor([&] { return !analyzer.isBusy(); }, 20000));
-    QTest::qWait(50);  // the first, superseded, must not come late
+    ASSERT_TRUE(waitUntilWorkersLetGo(watched));  // the first, superseded, must not come late
     EXPECT_EQ(delivered, std::vector{analysis::WindowRequest::Kind::WholeTrace});
 }
 
@@ -46,11 +59,13 @@ TEST(DocumentAnalyzer, AnAbandonedAnalysisNeverLands) {
     QObject context;
     DocumentAnalyzer analyzer(&context);
     bool delivered = false;
-    analyzer.analyze(smallDocument("a"), {}, {}, nullptr,
+    DocumentPtr doc = smallDocument("a");
+    const std::weak_ptr<const TraceDocument> watched = doc;
+    analyzer.analyze(std::move(doc), {}, {}, nullptr,
                      [&](std::shared_ptr<const DocumentAnalysis>) { delivered = true; });
     analyzer.abandonCurrent();
     EXPECT_FALSE(analyzer.isBusy());
-    QTest::qWait(300);
+    ASSERT_TRUE(waitUntilWorkersLetGo(watched));
     EXPECT_FALSE(delivered);
 }
 

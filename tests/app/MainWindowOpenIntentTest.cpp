@@ -6,7 +6,10 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "WindowTestDeps.h"
 #include "app/gui/MainWindow.h"
@@ -22,24 +25,50 @@ protected:
     void SetUp() override { QSettings().clear(); }
     void TearDown() override { QSettings().clear(); }
 
+    // The traces the loader made, watched: a result that was superseded is dropped and lets go
+    // of its trace; one that was taken lives on in a document.
+    struct Made {
+        std::mutex mutex;
+        std::vector<std::weak_ptr<const model::Trace>> traces;
+    };
+    Made made;
+
     // A window whose loader makes a small trace for any path, slowly for the first of a pair.
-    static MainWindowDeps slowPairDeps() {
+    MainWindowDeps slowPairDeps() {
         MainWindowDeps d = windowTestDeps();
-        d.loader = [](const QString& path) -> model::Result<model::TracePtr> {
+        d.loader = [this](const QString& path) -> model::Result<model::TracePtr> {
             if (path.startsWith(QLatin1String("pair-first")))
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
             test::SyntheticTraceSpec spec;
             spec.kernels = 20;
-            return test::makeSyntheticTrace(spec);
+            model::TracePtr trace = test::makeSyntheticTrace(spec);
+            const std::lock_guard lock(made.mutex);
+            made.traces.push_back(trace);
+            return trace;
         };
         return d;
     }
 
-    // Waits for openFinished and for the window to settle, and a little more, so that a result
-    // that was superseded has arrived (and been dropped) too.
-    static void settle(MainWindow& window, QSignalSpy& opened) {
+    // Waits for openFinished, for all `loads` loads to have been made and each of their results
+    // taken (a document holds the trace) or dropped (nothing does), whichever order they came
+    // in, and for the window to settle.
+    void settle(MainWindow& window, QSignalSpy& opened, std::size_t loads) {
         ASSERT_TRUE(opened.count() > 0 || opened.wait(10000));
-        QTest::qWait(400);
+        const auto allArrived = [&] {
+            const std::lock_guard lock(made.mutex);
+            if (made.traces.size() < loads)
+                return false;
+            for (const std::weak_ptr<const model::Trace>& weak : made.traces) {
+                const model::TracePtr trace = weak.lock();
+                bool taken = false;
+                for (int i = 0; trace && i < window.documentCount(); ++i)
+                    taken = taken || window.document(i)->trace == trace;
+                if (trace && !taken)
+                    return false;  // still on its way
+            }
+            return true;
+        };
+        ASSERT_TRUE(QTest::qWaitFor(allArrived, 20000));
         if (window.isBusy()) {
             ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(10000));
         }
@@ -52,7 +81,7 @@ TEST_F(MainWindowOpenIntentTest, AnOpenWhileASamplePairLoadsIsAPlainOpen) {
     QSignalSpy opened(&window, &MainWindow::openFinished);
     window.compareSamples("pair-first.json", "pair-second.json");
     window.openFile("mine.json");  // File > Open while the pair's first trace loads
-    settle(window, opened);
+    settle(window, opened, 2);
     // Only the file opened: it is not the first trace of the pair, and nothing is compared.
     ASSERT_EQ(opened.count(), 1);
     EXPECT_TRUE(opened.front().front().toBool());
@@ -69,7 +98,7 @@ TEST_F(MainWindowOpenIntentTest, ASamplePairStartedWhileAFileLoadsOpensBothAndCo
     QSignalSpy opened(&window, &MainWindow::openFinished);
     window.openFile("mine.json");
     window.compareSamples("pair-first.json", "pair-second.json");  // supersedes the open
-    settle(window, opened);
+    settle(window, opened, 3);
     ASSERT_EQ(opened.count(), 1);  // one for the pair, when both are in
     ASSERT_EQ(window.documentCount(), 2);
     EXPECT_TRUE(window.document(0)->title.startsWith("pair-first.json"));
@@ -89,7 +118,7 @@ TEST_F(MainWindowOpenIntentTest, ACompareWithSupersededByAnOpenComparesNothing) 
     QSignalSpy opened(&window, &MainWindow::openFinished);
     window.compareWith("pair-first-other.json");  // slow
     window.openFile("mine.json");
-    settle(window, opened);
+    settle(window, opened, 2);
     ASSERT_EQ(opened.count(), 1);
     ASSERT_EQ(window.documentCount(), 2);
     EXPECT_EQ(window.currentDocument()->title, "mine.json");

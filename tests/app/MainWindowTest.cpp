@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include <QTabWidget>
@@ -29,6 +31,7 @@
 #include "app/gui/RunPanel.h"
 #include "app/gui/SampleTraces.h"
 #include "io/TraceFile.h"
+#include "support/Gate.h"
 #include "support/TestData.h"
 #include "support/TraceFactory.h"
 #include "ui/analysis/CompareView.h"
@@ -322,37 +325,71 @@ TEST_F(MainWindowTest, RunPanelWithADeviceDisablesRunWhileRunning) {
     EXPECT_TRUE(window.lastRunText().contains("normalized sum"));
 }
 
+// A run held at a gate until the test lets it go (or cancels it), so that "while it runs" lasts as
+// long as the test needs on any machine; then it ends as fakeRunner's does.
+struct HeldRun {
+    test::Gate gate;
+    std::atomic<bool> entered{false};
+    std::atomic<bool> letGo{false};  // it ended because the gate opened
+
+    RunnerFn runner(std::atomic<int>* calls = nullptr) {
+        return [this, calls](const RunRequest& request, const ProgressFn& progress,
+                             const std::atomic<bool>* cancel) -> model::Result<RunOutcome> {
+            if (calls)
+                ++*calls;
+            entered = true;
+            // Held for at most 30 s: longer than any wait of the tests, so a run that was not
+            // let go or cancelled makes them fail instead of hang.
+            for (int i = 0; i < 3000; ++i) {
+                if (gate.waitOpen(std::chrono::milliseconds(10))) {
+                    letGo = true;
+                    return fakeRunner(std::chrono::milliseconds(0))(request, progress, cancel);
+                }
+                if (cancel && cancel->load())
+                    return model::Error{"cancelled", {}, -1};
+            }
+            return model::Error{"the test never let the run go", {}, -1};
+        };
+    }
+};
+
 TEST_F(MainWindowTest, ALongRunKeepsTheEventLoopTurning) {
     std::atomic<int> calls{0};
-    MainWindow window(deps(withDevice, fakeRunner(std::chrono::milliseconds(1500), &calls)));
+    HeldRun held;
+    MainWindow window(deps(withDevice, held.runner(&calls)));
+    const test::GateOpener letGoAtEnd(held.gate);
     window.show();
     int ticks = 0;
     QTimer timer;
     QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
     timer.start(10);
     QSignalSpy finished(&window, &MainWindow::runFinished);
-    const auto before = std::chrono::steady_clock::now();
     window.startRun();
-    // startRun returns at once: the run is on a worker thread.
-    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(500));
+    // startRun returns at once: the run is on a worker thread, still held there.
+    EXPECT_FALSE(held.gate.isOpen());
+    EXPECT_TRUE(window.isBusy());
+    EXPECT_EQ(finished.size(), 0);
+    // While the run is held, the loop turns: many ticks at 10 ms a tick.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return ticks > 30; }, 20000));
+    EXPECT_EQ(finished.size(), 0);
+    held.gate.open();
     ASSERT_TRUE(finished.wait(20000));
     timer.stop();
+    EXPECT_TRUE(held.letGo.load());  // it ran until let go, not to its end on the GUI thread
     EXPECT_EQ(calls.load(), 1);
-    // 1.5 s of run at 10 ms a tick: the loop must have turned many times during it.
-    EXPECT_GT(ticks, 30);
     EXPECT_EQ(window.documentCount(), 1);
 }
 
 TEST_F(MainWindowTest, CancelStopsALongRunAndLeavesTheAppReady) {
-    MainWindow window(deps(withDevice, fakeRunner(std::chrono::milliseconds(5000))));
+    HeldRun held;  // never let go: only Cancel can end it within the wait below
+    MainWindow window(deps(withDevice, held.runner()));
     window.show();
     QSignalSpy finished(&window, &MainWindow::runFinished);
     window.startRun();
-    QTest::qWait(100);
-    const auto before = std::chrono::steady_clock::now();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return held.entered.load(); }, 20000));
     QTest::mouseClick(window.runPanel()->cancelButton(), Qt::LeftButton);
-    ASSERT_TRUE(finished.wait(5000));
-    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(2000));
+    ASSERT_TRUE(finished.wait(20000));
+    EXPECT_FALSE(held.letGo.load());
     EXPECT_FALSE(finished.front().front().toBool());
     EXPECT_EQ(window.documentCount(), 0);
     EXPECT_EQ(window.messageLevel(), MessageBar::Level::Info);
@@ -670,25 +707,44 @@ TEST_F(MainWindowTest, AMalformedFileShowsAnErrorAndKeepsThePreviousDocument) {
 }
 
 TEST_F(MainWindowTest, OnlyTheLatestOpenCounts) {
-    // The first load is slow; opening another file meanwhile drops its result.
-    TraceLoadFn loader = [](const QString& path) -> model::Result<model::TracePtr> {
+    // The first load is held until the second has opened; opening another file meanwhile drops
+    // its result when it arrives. The trace it made is watched: a dropped result lets go of it,
+    // one that was taken lives on in a document.
+    struct Slow {
+        test::Gate gate;
+        std::mutex mutex;
+        bool made = false;
+        std::weak_ptr<const model::Trace> trace;
+    } slow;
+    TraceLoadFn loader = [&slow](const QString& path) -> model::Result<model::TracePtr> {
         test::SyntheticTraceSpec spec;
-        if (path.contains("slow")) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(400));
-            spec.streams = 2;
-        } else {
+        if (!path.contains("slow")) {
             spec.streams = 5;
+            return test::makeSyntheticTrace(spec);
         }
-        return test::makeSyntheticTrace(spec);
+        slow.gate.waitOpen(std::chrono::seconds(30));
+        spec.streams = 2;
+        model::TracePtr trace = test::makeSyntheticTrace(spec);
+        const std::lock_guard lock(slow.mutex);
+        slow.made = true;
+        slow.trace = trace;
+        return trace;
     };
     MainWindowDeps d = deps(withDevice);
     d.loader = loader;
     MainWindow window(std::move(d));
+    const test::GateOpener openAtEnd(slow.gate);
     QSignalSpy idle(&window, &MainWindow::idle);
     window.openFile("slow.json");
     window.openFile("fast.json");
     ASSERT_TRUE(idle.wait(10000));
-    QTest::qWait(600);  // the slow result arrives and must be ignored
+    slow.gate.open();  // the slow result arrives now and must be ignored
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const std::lock_guard lock(slow.mutex);
+            return slow.made && slow.trace.expired();
+        },
+        20000));
     ASSERT_EQ(window.documentCount(), 1);
     EXPECT_EQ(window.currentDocument()->title, "fast.json");
 }

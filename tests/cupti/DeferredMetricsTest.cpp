@@ -7,10 +7,10 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <thread>
 
 #include "FakePmSamplingApi.h"
 #include "cupti/DeferredMetrics.h"
+#include "support/Gate.h"
 
 namespace wl::cupti {
 namespace {
@@ -67,18 +67,25 @@ TEST_F(DeferredMetricsTest, ADeviceThatCannotBeSampledIsAWarningAndTheOthersStil
 }
 
 TEST_F(DeferredMetricsTest, LaunchesWaitUntilSamplingHasStarted) {
-    // A start that takes 300 ms, as CUPTI's does (counter availability, buffer allocation).
+    // A start that takes as long as the test says, as CUPTI's takes its time (counter
+    // availability, buffer allocation): the sampler's factory waits at a gate, so "not started
+    // yet" holds for as long as the test needs it, on any machine.
+    wl::test::Gate gate;
     DeferredMetrics metrics(
         PmSampler::kDefaultIntervalNs, [this] { ++started; },
-        [this] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        [this, &gate] {
+            gate.waitOpen(std::chrono::seconds(20));
             return std::make_unique<PmSampler>(std::make_unique<test::FakeApi>(state));
         });
+    // Opened however the test ends, before ~DeferredMetrics joins the sampling thread.
+    const wl::test::GateOpener openAtEnd(gate);
     EXPECT_FALSE(metrics.startsPending());
     EXPECT_TRUE(metrics.waitForStarts(std::chrono::milliseconds(0)));  // nothing to wait for
     metrics.noteDevice(0);
     EXPECT_TRUE(metrics.startsPending());
     EXPECT_FALSE(metrics.waitForStarts(std::chrono::milliseconds(10)));  // gives up
+    EXPECT_EQ(started.load(), 0);
+    gate.open();  // the start completes now
     EXPECT_TRUE(metrics.waitForStarts(std::chrono::seconds(10)));
     EXPECT_FALSE(metrics.startsPending());
     EXPECT_EQ(started.load(), 1);

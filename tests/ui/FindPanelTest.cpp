@@ -1,10 +1,12 @@
 // Search on the timeline: the outlines of matches, revealing a slice, and the Find panel (worker
 // search, count, Enter / Shift+Enter, the results list).
+#include <QCoreApplication>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QThreadPool>
 
 #include <gtest/gtest.h>
 
@@ -201,7 +203,11 @@ TEST_F(FindPanelFixture, ANewerQueryWinsOverAStaleOne) {
     panel.setQuery({QStringLiteral("memcpy")});
     panel.setQuery({QStringLiteral("outer")});
     ASSERT_TRUE(spy.wait(10'000));
-    QTest::qWait(100);  // the first search's answer, had it not been dropped, would be here too
+    // Both searches have run to their end and posted what they post: the first search's answer,
+    // had it not been dropped, is delivered here too (in whichever order the two finished).
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::sendPostedEvents();
+    EXPECT_EQ(spy.size(), 1);
     ASSERT_TRUE(panel.matches());
     EXPECT_EQ(panel.matches()->query().text, QStringLiteral("outer"));
     EXPECT_EQ(panel.matches()->size(), 1u);

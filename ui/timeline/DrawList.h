@@ -43,7 +43,7 @@ struct DrawHatch {
 
 // What one frame of the timeline's time area draws, built by DrawListBuilder from (trace, range,
 // width, rows) and painted by TimelinePainter. Bounded by the pixels, not by the events: at most
-// one slice item per pixel per lane. A plain value; cached by the view per (range, width, rows).
+// one slice item per pixel per lane. A plain value; the view keeps one per row (DrawListCache).
 struct DrawList {
     std::vector<DrawBatch> sliceBatches;  // slices and merged runs, by colour
     std::vector<DrawBatch> fillBatches;   // counters, occupancy gauges: drawn over the slices
@@ -55,6 +55,11 @@ struct DrawList {
     std::uint64_t visibleSlices = 0;  // slices in view (= sum of item counts)
     std::uint32_t lanesDrawn = 0;     // lanes with their slices in this list
     std::uint32_t mergedItems = 0;    // items with count > 1
+
+    bool empty() const {
+        return sliceBatches.empty() && fillBatches.empty() && hatches.empty() && labels.empty() &&
+               lowFillMarks.empty();
+    }
 
     std::size_t sliceItemCount() const {
         std::size_t n = 0;

@@ -52,6 +52,12 @@ public:
         return std::move(m_list);
     }
 
+    DrawList runRow(int rowIndex) {
+        const TimelineRow& row = m_r.layout->rows()[std::size_t(rowIndex)];
+        rowType(row.kind).draw(*this, row);
+        return std::move(m_list);
+    }
+
 private:
     struct Pending {
         int x0;
@@ -332,6 +338,20 @@ DrawList DrawListBuilder::build(const DrawListRequest& request) const {
         return {};
     }
     return Builder(request, m_metrics).run();
+}
+
+DrawList DrawListBuilder::buildRow(const DrawListRequest& request, int rowIndex) const {
+    if (!request.trace || !request.layout || rowIndex < 0 ||
+        rowIndex >= int(request.layout->rows().size())) {
+        return {};
+    }
+    // The rows' kinds draw in time-area coordinates, content y minus the scroll: a scroll of the
+    // row's top and a height of the row give row coordinates and every lane of it.
+    const TimelineRow& row = request.layout->rows()[std::size_t(rowIndex)];
+    DrawListRequest rowRequest = request;
+    rowRequest.scrollYPx = row.yPx;
+    rowRequest.viewportHeightPx = row.heightPx;
+    return Builder(rowRequest, m_metrics).runRow(rowIndex);
 }
 
 }  // namespace wl::ui

@@ -45,6 +45,10 @@ public:
     explicit DrawListBuilder(const QFont& labelFont);
 
     DrawList build(const DrawListRequest& request) const;
+    // Row `rowIndex` of the request's layout on its own, all of its lanes, in row coordinates
+    // (y = 0 at the row's top; the request's scroll and height are not used): what DrawListCache
+    // keeps per row, so that a vertical scroll moves the rows' lists instead of rebuilding them.
+    DrawList buildRow(const DrawListRequest& request, int rowIndex) const;
 
     // First index in [from, lane.size()) whose start is >= t (lane sorted by start), by galloping
     // from `from`: cost O(log distance), so stepping through a lane pixel by pixel stays cheap.

@@ -31,34 +31,28 @@ int TimelineView::headerWidthPx() const {
 }
 
 const TimelineLayout& TimelineView::layout() const {
-    return m_state->layout;
+    return m_state->rows.layout();
 }
 
 // ---- trace, overlays, range --------------------------------------------------------------------
 
 void TimelineView::setTrace(model::TracePtr trace) {
     State& s = *m_state;
-    const bool hadSelection = s.selected.valid();
+    const bool hadSelection = s.selection.slice.valid();
     s.trace = std::move(trace);
-    s.selected = {};
-    s.collapsed.clear();
-    if (s.trace) {
-        // Producers' bookkeeping processes (Kineto's "Spans", "Traces") start folded.
-        for (model::ProcessIndex p : TimelineLayout::foldedAtOpen(*s.trace)) {
-            s.collapsed.insert(TimelineLayout::processKey(p));
-        }
-    }
-    s.timeSelection.reset();  // times of the previous trace
-    s.analysisWindow.clear();
-    s.search.reset();  // slices of the previous trace
-    s.flags.clear();   // times of the previous trace
+    s.selection.slice = {};
+    s.rows.setTrace(s.trace.get());
+    s.selection.time.reset();  // times of the previous trace
+    s.selection.analysisWindow.clear();
+    s.selection.search.reset();  // slices of the previous trace
+    s.flags.clear();             // times of the previous trace
     s.jumpedFlag.reset();
     // Overlays address slices of the previous trace: they go with it.
     s.overlays.build(s.trace.get(), {});
     ++s.overlayVersion;
     s.counters.build(s.trace.get());
     s.lanes.build(s.trace.get());
-    s.cacheKey.reset();
+    s.drawLists.invalidate();
     rebuildLayout();
     s.vbar->setValue(0);
     if (s.trace) {
@@ -82,7 +76,7 @@ void TimelineView::setFullKernelNames(bool full) {
         return;
     }
     s.overlays.setFullKernelNames(full);
-    s.cacheKey.reset();  // the labels change, nothing else
+    s.drawLists.invalidate();  // the labels change, nothing else
     update();
 }
 
@@ -145,11 +139,11 @@ void TimelineView::fitDense() {
 
 void TimelineView::fitSelection() {
     const State& s = *m_state;
-    if (!s.trace || !s.selected.valid()) {
+    if (!s.trace || !s.selection.slice.valid()) {
         fitAll();
         return;
     }
-    const model::Slice& slice = s.trace->slice(s.selected);
+    const model::Slice& slice = s.trace->slice(s.selection.slice);
     m_state->viewport.fit(slice.startNs, slice.endNs(),
                           std::max<model::TimeNs>(slice.durationNs / 10, 50));
 }
@@ -230,20 +224,15 @@ void TimelineView::selectSlice(model::SliceRef ref) {
     }
     if (ref.valid()) {
         // Open whatever hides the slice, then bring its lane into view.
-        const model::Track& track = s.trace->track(ref.track);
         const model::Slice& slice = s.trace->slice(ref);
-        bool changedLayout = s.collapsed.erase(TimelineLayout::processKey(track.process)) > 0;
-        if (slice.depth > 0) {
-            changedLayout |= s.collapsed.erase(TimelineLayout::trackKey(ref.track)) > 0;
-        }
-        if (changedLayout) {
+        if (s.rows.unfoldFor(ref.track, slice.depth)) {
             rebuildLayout();
         }
-        if (s.layout.rowOfTrack(ref.track) < 0) {
+        if (s.rows.layout().rowOfTrack(ref.track) < 0) {
             unhideRowOf(ref.track);  // the user arranged it away; what they asked for shows it
         }
-        const int row = s.layout.rowOfTrack(ref.track);
-        if (const std::optional<int> y = s.layout.laneY(row, slice.depth)) {
+        const int row = s.rows.layout().rowOfTrack(ref.track);
+        if (const std::optional<int> y = s.rows.layout().laneY(row, slice.depth)) {
             const int viewH = timeAreaOf(this, s.vbar).height();
             const int scroll = s.vbar->value();
             // The top band may hold a group's sticky title, which would cover the lane.
@@ -256,10 +245,10 @@ void TimelineView::selectSlice(model::SliceRef ref) {
         // far away).
         s.viewport.panToShow(slice.startNs, slice.endNs());
     }
-    if (ref == s.selected) {
+    if (ref == s.selection.slice) {
         return;
     }
-    s.selected = ref;
+    s.selection.slice = ref;
     update();
     emit sliceSelected(ref);
 }
@@ -268,9 +257,9 @@ void TimelineView::revealProcess(model::ProcessIndex process) {
     State& s = *m_state;
     if (!s.trace || process >= s.trace->processes().size())
         return;
-    if (s.collapsed.erase(TimelineLayout::processKey(process)) > 0)
+    if (s.rows.unfoldProcess(process))
         rebuildLayout();
-    for (const TimelineRow& row : s.layout.rows()) {
+    for (const TimelineRow& row : s.rows.layout().rows()) {
         if (row.kind == RowKind::Process && row.process == process) {
             s.vbar->setValue(row.yPx);
             break;
@@ -280,7 +269,7 @@ void TimelineView::revealProcess(model::ProcessIndex process) {
 }
 
 model::SliceRef TimelineView::selectedSlice() const {
-    return m_state->selected;
+    return m_state->selection.slice;
 }
 
 void TimelineView::revealSlice(model::SliceRef ref) {
@@ -296,19 +285,19 @@ void TimelineView::revealSlice(model::SliceRef ref) {
 
 bool TimelineView::followRelation(Relation relation) {
     const State& s = *m_state;
-    if (!s.trace || !s.selected.valid()) {
+    if (!s.trace || !s.selection.slice.valid()) {
         return false;
     }
     model::SliceRef target;
     switch (relation) {
         case Relation::Launch:
-            target = FlowNavigation::launchPartner(*s.trace, s.selected);
+            target = FlowNavigation::launchPartner(*s.trace, s.selection.slice);
             break;
         case Relation::WaitedFor:
-            target = FlowNavigation::waitedFor(*s.trace, s.selected);
+            target = FlowNavigation::waitedFor(*s.trace, s.selection.slice);
             break;
         case Relation::AwaitedBy:
-            target = FlowNavigation::awaitedBy(*s.trace, s.selected);
+            target = FlowNavigation::awaitedBy(*s.trace, s.selection.slice);
             break;
     }
     if (!isValidRef(target)) {
@@ -319,26 +308,27 @@ bool TimelineView::followRelation(Relation relation) {
 }
 
 void TimelineView::setSearchMatches(SearchMatchesPtr matches) {
-    m_state->search = std::move(matches);
+    m_state->selection.search = std::move(matches);
     update();
 }
 
 const SearchMatchesPtr& TimelineView::searchMatches() const {
-    return m_state->search;
+    return m_state->selection.search;
 }
 
 std::vector<QRect> TimelineView::searchMatchRects() const {
     const State& s = *m_state;
     std::vector<QRect> out;
-    if (!s.trace || !s.search || s.search->empty()) {
+    if (!s.trace || !s.selection.search || s.selection.search->empty()) {
         return out;
     }
     const QRect area = timeAreaOf(this, s.vbar);
     const TimeMapper map = mapper();
     const int scroll = s.vbar->value();
-    for (const SearchMatches::Lane& lane : s.search->lanes()) {
-        const int row = s.layout.rowOfTrack(lane.track);
-        const std::optional<int> y = row >= 0 ? s.layout.laneY(row, lane.depth) : std::nullopt;
+    for (const SearchMatches::Lane& lane : s.selection.search->lanes()) {
+        const int row = s.rows.layout().rowOfTrack(lane.track);
+        const std::optional<int> y =
+            row >= 0 ? s.rows.layout().laneY(row, lane.depth) : std::nullopt;
         if (!y || *y - scroll + TimelineLayout::kLaneHeightPx < 0 || *y - scroll > area.height()) {
             continue;
         }
@@ -365,15 +355,14 @@ std::vector<QRect> TimelineView::searchMatchRects() const {
 
 void TimelineView::rebuildLayout() {
     State& s = *m_state;
-    s.layout.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps(), s.arrangement);
-    ++s.layoutVersion;
+    s.rows.rebuild(s.overlays.devicesWithGaps());
     updateScrollBar();
 }
 
 void TimelineView::updateScrollBar() {
     State& s = *m_state;
     const int viewH = std::max(1, height() - kRulerHeightPx - legendHeightPx(this));
-    const int maxScroll = std::max(0, s.layout.totalHeightPx() - viewH);
+    const int maxScroll = std::max(0, s.rows.layout().totalHeightPx() - viewH);
     s.vbar->setRange(0, maxScroll);
     s.vbar->setPageStep(viewH);
     s.vbar->setSingleStep(TimelineLayout::kLaneHeightPx);
@@ -383,54 +372,22 @@ void TimelineView::updateScrollBar() {
 }
 
 std::optional<model::TimeRange> TimelineView::timeSelection() const {
-    return m_state->timeSelection;
+    return m_state->selection.time;
 }
 
 const std::vector<model::TrackIndex>& TimelineView::selectedTracks() const {
-    return m_state->selectedTracks;
-}
-
-void TimelineView::selectRowsBetween(int y0, int y1) {
-    State& s = *m_state;
-    const auto& rows = s.layout.rows();
-    const int first = std::max(0, s.layout.rowAt(std::min(y0, y1)));
-    int last = s.layout.rowAt(std::max(y0, y1));
-    if (last < 0)
-        last = static_cast<int>(rows.size()) - 1;
-    s.selectedTracks.clear();
-    if (first > last || rows.empty()) {
-        s.selectedRowsYPx = {0, 0};
-        return;
-    }
-    for (int r = first; r <= last; ++r) {
-        const TimelineRow& row = rows[std::size_t(r)];
-        if (row.kind == RowKind::Track) {
-            s.selectedTracks.push_back(row.track);
-        } else if (row.kind == RowKind::Process && row.collapsed) {
-            // A folded process stands for all of its rows.
-            const auto tracks = s.trace->tracks();
-            for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
-                if (tracks[t].process == row.process)
-                    s.selectedTracks.push_back(t);
-            }
-        }
-    }
-    std::sort(s.selectedTracks.begin(), s.selectedTracks.end());
-    s.selectedTracks.erase(std::unique(s.selectedTracks.begin(), s.selectedTracks.end()),
-                           s.selectedTracks.end());
-    s.selectedRowsYPx = {rows[std::size_t(first)].yPx,
-                         rows[std::size_t(last)].yPx + rows[std::size_t(last)].heightPx};
+    return m_state->selection.tracks;
 }
 
 void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
-    m_state->timeSelection = range;
-    m_state->selectedTracks.clear();  // every row
+    m_state->selection.time = range;
+    m_state->selection.tracks.clear();  // every row
     updateMeasure();
     update();
 }
 
 void TimelineView::setAnalysisWindow(std::vector<model::TimeRange> parts) {
-    m_state->analysisWindow = std::move(parts);
+    m_state->selection.analysisWindow = std::move(parts);
     update();
 }
 

@@ -28,6 +28,10 @@
 class QMenu;
 
 namespace wl::ui {
+class DrawListCache;
+}
+
+namespace wl::ui {
 
 // The timeline widget: row headers on the left, a time ruler on top and the rows of a Trace
 // (host API, NVTX, per-GPU streams, sync, idle gaps, counters) drawn with pixel-bounded work per
@@ -151,10 +155,14 @@ public:
 
     // Width of the row-header column, in px (the time area starts right of it).
     int headerWidthPx() const;
-    // The rows as currently laid out, and the draw list of the current frame (built if needed):
-    // for tests and for exporting what is on screen.
+    // The rows as currently laid out, and the draw list of the current frame (its rows' lists,
+    // built if needed, joined in time-area coordinates): for tests and for exporting what is on
+    // screen.
     const TimelineLayout& layout() const;
-    const DrawList& currentDrawList() const { return drawList(); }
+    DrawList currentDrawList() const;
+    // Rows' draw lists built so far (DrawListCache): a vertical scroll adds none for rows that
+    // were in view before at the same time range and width.
+    std::uint64_t drawListBuilds() const;
 
     // Rows the user arranges (as in Perfetto): a right-click on a row header hides its row or
     // group, pins the row to the top, shows hidden rows again, collapses or expands all groups; a
@@ -204,7 +212,6 @@ protected:
 
 private:
     bool isValidRef(model::SliceRef ref) const;
-    void selectRowsBetween(int y0Px, int y1Px);  // content y; fills selectedTracks
     void rebuildLayout();
     void updateScrollBar();
     TimeMapper mapper() const;
@@ -212,7 +219,8 @@ private:
     void panBy(double fraction);
     double cursorXInTimeArea() const;
     HitResult hitAt(QPoint widgetPos) const;
-    const DrawList& drawList() const;
+    DrawListCache& drawLists() const;  // set to this frame's inputs
+    void paintDrawLists(QPainter& p, const QRect& area) const;
     void paintRowBackgrounds(QPainter& p, const QRect& area) const;
     void paintHeaders(QPainter& p, const QRect& area) const;
     void paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const;

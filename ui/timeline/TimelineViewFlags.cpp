@@ -65,13 +65,13 @@ void TimelineView::markFlags() {
     const State& s = *m_state;
     if (!s.trace)
         return;
-    if (s.timeSelection && !s.timeSelection->empty()) {
-        dropFlag(s.timeSelection->startNs, tr("Selection start"));
-        dropFlag(s.timeSelection->endNs, tr("Selection end"));
+    if (s.selection.time && !s.selection.time->empty()) {
+        dropFlag(s.selection.time->startNs, tr("Selection start"));
+        dropFlag(s.selection.time->endNs, tr("Selection end"));
     } else if (timeAreaOf(this, s.vbar).contains(s.mousePos)) {
         dropFlag(nsAtX(s.mousePos.x()));
-    } else if (s.selected.valid()) {
-        dropFlag(s.trace->slice(s.selected).startNs);
+    } else if (s.selection.slice.valid()) {
+        dropFlag(s.trace->slice(s.selection.slice).startNs);
     } else {
         dropFlag((visibleStartNs() + visibleEndNs()) / 2);
     }
@@ -151,8 +151,8 @@ QString TimelineView::measureText() const {
         }
         parts << ui::measureText(from->name, from->timeNs, to->name, to->timeNs);
     }
-    if (s.timeSelection && !s.timeSelection->empty()) {
-        const model::TimeRange& r = *s.timeSelection;
+    if (s.selection.time && !s.selection.time->empty()) {
+        const model::TimeRange& r = *s.selection.time;
         const Flag* reference = flags.referenceFlag();
         if (reference) {
             const model::TimeNs ref = reference->timeNs;

@@ -115,7 +115,7 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     s.rangeAnchorNs = nsAtX(p.x());
     s.selectingRows = s.selectingRange && p.y() >= kRulerHeightPx;
     s.rowsAnchorYPx = p.y() - kRulerHeightPx + s.vbar->value();
-    s.selectedTracks.clear();
+    s.selection.tracks.clear();
     s.pressPos = p;
     s.pressStartNs = visibleStartNs();
     s.pressEndNs = visibleEndNs();
@@ -145,10 +145,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     s.dragging = true;
     if (s.selectingRange) {
         const model::TimeNs t = nsAtX(p.x());
-        s.timeSelection =
+        s.selection.time =
             model::TimeRange{std::min(s.rangeAnchorNs, t), std::max(s.rangeAnchorNs, t)};
         if (s.selectingRows)
-            selectRowsBetween(s.rowsAnchorYPx, p.y() - kRulerHeightPx + s.vbar->value());
+            s.selection.selectRowsBetween(*s.trace, s.rows.layout(), s.rowsAnchorYPx,
+                                          p.y() - kRulerHeightPx + s.vbar->value());
         setCursor(Qt::IBeamCursor);
         update();
         return;
@@ -177,11 +178,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     if (s.dragging) {
         s.dragging = false;
         if (selecting) {
-            if (s.timeSelection && !s.timeSelection->empty()) {
-                emit timeRangeSelected(s.timeSelection->startNs, s.timeSelection->endNs);
+            if (s.selection.time && !s.selection.time->empty()) {
+                emit timeRangeSelected(s.selection.time->startNs, s.selection.time->endNs);
             } else {
-                s.timeSelection.reset();
-                s.selectedTracks.clear();
+                s.selection.clearTime();
             }
             update();
         }
@@ -194,9 +194,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
     if (selecting && event->position().y() < kRulerHeightPx) {
         // A click on the ruler clears the time selection.
-        if (s.timeSelection) {
-            s.timeSelection.reset();
-            s.selectedTracks.clear();
+        if (s.selection.time) {
+            s.selection.clearTime();
             update();
             emit timeSelectionCleared();
         }
@@ -244,7 +243,7 @@ HitResult TimelineView::hitAt(QPoint widgetPos) const {
     if (!s.trace || !area.contains(widgetPos)) {
         return {};
     }
-    return hitTest(*s.trace, s.layout, &s.overlays, mapper(), widgetPos.x() - area.left(),
+    return hitTest(*s.trace, s.rows.layout(), &s.overlays, mapper(), widgetPos.x() - area.left(),
                    widgetPos.y() - area.top() + s.vbar->value());
 }
 
@@ -261,9 +260,9 @@ bool TimelineView::event(QEvent* event) {
     if (!text.isEmpty()) {
         // A flag's pennant on the ruler.
     } else if (s.trace && p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
-        const int row = s.layout.rowAt(p.y() - kRulerHeightPx + s.vbar->value());
+        const int row = s.rows.layout().rowAt(p.y() - kRulerHeightPx + s.vbar->value());
         if (row >= 0) {
-            const TimelineRow& r = s.layout.rows()[std::size_t(row)];
+            const TimelineRow& r = s.rows.layout().rows()[std::size_t(row)];
             text = r.title.toHtmlEscaped();
             if (r.kind == RowKind::Track && r.laneCount > 1) {
                 text += QStringLiteral("<br>%1 lanes%2")
@@ -285,7 +284,7 @@ bool TimelineView::event(QEvent* event) {
                 break;
             }
             case HitResult::Kind::Counter: {
-                const TimelineRow& r = s.layout.rows()[std::size_t(hit.row)];
+                const TimelineRow& r = s.rows.layout().rows()[std::size_t(hit.row)];
                 const model::CounterTrack& c = s.trace->counters()[r.counter];
                 text = QStringLiteral("<b>%1</b><br>%2 at %3")
                            .arg(r.title.toHtmlEscaped())

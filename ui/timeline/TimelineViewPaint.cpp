@@ -20,26 +20,46 @@ void TimelineView::paintSearchMatches(QPainter& p) const {
     }
 }
 
-const DrawList& TimelineView::drawList() const {
+DrawListCache& TimelineView::drawLists() const {
     State& s = *m_state;
     const QRect area = timeAreaOf(this, s.vbar);
     const TimeMapper map = mapper();
-    const CacheKey key{s.trace.get(), s.layoutVersion, s.overlayVersion, map.startNs(),
-                       map.endNs(),   area.width(),    s.vbar->value(),  area.height()};
-    if (!s.cacheKey || !(*s.cacheKey == key)) {
-        DrawListRequest request;
-        request.trace = s.trace.get();
-        request.layout = &s.layout;
-        request.overlays = &s.overlays;
-        request.counters = &s.counters;
-        request.lanes = &s.lanes;
-        request.mapper = map;
-        request.scrollYPx = s.vbar->value();
-        request.viewportHeightPx = area.height();
-        s.cached = s.builder.build(request);
-        s.cacheKey = key;
+    DrawListRequest request;
+    request.trace = s.trace.get();
+    request.layout = &s.rows.layout();
+    request.overlays = &s.overlays;
+    request.counters = &s.counters;
+    request.lanes = &s.lanes;
+    request.mapper = map;
+    s.drawLists.setInputs(request, {s.trace.get(), s.rows.version(), s.overlayVersion,
+                                    map.startNs(), map.endNs(), area.width()});
+    return s.drawLists;
+}
+
+DrawList TimelineView::currentDrawList() const {
+    return drawLists().frame(m_state->vbar->value(), timeAreaOf(this, m_state->vbar).height());
+}
+
+std::uint64_t TimelineView::drawListBuilds() const {
+    return m_state->drawLists.buildCount();
+}
+
+// Each visible row's list where its row is now: a scroll moves them, builds none.
+void TimelineView::paintDrawLists(QPainter& p, const QRect& area) const {
+    const State& s = *m_state;
+    DrawListCache& lists = drawLists();
+    const int scroll = s.vbar->value();
+    const auto [first, last] = lists.rowsIn(scroll, area.height());
+    for (int r = first; r < last; ++r) {
+        const DrawList& list = lists.row(r);
+        if (list.empty()) {
+            continue;
+        }
+        const int dy = s.rows.layout().rows()[std::size_t(r)].yPx - scroll;
+        p.translate(0, dy);
+        s.painter.paint(p, list);
+        p.translate(0, -dy);
     }
-    return s.cached;
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -70,7 +90,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.save();
     p.setClipRect(area);
     p.translate(area.topLeft());
-    s.painter.paint(p, drawList());
+    paintDrawLists(p, area);
     paintSearchMatches(p);
     paintDependencies(p, map);
     paintSelection(p, map);
@@ -88,8 +108,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
 void TimelineView::paintRowBackgrounds(QPainter& p, const QRect& area) const {
     const State& s = *m_state;
     const int scroll = s.vbar->value();
-    for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
-        const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
+    for (int ri = std::max(0, s.rows.layout().rowAt(scroll));
+         ri < int(s.rows.layout().rows().size()); ++ri) {
+        const TimelineRow& row = s.rows.layout().rows()[std::size_t(ri)];
         const int y = area.top() + row.yPx - scroll;
         if (y > area.bottom()) {
             break;
@@ -178,8 +199,9 @@ void TimelineView::paintHeaders(QPainter& p, const QRect& area) const {
     p.fillRect(QRect(0, area.top(), kHeaderWidthPx, area.height()),
                QColor::fromRgb(Palette::kHeaderBackground));
     const HeaderFonts fonts = headerFonts();
-    for (int ri = std::max(0, s.layout.rowAt(scroll)); ri < int(s.layout.rows().size()); ++ri) {
-        const TimelineRow& row = s.layout.rows()[std::size_t(ri)];
+    for (int ri = std::max(0, s.rows.layout().rowAt(scroll));
+         ri < int(s.rows.layout().rows().size()); ++ri) {
+        const TimelineRow& row = s.rows.layout().rows()[std::size_t(ri)];
         const int y = area.top() + row.yPx - scroll;
         if (y > area.bottom()) {
             break;
@@ -268,7 +290,7 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
     p.save();
     p.setClipRect(QRect(area.left(), 0, area.width(), area.bottom() + 1));
     // The analysis window: a bar along the ruler's foot over each part.
-    for (const model::TimeRange& part : s.analysisWindow) {
+    for (const model::TimeRange& part : s.selection.analysisWindow) {
         const int x0 = xOf(part.startNs);
         const int x1 = xOf(part.endNs);
         if (x1 < area.left() || x0 > area.right()) {
@@ -278,16 +300,16 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
                    QColor::fromRgb(Palette::kAnalysisWindow));
     }
     // The time selection: a translucent band over the rows, its duration on the ruler.
-    if (s.timeSelection && !s.timeSelection->empty()) {
-        const int x0 = xOf(s.timeSelection->startNs);
-        const int x1 = xOf(s.timeSelection->endNs);
+    if (s.selection.time && !s.selection.time->empty()) {
+        const int x0 = xOf(s.selection.time->startNs);
+        const int x1 = xOf(s.selection.time->endNs);
         QColor band = QColor::fromRgb(Palette::kAnalysisWindow);
         band.setAlpha(40);
         QRect shaded(x0, area.top(), std::max(1, x1 - x0), area.height());
-        if (!s.selectedTracks.empty()) {
+        if (!s.selection.tracks.empty()) {
             // Only the rows selected with the time, more strongly.
-            const int top = area.top() + s.selectedRowsYPx.first - s.vbar->value();
-            const int bottom = area.top() + s.selectedRowsYPx.second - s.vbar->value();
+            const int top = area.top() + s.selection.rowsBandYPx.first - s.vbar->value();
+            const int bottom = area.top() + s.selection.rowsBandYPx.second - s.vbar->value();
             shaded =
                 QRect(x0, top, std::max(1, x1 - x0), std::max(1, bottom - top)).intersected(area);
             band.setAlpha(70);
@@ -296,7 +318,7 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
         p.setPen(QColor::fromRgb(Palette::kAnalysisWindow));
         p.drawLine(x0, 0, x0, area.bottom());
         p.drawLine(x1, 0, x1, area.bottom());
-        const QString label = units::duration(s.timeSelection->durationNs());
+        const QString label = units::duration(s.selection.time->durationNs());
         const QFontMetrics fm(font());
         QRect box(0, 2, fm.horizontalAdvance(label) + 10, kRulerHeightPx - 10);
         box.moveLeft(std::clamp((x0 + x1) / 2 - box.width() / 2, area.left(),
@@ -311,7 +333,8 @@ void TimelineView::paintTimeRanges(QPainter& p, const QRect& area, const TimeMap
 std::optional<QRectF> TimelineView::sliceRect(model::SliceRef ref, const TimeMapper& map) const {
     const State& s = *m_state;
     const model::Slice& slice = s.trace->slice(ref);
-    const std::optional<int> y = s.layout.laneY(s.layout.rowOfTrack(ref.track), slice.depth);
+    const std::optional<int> y =
+        s.rows.layout().laneY(s.rows.layout().rowOfTrack(ref.track), slice.depth);
     if (!y) {
         return std::nullopt;
     }
@@ -341,20 +364,20 @@ void TimelineView::paintDependencies(QPainter& p, const TimeMapper& map) const {
         }
     }
     // The selected op's own waits stand out, shown or not.
-    if (s.selected.valid()) {
-        for (const model::Dependency& d : s.trace->dependenciesTo(s.selected))
+    if (s.selection.slice.valid()) {
+        for (const model::Dependency& d : s.trace->dependenciesTo(s.selection.slice))
             paintOne(d, 2.4);
-        for (const model::Dependency& d : s.trace->dependenciesFrom(s.selected))
+        for (const model::Dependency& d : s.trace->dependenciesFrom(s.selection.slice))
             paintOne(d, 2.4);
     }
 }
 
 void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
     const State& s = *m_state;
-    if (!s.selected.valid()) {
+    if (!s.selection.slice.valid()) {
         return;
     }
-    const std::optional<QRectF> selected = sliceRect(s.selected, map);
+    const std::optional<QRectF> selected = sliceRect(s.selection.slice, map);
     if (selected) {
         const QRect r = selected->toAlignedRect();
         p.setBrush(Qt::NoBrush);
@@ -364,9 +387,9 @@ void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
         p.drawRect(r.adjusted(-1, -1, 0, 0));
     }
     // The launch arrow: from the API call to its GPU work, whichever end is selected.
-    const model::Flow* flow = s.trace->flowTo(s.selected);
+    const model::Flow* flow = s.trace->flowTo(s.selection.slice);
     if (!flow) {
-        flow = s.trace->flowFrom(s.selected);
+        flow = s.trace->flowFrom(s.selection.slice);
     }
     if (!flow) {
         return;

@@ -1,6 +1,6 @@
 // TimelineView's rows as the user arranges them: the header context menu (hide, pin, show hidden,
 // collapse or expand all), dragging a header among its siblings, the sticky group title and the
-// pinned band. The arrangement itself is RowArrangement; TimelineLayout applies it.
+// pinned band. The arrangement itself is RowArrangement, kept with the folds by TimelineRows.
 #include <QMenu>
 
 #include "ui/timeline/TimelineView.h"
@@ -10,74 +10,26 @@ namespace wl::ui {
 
 using namespace timeline_view;  // the view's constants and geometry
 
-namespace {
-
-// Where a dragged header may go: its siblings' identities in layout order, each with its span of
-// content y (a group spans its title and rows).
-struct Siblings {
-    QStringList identities;
-    std::vector<std::pair<int, int>> spans;  // [top, bottom)
-};
-
-Siblings siblingsOf(const TimelineLayout& layout, int rowIndex) {
-    const std::vector<TimelineRow>& rows = layout.rows();
-    const TimelineRow& moved = rows[std::size_t(rowIndex)];
-    Siblings out;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const TimelineRow& row = rows[i];
-        bool sibling = false;
-        if (moved.pinned) {
-            sibling = row.pinned;
-        } else if (moved.kind == RowKind::Process) {
-            sibling = row.kind == RowKind::Process;
-        } else {
-            sibling = !row.pinned && row.groupRow == moved.groupRow;
-        }
-        if (!sibling) {
-            if (moved.kind == RowKind::Process && !out.spans.empty() && !row.pinned) {
-                out.spans.back().second = row.yPx + row.heightPx;  // the group's rows
-            }
-            continue;
-        }
-        out.identities << row.identity;
-        out.spans.emplace_back(row.yPx, row.yPx + row.heightPx);
-    }
-    return out;
-}
-
-// The sibling the dragged row goes before at content y (empty: last), and the drop line's y.
-std::pair<QString, int> dropAt(const Siblings& siblings, int contentY) {
-    for (int i = 0; i < siblings.identities.size(); ++i) {
-        const auto [top, bottom] = siblings.spans[std::size_t(i)];
-        if (contentY < (top + bottom) / 2) {
-            return {siblings.identities[i], top};
-        }
-    }
-    return {QString(), siblings.spans.empty() ? 0 : siblings.spans.back().second};
-}
-
-}  // namespace
-
 void TimelineView::setArrangement(RowArrangement arrangement) {
-    m_state->arrangement = std::move(arrangement);
+    m_state->rows.setArrangement(std::move(arrangement));
     rebuildLayout();
     update();
 }
 
 const RowArrangement& TimelineView::arrangement() const {
-    return m_state->arrangement;
+    return m_state->rows.arrangement();
 }
 
 void TimelineView::changeArrangement(RowArrangement arrangement) {
     setArrangement(std::move(arrangement));
-    emit arrangementChanged(m_state->arrangement);
+    emit arrangementChanged(m_state->rows.arrangement());
 }
 
 void TimelineView::applyRowAction(RowAction action, int rowIndex) {
     State& s = *m_state;
-    const std::vector<TimelineRow>& rows = s.layout.rows();
+    const std::vector<TimelineRow>& rows = s.rows.layout().rows();
     const bool valid = rowIndex >= 0 && rowIndex < int(rows.size());
-    RowArrangement a = s.arrangement;
+    RowArrangement a = s.rows.arrangement();
     switch (action) {
         case RowAction::CollapseAll:
         case RowAction::ExpandAll:
@@ -111,32 +63,17 @@ void TimelineView::applyRowAction(RowAction action, int rowIndex) {
 
 bool TimelineView::unhideRowOf(model::TrackIndex track) {
     State& s = *m_state;
-    if (!s.trace || s.arrangement.hidden.isEmpty()) {
+    std::optional<RowArrangement> shown =
+        s.rows.arrangementShowing(track, s.overlays.devicesWithGaps());
+    if (!shown) {
         return false;
     }
-    // The row's and its group's identities, from a layout that hides nothing (one layout of a
-    // few milliseconds, only when a hidden row's slice is asked for); either may be what hides it.
-    RowArrangement all = s.arrangement;
-    all.hidden.clear();
-    TimelineLayout unhidden;
-    unhidden.build(s.trace.get(), s.collapsed, s.overlays.devicesWithGaps(), all);
-    const int row = unhidden.rowOfTrack(track);
-    if (row < 0) {
-        return false;
-    }
-    const TimelineRow& r = unhidden.rows()[std::size_t(row)];
-    RowArrangement a = s.arrangement;
-    a.show(r.identity);
-    a.show(r.groupIdentity);
-    if (a.hidden.size() == s.arrangement.hidden.size()) {
-        return false;
-    }
-    changeArrangement(std::move(a));
+    changeArrangement(std::move(*shown));
     return true;
 }
 
 void TimelineView::showHiddenRow(const QString& identity) {
-    RowArrangement a = m_state->arrangement;
+    RowArrangement a = m_state->rows.arrangement();
     a.show(identity);
     changeArrangement(std::move(a));
 }
@@ -146,14 +83,7 @@ void TimelineView::setAllGroupsCollapsed(bool collapsed) {
     if (!s.trace) {
         return;
     }
-    for (std::size_t p = 0; p < s.trace->processes().size(); ++p) {
-        const std::uint64_t key = TimelineLayout::processKey(model::ProcessIndex(p));
-        if (collapsed) {
-            s.collapsed.insert(key);
-        } else {
-            s.collapsed.erase(key);
-        }
-    }
+    s.rows.setAllProcessesFolded(collapsed);
     rebuildLayout();
     update();
 }
@@ -161,7 +91,7 @@ void TimelineView::setAllGroupsCollapsed(bool collapsed) {
 QMenu* TimelineView::rowHeaderMenu(int rowIndex, QWidget* parent) {
     State& s = *m_state;
     auto* menu = new QMenu(parent);
-    const std::vector<TimelineRow>& rows = s.layout.rows();
+    const std::vector<TimelineRow>& rows = s.rows.layout().rows();
     if (rowIndex >= 0 && rowIndex < int(rows.size())) {
         const TimelineRow& row = rows[std::size_t(rowIndex)];
         const bool group = row.kind == RowKind::Process;
@@ -171,7 +101,7 @@ QMenu* TimelineView::rowHeaderMenu(int rowIndex, QWidget* parent) {
         }
         menu->addAction(tr("Hide Group"), this,
                         [this, rowIndex] { applyRowAction(RowAction::HideGroup, rowIndex); });
-        if (s.arrangement.isPinned(row.identity)) {
+        if (s.rows.arrangement().isPinned(row.identity)) {
             menu->addAction(tr("Unpin"), this,
                             [this, rowIndex] { applyRowAction(RowAction::Unpin, rowIndex); });
         } else {
@@ -181,12 +111,12 @@ QMenu* TimelineView::rowHeaderMenu(int rowIndex, QWidget* parent) {
         menu->addSeparator();
     }
     QMenu* hidden = menu->addMenu(tr("Show Hidden Rows"));
-    for (const auto& [identity, title] : s.layout.hiddenRows()) {
+    for (const auto& [identity, title] : s.rows.layout().hiddenRows()) {
         hidden->addAction(title, this, [this, id = identity] { showHiddenRow(id); });
     }
     hidden->addSeparator();
     hidden->addAction(tr("Show All"), this, [this] { applyRowAction(RowAction::ShowAll); });
-    hidden->setEnabled(!s.arrangement.hidden.isEmpty());
+    hidden->setEnabled(!s.rows.arrangement().hidden.isEmpty());
     menu->addSeparator();
     menu->addAction(tr("Collapse All"), this, [this] { applyRowAction(RowAction::CollapseAll); });
     menu->addAction(tr("Expand All"), this, [this] { applyRowAction(RowAction::ExpandAll); });
@@ -196,11 +126,11 @@ QMenu* TimelineView::rowHeaderMenu(int rowIndex, QWidget* parent) {
 int TimelineView::stickyGroupRow(int* topPx) const {
     const State& s = *m_state;
     const int scroll = s.vbar->value();
-    const int first = s.layout.rowAt(scroll);
+    const int first = s.rows.layout().rowAt(scroll);
     if (first < 0) {
         return -1;
     }
-    const std::vector<TimelineRow>& rows = s.layout.rows();
+    const std::vector<TimelineRow>& rows = s.rows.layout().rows();
     const TimelineRow& row = rows[std::size_t(first)];
     const int group = row.kind == RowKind::Process ? (row.yPx < scroll ? first : -1) : row.groupRow;
     if (group < 0) {
@@ -229,10 +159,10 @@ int TimelineView::headerRowAt(QPoint widgetPos) const {
     int top = 0;
     const int sticky = stickyGroupRow(&top);
     if (sticky >= 0 && widgetPos.y() >= top &&
-        widgetPos.y() < top + s.layout.rows()[std::size_t(sticky)].heightPx) {
+        widgetPos.y() < top + s.rows.layout().rows()[std::size_t(sticky)].heightPx) {
         return sticky;
     }
-    return s.layout.rowAt(widgetPos.y() - kRulerHeightPx + s.vbar->value());
+    return s.rows.layout().rowAt(widgetPos.y() - kRulerHeightPx + s.vbar->value());
 }
 
 bool TimelineView::pressRowHeader(QPoint widgetPos) {
@@ -258,7 +188,7 @@ bool TimelineView::dragRowHeader(QPoint widgetPos) {
     s.headerDragging = true;
     setCursor(Qt::SizeVerCursor);
     const int contentY = widgetPos.y() - kRulerHeightPx + s.vbar->value();
-    s.rowDropYPx = dropAt(siblingsOf(s.layout, s.headerPressRow), contentY).second;
+    s.rowDropYPx = s.rows.dropAt(s.headerPressRow, contentY).lineYPx;
     update();
     return true;
 }
@@ -266,36 +196,23 @@ bool TimelineView::dragRowHeader(QPoint widgetPos) {
 bool TimelineView::releaseRowHeader(QPoint widgetPos) {
     State& s = *m_state;
     const int row = std::exchange(s.headerPressRow, -1);
-    if (row < 0 || row >= int(s.layout.rows().size())) {
+    if (row < 0 || row >= int(s.rows.layout().rows().size())) {
         return false;
     }
     s.rowDropYPx = -1;
-    const TimelineRow& pressed = s.layout.rows()[std::size_t(row)];
+    const TimelineRow& pressed = s.rows.layout().rows()[std::size_t(row)];
     if (!std::exchange(s.headerDragging, false)) {
         // A click collapses or expands the row.
         if (pressed.collapsible) {
-            if (!s.collapsed.erase(pressed.key)) {
-                s.collapsed.insert(pressed.key);
-            }
+            s.rows.toggleFolded(pressed.key);
             rebuildLayout();
         }
         update();
         return true;
     }
     unsetCursor();
-    const Siblings siblings = siblingsOf(s.layout, row);
     const int contentY = widgetPos.y() - kRulerHeightPx + s.vbar->value();
-    const QString before = dropAt(siblings, contentY).first;
-    RowArrangement a = s.arrangement;
-    if (pressed.pinned) {
-        // The pinned band's order is the pin order.
-        a.pinned.removeAll(pressed.identity);
-        const qsizetype at = before.isEmpty() ? -1 : a.pinned.indexOf(before);
-        a.pinned.insert(at < 0 ? a.pinned.size() : at, pressed.identity);
-    } else {
-        a.move(pressed.identity, before, siblings.identities);
-    }
-    changeArrangement(std::move(a));
+    changeArrangement(s.rows.arrangementAfterMove(row, contentY));
     return true;
 }
 
@@ -316,7 +233,7 @@ void TimelineView::paintRowArrangement(QPainter& p, const QRect& area) const {
     p.save();
     p.setClipRect(QRect(0, area.top(), area.right() + 1, area.height()));
     // The pinned band ends with a firm line.
-    const std::vector<TimelineRow>& rows = s.layout.rows();
+    const std::vector<TimelineRow>& rows = s.rows.layout().rows();
     if (!rows.empty() && rows.front().pinned) {
         int end = 0;
         for (std::size_t i = 0; i < rows.size() && rows[i].pinned; ++i) {

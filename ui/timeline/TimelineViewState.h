@@ -25,6 +25,7 @@
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DenseSpan.h"
 #include "ui/timeline/DrawListBuilder.h"
+#include "ui/timeline/DrawListCache.h"
 #include "ui/timeline/Flags.h"
 #include "ui/timeline/FlowNavigation.h"
 #include "ui/timeline/HitTester.h"
@@ -35,6 +36,8 @@
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimelineLayout.h"
 #include "ui/timeline/TimelinePainter.h"
+#include "ui/timeline/TimelineRows.h"
+#include "ui/timeline/TimelineSelection.h"
 
 namespace wl::ui::timeline_view {
 
@@ -49,19 +52,6 @@ constexpr int kDragThresholdPx = 3;
 // clicked; a wider one keeps the user's zoom.
 constexpr double kMinRevealPx = 4.0;
 constexpr double kRevealWidthPx = 60.0;
-
-// The frame's inputs that the draw list depends on: the list is rebuilt only when one changes.
-struct CacheKey {
-    const model::Trace* trace = nullptr;
-    std::uint64_t layoutVersion = 0;
-    std::uint64_t overlayVersion = 0;
-    model::TimeNs startNs = 0;
-    model::TimeNs endNs = 0;
-    int widthPx = 0;
-    int scrollYPx = 0;
-    int heightPx = 0;
-    friend bool operator==(const CacheKey&, const CacheKey&) = default;
-};
 
 inline QFont legendFont(const QWidget* w) {
     QFont small = w->font();
@@ -113,27 +103,23 @@ inline QRect timeAreaOf(const QWidget* w, const QScrollBar* bar) {
 namespace wl::ui {
 
 struct TimelineView::State {
-    explicit State(const QFont& base) : labelFont(base), builder(labelFont), painter(labelFont) {}
+    explicit State(const QFont& base) : labelFont(base), drawLists(labelFont), painter(labelFont) {}
 
     model::TracePtr trace;
     OverlayIndex overlays;
     CounterSummary counters;
     LaneIndex lanes;
-    TimelineLayout layout;
-    std::unordered_set<std::uint64_t> collapsed;
-    std::uint64_t layoutVersion = 0;
+    TimelineRows rows;  // folded, arranged, laid out
     std::uint64_t overlayVersion = 0;
 
     TimeViewport viewport;
     QMetaObject::Connection scaleConnection;
-    model::SliceRef selected;
+    TimelineSelection selection;
     QScrollBar* vbar = nullptr;
 
     QFont labelFont;
-    DrawListBuilder builder;
+    DrawListCache drawLists;  // per row: a vertical scroll rebuilds none
     TimelinePainter painter;
-    std::optional<timeline_view::CacheKey> cacheKey;
-    DrawList cached;
 
     QPoint mousePos{-1, -1};
     bool pressed = false;
@@ -147,20 +133,13 @@ struct TimelineView::State {
     bool selectingRange = false;
     bool showDependencies = false;  // View > Dependencies: the selection's own either way
     model::TimeNs rangeAnchorNs = 0;
-    std::optional<model::TimeRange> timeSelection;
-    // A shift-drag over rows selects those rows too: the content y where it began, the band of
-    // rows it covers (content y, top and bottom) and their tracks (sorted). Empty: every row
-    // (a drag on the ruler).
+    // A shift-drag over rows selects those rows too (TimelineSelection::tracks): the content y
+    // where it began.
     bool selectingRows = false;
     int rowsAnchorYPx = 0;
-    std::pair<int, int> selectedRowsYPx{0, 0};
-    std::vector<model::TrackIndex> selectedTracks;
-    std::vector<model::TimeRange> analysisWindow;
-    SearchMatchesPtr search;
 
-    // Rows the user arranges: the arrangement, and a header pressed (layout row, -1: none) and
-    // maybe being dragged to the drop line (content y).
-    RowArrangement arrangement;
+    // A row header pressed (layout row, -1: none) and maybe being dragged to the drop line
+    // (content y).
     int headerPressRow = -1;
     QPoint headerPressPos;
     bool headerDragging = false;
