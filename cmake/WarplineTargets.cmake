@@ -1,4 +1,4 @@
-# Helpers that keep the layering of DESIGN.md section 1 enforced by the build: a library exposes its
+# Helpers that keep the layering of docs/ARCHITECTURE.md ("The layers") enforced by the build: a library exposes its
 # headers under a prefix ("model/Trace.h") through a folder of its own in the build tree, so a target
 # that does not link a library cannot include its headers.
 

@@ -5,7 +5,7 @@
 
 namespace wl::app {
 
-// Exit codes of every command (DESIGN.md section 9).
+// Exit codes of every command (docs/ARCHITECTURE.md, "Conventions").
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;   // failed while running (run check failed, GPU error)
 inline constexpr int kExitBadInput = 2;  // bad usage or bad input

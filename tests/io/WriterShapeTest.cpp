@@ -16,8 +16,9 @@
 namespace wl::io {
 namespace {
 
-// Checks the exported JSON itself against DESIGN.md section 7, with an independent parser
-// (simdjson's DOM), so the rules hold for Perfetto and not only for our own reader.
+// Checks the exported JSON itself against docs/ARCHITECTURE.md ("Chrome/Kineto JSON"), with an
+// independent parser (simdjson's DOM), so the rules hold for Perfetto and not only for our own
+// reader.
 class WriterShape : public ::testing::Test {
 protected:
     void SetUp() override {

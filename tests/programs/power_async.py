@@ -1,7 +1,7 @@
 # Power iteration, asynchronous version (the notebook's exercise, solved).
 #
-# Source: shared/seeds/asynchrony_power_iteration_cupy.txt ("异步性与幂迭代", the
-# "Asynchrony - Power Iteration" CuPy notebook), section 6 (实现异步性) and 7 (性能分析).
+# Source: NVIDIA's accelerated-computing-hub notebook "Asynchrony - Power Iteration" (CuPy;
+# "异步性与幂迭代" in translation), section 6 (实现异步性) and 7 (性能分析).
 # The seed keeps only the notebook's prose; the `power_iteration__async.py` cell's harness
 # (config, generate_device, warm-up, cpx.profiler.profile() around start/stop, final "X ms" line)
 # is the notebook's, and estimate_device() is the baseline's NVTX-annotated loop with asynchrony

@@ -1,8 +1,8 @@
 # Power iteration, baseline (blocking) version.
 #
-# Source: shared/seeds/asynchrony_power_iteration_cupy.txt ("异步性与幂迭代", the
-# "Asynchrony - Power Iteration" CuPy notebook), sections 3 (基线实现) and 5 (使用 NVTX 提高可见性).
-# The seed keeps only the notebook's prose; the code of the `power_iteration__baseline.py` cell is
+# Source: NVIDIA's accelerated-computing-hub notebook "Asynchrony - Power Iteration" (CuPy;
+# "异步性与幂迭代" in translation), sections 3 (基线实现) and 5 (使用 NVTX 提高可见性).
+# The translation keeps only the notebook's prose; the code of the `power_iteration__baseline.py` cell is
 # the notebook's (NVIDIA accelerated-computing-hub, accelerated-python fundamentals,
 # 06__asynchrony__power_iteration.ipynb), with the section-5 TODO done as the notebook asks:
 #   - nested nvtx.annotate() regions ("Setup", "Loop", "Step ...", "Compute & Residual i",

@@ -9,8 +9,8 @@
 #   NAME...          optional: run only these programs (names as in the table below)
 #
 # Environment:
-#   PYTHONPATH       must already hold the nvtx shim folder (shared/tools/python-shims) where the
-#                    `nvtx` package is missing; run-all.sh only warns if `import nvtx` fails.
+#   PYTHONPATH       must already hold a folder with an `nvtx` module where the `nvtx` package is
+#                    missing; run-all.sh only warns if `import nvtx` fails.
 #   PROGRAM_TIMEOUT  seconds allowed per program (default 300; 0 = no limit). Needs `timeout`.
 #
 # Runs every program even after a failure, then prints one summary line per program
@@ -57,7 +57,7 @@ PROGRAMS=(
 
 if ! python3 -c 'import nvtx' >/dev/null 2>&1; then
     echo "run-all.sh: warning: 'import nvtx' fails with PYTHONPATH=${PYTHONPATH:-<unset>};" \
-         "put shared/tools/python-shims on PYTHONPATH" >&2
+         "put a folder with an nvtx module on PYTHONPATH" >&2
 fi
 
 TIMEOUT_CMD=()

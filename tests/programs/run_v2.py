@@ -1,4 +1,4 @@
-# Verbatim from shared/seeds/profiling_cuda_nsight_numba_reduce.md (code block `#%%writefile run_v2.py`).
+# Verbatim from the article "Profiling CUDA Using Nsight Systems: A Numba Example" (towardsdatascience.com) (code block `#%%writefile run_v2.py`).
 import argparse
 import warnings
 

@@ -1,4 +1,4 @@
-# shared/seeds/profiling_cuda_nsight_numba_reduce.md: `run_v3_bug.py` verbatim, with the article's fix
+# the article "Profiling CUDA Using Nsight Systems: A Numba Example" (towardsdatascience.com): `run_v3_bug.py` verbatim, with the article's fix
 # (md lines 506-512) applied to the stream creation: one distinct stream per slot, plus the assert.
 import argparse
 import warnings

@@ -1,6 +1,6 @@
 # Streams and events with Numba CUDA.
 #
-# Source: shared/seeds/cuda_by_numba_streams_events.md ("CUDA by Numba 示例", part 3 of 4:
+# Source: the article "CUDA by Numba Examples" (towardsdatascience.com) ("CUDA by Numba 示例", part 3 of 4:
 # streams and events, by Carlos Costa). The seed keeps the article's prose but only one of its
 # code blocks (the `cuda.pinned` + `stream.auto_synchronize()` form of example 3.1). The other
 # examples below follow the article's own code for them (examples 3.1-3.7, as published with the
