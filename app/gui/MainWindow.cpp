@@ -62,12 +62,13 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
         m_cancelAction->setEnabled(running);
         onBusyChanged();
     });
-    connect(m_runs, &RunController::progressChanged, this,
-            [this](double fraction, const QString& label) {
-                m_progress->setRange(0, 1000);
-                m_progress->setValue(static_cast<int>(fraction * 1000.0));
-                m_progressLabel->setText(label);
-            });
+    // A run's and a load's progress alike: a fraction and what is being done.
+    const auto showProgress = [this](double fraction, const QString& label) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(fraction * 1000.0));
+        m_progressLabel->setText(label);
+    };
+    connect(m_runs, &RunController::progressChanged, this, showProgress);
     connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunController::deviceProbed, this,
             [this](const model::Result<std::string>& device) {
@@ -75,6 +76,7 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
                 emit deviceProbed();
             });
     connect(m_loader, &TraceLoader::loadingChanged, this, [this] { onBusyChanged(); });
+    connect(m_loader, &TraceLoader::progressChanged, this, showProgress);
     connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &TraceLoader::jobLoaded, this, &MainWindow::onJobLoaded);
     m_exporter = new TraceExporter(this);

@@ -671,7 +671,8 @@ TEST_F(MainWindowTest, AMalformedFileShowsAnErrorAndKeepsThePreviousDocument) {
 
 TEST_F(MainWindowTest, OnlyTheLatestOpenCounts) {
     // The first load is slow; opening another file meanwhile drops its result.
-    TraceLoadFn loader = [](const QString& path) -> model::Result<model::TracePtr> {
+    TraceLoadFn loader = [](const QString& path,
+                            const io::ReadControl&) -> model::Result<model::TracePtr> {
         test::SyntheticTraceSpec spec;
         if (path.contains("slow")) {
             std::this_thread::sleep_for(std::chrono::milliseconds(400));
