@@ -1,10 +1,12 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
 #include "app/RunSession.h"
 #include "model/Result.h"
+#include "model/Trace.h"
 #include "workloads/catalog/RunCatalog.h"
 
 namespace wl::app {
@@ -20,5 +22,13 @@ namespace wl::app {
 // power)", "--mode needs a value (baseline or async)".
 model::Status applyRunOption(const workloads::OptionSpec& option,
                              const std::optional<std::string>& value, RunRequest& request);
+
+// What a run's trace keeps of its request: every option of the catalog under its metadata key
+// (workloads::metadataKey), a 0 that stands for a default written as that default, and the
+// producer. runRequestOf() reads it back: request -> metadata -> request is the same request.
+std::map<std::string, std::string> runMetadata(const RunRequest& request);
+// The request a trace's metadata describes; nullopt for a trace that no run of ours made. A value
+// out of range is brought into it; one missing or unreadable leaves the request's default.
+std::optional<RunRequest> runRequestOf(const model::Trace& trace);
 
 }  // namespace wl::app

@@ -25,6 +25,8 @@ struct RunRequest {
     int steps = 0;                 // power: most steps (0 = the workload's default, 1000)
     bool graph = false;            // power async: batches replayed from captured CUDA graphs
     int devices = 1;               // reduce: GPUs sharing the array (1..kMaxReduceDevices)
+
+    bool operator==(const RunRequest&) const = default;
 };
 
 // What a finished run gives back: the trace, the check the user reads, and a short summary.

@@ -6,20 +6,25 @@
 
 #include "app/cli/Commands.h"
 #include "app/gui/GuiMain.h"
+#include "workloads/catalog/RunCatalog.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(Warpline: a timeline viewer for CUDA asynchrony.
+// The commands, with `run`'s options from the run catalog (every option the workloads take, so the
+// line cannot fall behind them).
+std::string usage() {
+    constexpr int kRunColumn = 15;  // "  warpline run "
+    return R"(Warpline: a timeline viewer for CUDA asynchrony.
 
 Usage:
   warpline [--open FILE] [RUN OPTIONS] [--run] [--screenshot FILE.png]
                                    open the window (a sample trace when there is no GPU)
   warpline --compare A B           open two traces side by side in Compare
   warpline --open A B ... | DIR    open a job's per-rank traces together (the Ranks tab)
-  warpline run --workload reduce|power --mode baseline|async [--streams N]
-               [--pinned|--pageable] [--size N] [--repeat N] [--shared-stream]
-               [--gpu-metrics] [-o trace.json]
+  warpline run )" +
+           wl::workloads::runOptionsSynopsis(kRunColumn, 96, "[-o trace.json]") + R"(
                                    run a workload under the tracer and print a summary
+                                   (RUN OPTIONS: see warpline run --help)
   warpline analyze FILE [--json] [--gap-threshold-us X]
                                    import summary and analysis of a trace
   warpline convert IN -o OUT.json  read any supported trace, write Chrome trace JSON
@@ -33,6 +38,7 @@ Usage:
 Traces: Chrome trace JSON (ours, PyTorch profiler/Kineto, others), plain or .gz.
 Exit codes: 0 success, 1 failure while running, 2 bad usage or bad input.
 )";
+}
 
 }  // namespace
 
@@ -42,7 +48,7 @@ int main(int argc, char** argv) {
         const std::string first = argv[1];
         const std::vector<std::string> rest(argv + 2, argv + argc);
         if (first == "--help" || first == "-h" || first == "help") {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage().c_str(), stdout);
             return kExitOk;
         }
         if (first == "--version") {

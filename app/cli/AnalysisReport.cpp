@@ -100,7 +100,8 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
     out.endArray();
     out.endObject();
     out.field("gap_threshold_ns", static_cast<std::int64_t>(r.options.gapThresholdNs));
-    out.field("gpu_busy_pct", finite(r.gpuBusyPct()));
+    out.field("gpu_busy_pct", finite(r.gpuBusyPct()));  // the mean over the GPUs
+    out.field("any_gpu_busy_pct", finite(r.gpuBusy().anyPct()));
 
     out.key("idle_attribution").beginArray();
     for (const auto& a : r.utilization.attribution) {
@@ -336,7 +337,14 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
         out << "  " << analysis::describeLeftOut(left) << "\n";
     }
     if (gpuWork) {
-        out << "GPU utilisation: " << formatPercent(r.gpuBusyPct()) << " busy\n";
+        const analysis::GpuBusy busy = r.gpuBusy();
+        out << "GPU utilisation: " << formatPercent(busy.meanPct()) << " busy";
+        if (busy.gpus > 1) {
+            out << " (" << analysis::meanOverGpusLabel(busy) << "); "
+                << analysis::anyGpuBusyLabel(busy) << " " << formatPercent(busy.anyPct())
+                << " of the window";
+        }
+        out << "\n";
     }
     for (const auto& d : r.utilization.devices) {
         out << "  GPU " << d.deviceId << ": busy " << formatDuration(d.busyNs) << " of "

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/Analysis.h"
+#include "app/RunOptions.h"
 #include "cupti/CuptiTracer.h"
 #include "model/Trace.h"
 #include "workloads/Workload.h"
@@ -64,26 +66,12 @@ std::mutex& runMutex() {
     return mutex;
 }
 
-std::map<std::string, std::string> runMetadata(const RunRequest& request,
-                                               const workloads::WorkloadParams& p) {
-    return {
-        {"producer", "warpline run"},
-        {"workload", request.workload},
-        {"mode", request.mode},
-        {"streams", std::to_string(p.streams)},
-        {"pinned", p.pinned ? "true" : "false"},
-        {"size", std::to_string(p.size)},
-        {"repeat", std::to_string(p.repeat)},
-        {"shared_stream", p.sharedStream ? "true" : "false"},
-        {"graph", p.graph ? "true" : "false"},
-        {"devices", std::to_string(p.devices)},
-    };
-}
-
 // What the summary says about the GPU side of a trace.
 struct GpuFigures {
-    model::TimeNs busyNs = 0;  // union of kernels, copies and memsets over all streams, in the span
-    model::TimeNs spanNs = 0;  // the timed part: first range after warm-up/setup to the last end
+    // Over the timed part (the first range after warm-up and setup to the last end), by the
+    // analysis: any GPU busy (the union of kernels, copies and memsets over every stream) and
+    // the mean over the GPUs.
+    analysis::GpuBusy busy;
     model::TimeNs kernelNs = 0;
     std::uint64_t kernels = 0;
     int streamsWithWork = 0;
@@ -153,18 +141,16 @@ GpuFigures gpuFigures(const model::Trace& trace) {
     if (windowStart == std::numeric_limits<model::TimeNs>::max()) {
         windowStart = intervals.empty() ? 0 : intervals.front().first;  // no ranges: everything
     }
-    model::TimeNs coveredUntil = windowStart;
     for (const auto& [start, end] : intervals) {
-        if (end <= windowStart) {
-            continue;
-        }
-        windowEnd = std::max(windowEnd, end);
-        if (end > coveredUntil) {
-            f.busyNs += end - std::max(start, coveredUntil);
-            coveredUntil = end;
-        }
+        if (end > windowStart)
+            windowEnd = std::max(windowEnd, end);
     }
-    f.spanNs = windowEnd > windowStart ? windowEnd - windowStart : 0;
+    if (windowEnd > windowStart) {
+        analysis::AnalysisWindow timed;
+        timed.source = analysis::WindowSource::Time;
+        timed.parts = {{windowStart, windowEnd}};
+        f.busy = analysis::analyzeTrace(trace, {}, timed).gpuBusy();
+    }
     return f;
 }
 
@@ -194,11 +180,21 @@ std::string formatSummary(const RunRequest& request, const workloads::WorkloadPa
                   request.workload == workloads::kReduce ? "copies+kernels" : "loop",
                   result.loopMs);
     add(line);
-    const double busyMs = f.busyNs / 1e6;
-    const double spanMs = f.spanNs / 1e6;
-    std::snprintf(line, sizeof line,
-                  "  GPU time     %10.2f ms busy of the %.2f ms after warm-up and setup (%.1f%%)\n",
-                  busyMs, spanMs, spanMs > 0 ? 100.0 * busyMs / spanMs : 0.0);
+    const double busyMs = f.busy.anyBusyNs / 1e6;
+    const double spanMs = f.busy.windowNs / 1e6;
+    if (f.busy.gpus > 1) {
+        // Several GPUs: the time any was busy, and the mean over them, each named.
+        std::snprintf(line, sizeof line,
+                      "  GPU time     %10.2f ms with %s of the %.2f ms after warm-up and setup "
+                      "(%.1f%%; %s %.1f%%)\n",
+                      busyMs, analysis::anyGpuBusyLabel(f.busy).c_str(), spanMs, f.busy.anyPct(),
+                      analysis::meanOverGpusLabel(f.busy).c_str(), f.busy.meanPct());
+    } else {
+        std::snprintf(
+            line, sizeof line,
+            "  GPU time     %10.2f ms busy of the %.2f ms after warm-up and setup (%.1f%%)\n",
+            busyMs, spanMs, f.busy.anyPct());
+    }
     add(line);
     std::snprintf(line, sizeof line, "  kernels      %10.2f ms in %llu launches on %d stream%s\n",
                   f.kernelNs / 1e6, static_cast<unsigned long long>(f.kernels), f.streamsWithWork,
@@ -317,7 +313,7 @@ model::Result<RunOutcome> runTraced(const RunRequest& request, const ProgressFn&
 
     cupti::TracerOptions options;
     options.gpuMetrics = request.gpuMetrics;
-    options.metadata = runMetadata(request, p);
+    options.metadata = runMetadata(request);  // every option, by the catalog's keys
     cupti::CuptiTracer& tracer = processTracer();
     if (model::Status s = tracer.start(options); !s.ok()) {
         return s.error();
@@ -326,6 +322,9 @@ model::Result<RunOutcome> runTraced(const RunRequest& request, const ProgressFn&
     auto result = (*workload)->run(p, progress, cancel);
     const double wallMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    char wallText[32];
+    std::snprintf(wallText, sizeof wallText, "%.3f", wallMs);
+    tracer.setMetadata(workloads::kWallTimeKey, wallText);
     // Stop whatever happened: the tracer must be free for the next run.
     auto trace = tracer.stop();
     if (!result.ok()) {

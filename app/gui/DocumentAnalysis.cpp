@@ -16,10 +16,16 @@ QString analysisSummary(const analysis::AnalysisResult& r) {
     QStringList parts;
     const QString window = QString::fromStdString(analysis::describeWindow(r.window()));
     if (r.utilization.spanNs > 0) {
+        const analysis::GpuBusy busy = r.gpuBusy();
+        QString figure = ui::units::percent(busy.meanPct());
+        if (busy.gpus > 1) {  // which of the two figures it is
+            figure += QStringLiteral(" (%1)").arg(
+                QString::fromStdString(analysis::meanOverGpusLabel(busy)));
+        }
         parts << (r.window().source == analysis::WindowSource::Trace
                       ? QObject::tr("GPU busy %1 of the %2")
                       : QObject::tr("GPU busy %1 in %2"))
-                     .arg(ui::units::percent(r.gpuBusyPct()))
+                     .arg(figure)
                      .arg(window);
     } else {
         parts << QObject::tr("no GPU work in %1").arg(window);
@@ -87,7 +93,11 @@ std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model
 
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     const model::Trace& trace, const analysis::AnalysisOptions& options,
-    const analysis::WindowRequest& request, std::shared_ptr<const DocumentAnalysis> previous) {
+    const analysis::WindowRequest& request, std::shared_ptr<const DocumentAnalysis> previous,
+    const std::atomic<bool>* cancel) {
+    const auto cancelled = [cancel] {
+        return cancel != nullptr && cancel->load(std::memory_order_relaxed);
+    };
     auto out = std::make_shared<DocumentAnalysis>();
     auto window = analysis::resolveWindow(trace, request);
     if (!window.ok()) {
@@ -96,11 +106,18 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     } else {
         out->request = request;
     }
-    auto result = std::make_shared<analysis::AnalysisResult>(analysis::analyzeTrace(
-        trace, options, window.ok() ? window.value() : analysis::AnalysisWindow{}));
+    auto analysed = analysis::analyzeTrace(
+        trace, options, window.ok() ? window.value() : analysis::AnalysisWindow{}, cancel);
+    if (!analysed)
+        return nullptr;
+    auto result = std::make_shared<analysis::AnalysisResult>(std::move(*analysed));
     // The rest of the area-selection summary, which only the Statistics dock shows.
     result->statistics.slices = analysis::sliceSummary(trace, result->window());
+    if (cancelled())
+        return nullptr;
     result->statistics.topDown = analysis::topDown(trace, result->window());
+    if (cancelled())
+        return nullptr;
     // The badges judge fill and occupancy against the options' thresholds: keep them only when
     // those are the same.
     const bool sameBadges = previous != nullptr && previous->result != nullptr &&
@@ -118,6 +135,8 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     } else {
         out->focus = gpuFocusRange(trace);
     }
+    if (cancelled())
+        return nullptr;
     if (analysis::jobRanks(trace).size() >= 2) {
         analysis::RankOptions rankOptions;
         rankOptions.analysis = options;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -37,10 +38,13 @@ std::optional<std::pair<model::TimeNs, model::TimeNs>> gpuFocusRange(const model
 // the trace cannot satisfy falls back to the default window. `previous`: an earlier analysis of
 // the same trace, whose warp badges are kept when only the window changed (they cover every kernel
 // whatever the window, and are the costly part of the overlays). Pure; safe on a worker thread.
+// `cancel` (when not null) is looked at between the steps and inside the analysis: once it is
+// set the result is null, never a partial analysis.
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(
     const model::Trace& trace, const analysis::AnalysisOptions& options,
     const analysis::WindowRequest& request = {},
-    std::shared_ptr<const DocumentAnalysis> previous = nullptr);
+    std::shared_ptr<const DocumentAnalysis> previous = nullptr,
+    const std::atomic<bool>* cancel = nullptr);
 
 // "GPU busy 92.7 % in 'Loop' (57.54 ms) · copy/compute overlap 35.0 % · 3 findings": the window
 // is always named, so a figure is never read as the whole run's when it is not.

@@ -28,13 +28,16 @@ public:
     explicit DocumentAnalyzer(QObject* context) : m_current(context), m_pair(context) {}
 
     // `previous`: an analysis of the same document (another window), whose warp badges are kept.
+    // A superseded or abandoned analysis stops where it is (its token's flag) and delivers
+    // nothing.
     void analyze(DocumentPtr doc, const analysis::AnalysisOptions& options,
                  const analysis::WindowRequest& request,
                  std::shared_ptr<const DocumentAnalysis> previous, Then then) {
         m_current.startJob(
             m_pool,
-            [doc = std::move(doc), options, request, previous = std::move(previous)] {
-                return analyzeDocument(*doc->trace, options, request, previous);
+            [doc = std::move(doc), options, request,
+             previous = std::move(previous)](const ui::JobToken& job) {
+                return analyzeDocument(*doc->trace, options, request, previous, job.flag());
             },
             std::move(then));
     }
@@ -46,9 +49,9 @@ public:
             [first = std::move(first), second = std::move(second),
              options](const ui::JobToken& job) {
                 AnalysisPair out;
-                out.first = analyzeDocument(*first->trace, options);
+                out.first = analyzeDocument(*first->trace, options, {}, nullptr, job.flag());
                 if (!job.isCancelled())  // superseded: the second is not wanted either
-                    out.second = analyzeDocument(*second->trace, options);
+                    out.second = analyzeDocument(*second->trace, options, {}, nullptr, job.flag());
                 return out;
             },
             std::move(then));

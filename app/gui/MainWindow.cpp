@@ -61,11 +61,12 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
         m_actions->cancelRun()->setEnabled(running);
         onBusyChanged();
     });
-    connect(m_runs, &RunController::progressChanged, this,
-            [this](double fraction, const QString& label) {
-                m_status->setRunProgress(fraction);
-                m_status->setActivity(label);
-            });
+    // A run's and a load's progress alike: a fraction and what is being done.
+    const auto showProgress = [this](double fraction, const QString& label) {
+        m_status->setRunProgress(fraction);
+        m_status->setActivity(label);
+    };
+    connect(m_runs, &RunController::progressChanged, this, showProgress);
     connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_runs, &RunController::deviceProbed, this,
             [this](const model::Result<std::string>& device) {
@@ -73,6 +74,7 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
                 emit deviceProbed();
             });
     connect(m_loader, &TraceLoader::loadingChanged, this, [this] { onBusyChanged(); });
+    connect(m_loader, &TraceLoader::progressChanged, this, showProgress);
     connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &TraceLoader::jobLoaded, this, &MainWindow::onJobLoaded);
     m_exporter = new TraceExporter(this);

@@ -3,55 +3,34 @@
 #include <QFileInfo>
 #include <QObject>
 #include <algorithm>
-#include <charconv>
 #include <string>
+
+#include "app/RunOptions.h"
 
 namespace wl::app {
 
 QString describeRequest(const RunRequest& r) {
     QString text = QStringLiteral("%1 %2").arg(QString::fromStdString(r.workload),
                                                QString::fromStdString(r.mode));
-    if (r.mode == "async" || r.streams > 1) {
+    if (r.mode == workloads::kAsync || r.streams > 1) {
         text += QStringLiteral(", %1 stream%2").arg(r.streams).arg(r.streams == 1 ? "" : "s");
     }
     text += r.pinned ? QStringLiteral(", pinned") : QStringLiteral(", pageable");
     if (r.size > 0)
         text += QStringLiteral(", size %1").arg(r.size);
-    if (r.repeat > 0 && r.workload == "reduce")
+    if (r.repeat > 0 && r.workload == workloads::kReduce)
         text += QStringLiteral(", repeat %1").arg(r.repeat);
-    if (r.steps > 0 && r.workload == "power")
+    if (r.steps > 0 && r.workload == workloads::kPower)
         text += QStringLiteral(", %1 steps").arg(r.steps);
     if (r.sharedStreamBug)
         text += QStringLiteral(", shared-stream bug");
     if (r.graph)
         text += QStringLiteral(", CUDA graphs");
-    if (r.devices > 1 && r.workload == "reduce")
+    if (r.devices > 1 && r.workload == workloads::kReduce)
         text += QStringLiteral(", %1 GPUs").arg(r.devices);
     if (r.gpuMetrics)
         text += QStringLiteral(", GPU metrics");
     return text;
-}
-
-std::optional<RunRequest> runRequestOf(const model::Trace& trace) {
-    if (trace.metadataValue("producer") != "warpline run")
-        return std::nullopt;
-    auto number = [&](const char* key, std::int64_t fallback) {
-        const std::string text = trace.metadataValue(key);
-        std::int64_t value = fallback;
-        const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-        return r.ec == std::errc() && r.ptr == text.data() + text.size() ? value : fallback;
-    };
-    RunRequest r;
-    r.workload = trace.metadataValue("workload") == "power" ? "power" : "reduce";
-    r.mode = trace.metadataValue("mode") == "async" ? "async" : "baseline";
-    r.streams = static_cast<int>(std::clamp<std::int64_t>(number("streams", 1), 1, 64));
-    r.pinned = trace.metadataValue("pinned") == "true";
-    r.size = std::max<std::int64_t>(number("size", 0), 0);
-    r.repeat = static_cast<int>(std::clamp<std::int64_t>(number("repeat", 0), 0, 100'000));
-    r.sharedStreamBug = trace.metadataValue("shared_stream") == "true";
-    r.graph = trace.metadataValue("graph") == "true";
-    r.devices = static_cast<int>(std::clamp<std::int64_t>(number("devices", 1), 1, 8));
-    return r;
 }
 
 DocumentPtr TraceDocument::fromFile(model::TracePtr trace, const QString& path, Origin origin) {

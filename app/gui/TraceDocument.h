@@ -56,9 +56,4 @@ QString describeRequest(const RunRequest& request);
 // The status bar's line on a run: its title, its result check and its wall time.
 QString lastRunSummary(const TraceDocument& doc);
 
-// The parameters of the run that wrote `trace` when `warpline run` did (producer "warpline run";
-// the metadata names workload, mode, streams, pinned, size, repeat, shared_stream, and graph and
-// devices since they came); nullopt for any other trace.
-std::optional<RunRequest> runRequestOf(const model::Trace& trace);
-
 }  // namespace wl::app

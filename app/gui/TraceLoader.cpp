@@ -1,25 +1,28 @@
 #include "app/gui/TraceLoader.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QLocale>
 
 #include "io/TraceFile.h"
 
 namespace wl::app {
 
 TraceLoadFn defaultTraceLoader() {
-    return [](const QString& path) -> model::Result<model::TracePtr> {
-        if (path.startsWith(QLatin1String(":/"))) {
-            // A bundled resource: io reads bytes from memory just as well.
-            QFile file(path);
-            if (!file.open(QIODevice::ReadOnly)) {
-                return model::Error{"cannot open the bundled trace", path.toStdString(), -1};
+    return
+        [](const QString& path, const io::ReadControl& control) -> model::Result<model::TracePtr> {
+            if (path.startsWith(QLatin1String(":/"))) {
+                // A bundled resource: io reads bytes from memory just as well.
+                QFile file(path);
+                if (!file.open(QIODevice::ReadOnly)) {
+                    return model::Error{"cannot open the bundled trace", path.toStdString(), -1};
+                }
+                const QByteArray bytes = file.readAll();
+                return io::parseTrace(std::string_view(bytes.constData(), bytes.size()),
+                                      path.toStdString(), control);
             }
-            const QByteArray bytes = file.readAll();
-            return io::parseTrace(std::string_view(bytes.constData(), bytes.size()),
-                                  path.toStdString());
-        }
-        return io::loadTrace(path.toStdString());
-    };
+            return io::loadTrace(path.toStdString(), control);
+        };
 }
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent), m_load(defaultTraceLoader()) {
@@ -46,7 +49,25 @@ void TraceLoader::start(LoadIntent intent, Work work, Deliver deliver) {
 void TraceLoader::load(LoadIntent intent) {
     const QString path = intent.path();
     start(
-        std::move(intent), [loadFn = m_load, path] { return loadFn(path); },
+        std::move(intent),
+        [this, loadFn = m_load, path](const ui::JobToken& job) {
+            io::ReadControl control;
+            control.cancel = job.flag();
+            control.progress = [this, job, path](std::uint64_t doneBytes,
+                                                 std::uint64_t totalBytes) {
+                if (totalBytes == 0)
+                    return;
+                const double fraction =
+                    static_cast<double>(doneBytes) / static_cast<double>(totalBytes);
+                const QString label = tr("Opening %1: %2 of %3 MB read")
+                                          .arg(QFileInfo(path).fileName())
+                                          .arg(QLocale().toString(doneBytes >> 20))
+                                          .arg(QLocale().toString(totalBytes >> 20));
+                // (Runs only while this job is the newest, so `this` is alive then.)
+                job.post([this, fraction, label] { emit progressChanged(fraction, label); });
+            };
+            return loadFn(path, control);
+        },
         [this](const LoadIntent& done, const model::Result<model::TracePtr>& result) {
             emit loaded(done, result);
         });
@@ -58,13 +79,20 @@ void TraceLoader::loadJob(LoadIntent intent) {
         names.push_back(p.toStdString());
     start(
         std::move(intent),
-        [names](const ui::JobToken& job) -> model::Result<io::RankJob> {
+        [this, names](const ui::JobToken& job) -> model::Result<io::RankJob> {
             auto files = io::rankJobFiles(names);
             if (!files.ok())
                 return files.error();
             if (job.isCancelled())  // superseded while the folders were listed
-                return model::Error{"cancelled", {}, -1};
-            return io::loadRankJob(files.value());  // one reader per file, all cores
+                return model::Error{io::kReadCancelled, {}, -1};
+            io::RankJobOptions options;
+            options.cancel = job.flag();  // reaches every file's read
+            options.progress = [this, job](double fraction, const std::string& label) {
+                job.post([this, fraction, label = QString::fromStdString(label)] {
+                    emit progressChanged(fraction, label);
+                });
+            };
+            return io::loadRankJob(files.value(), options);  // one reader per file, all cores
         },
         [this](const LoadIntent& done, const model::Result<io::RankJob>& result) {
             emit jobLoaded(done, result);

@@ -8,14 +8,17 @@
 
 #include "app/gui/TraceDocument.h"
 #include "io/RankJob.h"
+#include "io/ReadControl.h"
 #include "model/Result.h"
 #include "model/Trace.h"
 #include "ui/common/JobTracker.h"
 
 namespace wl::app {
 
-// Reads and parses a trace file (or a ":/..." resource); blocking. Injectable for tests.
-using TraceLoadFn = std::function<model::Result<model::TracePtr>(const QString& path)>;
+// Reads and parses a trace file (or a ":/..." resource); blocking. `control`: the load's cancel
+// flag and progress, for the reader to poll and report. Injectable for tests.
+using TraceLoadFn = std::function<model::Result<model::TracePtr>(const QString& path,
+                                                                 const io::ReadControl& control)>;
 TraceLoadFn defaultTraceLoader();
 
 // Why a trace is being loaded and what follows it. It travels with the load and comes back with
@@ -47,8 +50,8 @@ struct LoadIntent {
 };
 
 // Loads traces off the UI thread. Only the latest request counts: opening another file while one
-// loads drops the older result (and its intent) when it arrives. Owned by the window; waits for
-// its workers on destruction.
+// loads stops the older read (its token's flag reaches the reader) and drops its result and
+// intent. Owned by the window; on destruction the load in flight is stopped, then waited for.
 class TraceLoader : public QObject {
     Q_OBJECT
 
@@ -67,6 +70,9 @@ public:
 
 signals:
     void loadingChanged(bool loading);
+    // How far the newest load is, as its reader reports it: a fraction in 0..1 and what it is
+    // doing ("read 120 of 2,048 MB", "read 3 of 8 traces").
+    void progressChanged(double fraction, const QString& label);
     void loaded(const wl::app::LoadIntent& intent,
                 const wl::model::Result<wl::model::TracePtr>& result);
     void jobLoaded(const wl::app::LoadIntent& intent,

@@ -65,3 +65,43 @@ TEST(SeveralGpus, AFindingThatNamesItsGpuIsLeftAsItIs) {
 
 }  // namespace
 }  // namespace wl::analysis
+
+namespace wl::analysis {
+namespace {
+
+// GPU 0 busy [0, 1000), GPU 1 busy [1000, 2000): one after the other.
+model::TracePtr oneAfterTheOther() {
+    test::HandTrace t;
+    auto& b = t.builder();
+    b.addKernel(b.gpuStreamTrack(b.gpuProcess(0, {}), 7), 0, 1000, "first", 0, {});
+    b.addKernel(b.gpuStreamTrack(b.gpuProcess(1, {}), 7), 1000, 2000, "second", 0, {});
+    return t.finish();
+}
+
+TEST(SeveralGpus, BusyIsTheMeanOverTheGpusAndAnyGpuBusyApart) {
+    const auto trace = oneAfterTheOther();
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::Time;
+    whole.time = {0, 2000};
+    const AnalysisResult r = analyzeTrace(*trace, {}, resolveWindow(*trace, whole).value());
+    const GpuBusy busy = r.gpuBusy();
+    EXPECT_EQ(busy.gpus, 2u);
+    EXPECT_DOUBLE_EQ(busy.meanPct(), 50.0);  // each GPU half of the window
+    EXPECT_DOUBLE_EQ(busy.anyPct(), 100.0);  // one of them all the time
+    EXPECT_DOUBLE_EQ(r.gpuBusyPct(), busy.meanPct());
+    EXPECT_EQ(busy.anyBusyNs, r.statistics.rows.gpuTotal.busyNs);
+    EXPECT_EQ(meanOverGpusLabel(busy), "mean over 2 GPUs");
+    EXPECT_EQ(anyGpuBusyLabel(busy), "any GPU busy");
+}
+
+TEST(SeveralGpus, OnOneGpuTheFiguresAgreeAndNeedNoLabel) {
+    const auto trace = serialWorkOn({0});
+    const AnalysisResult r = analyzeTrace(*trace);
+    const GpuBusy busy = r.gpuBusy();
+    EXPECT_EQ(busy.gpus, 1u);
+    EXPECT_DOUBLE_EQ(busy.meanPct(), busy.anyPct());
+    EXPECT_EQ(meanOverGpusLabel(busy), "");
+}
+
+}  // namespace
+}  // namespace wl::analysis

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QObject>
 #include <QTest>
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -80,6 +82,41 @@ TEST(DocumentAnalyzer, APairIsAnalysedForCompare) {
     ASSERT_TRUE(got.second);
     EXPECT_NE(got.first, got.second);
     EXPECT_FALSE(analyzer.isBusy());
+}
+
+}  // namespace
+}  // namespace wl::app
+
+namespace wl::app {
+namespace {
+
+TEST(DocumentAnalyzer, ACancelledAnalysisGivesNothing) {
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 2000;
+    const auto trace = test::makeSyntheticTrace(spec);
+    const std::atomic<bool> cancel{true};
+    EXPECT_EQ(analyzeDocument(*trace, {}, {}, nullptr, &cancel), nullptr);
+    const std::atomic<bool> keepGoing{false};
+    EXPECT_NE(analyzeDocument(*trace, {}, {}, nullptr, &keepGoing), nullptr);
+}
+
+TEST(DocumentAnalyzer, AnAbandonedAnalysisStopsItsWork) {
+    // Long enough that waiting for it whole would show: the analyzer's end waits for its
+    // workers, which must stop at the flag instead of finishing.
+    const DocumentPtr doc = TraceDocument::fromFile(
+        test::makeSyntheticTrace(test::gpuOpsSpec(400'000)), QStringLiteral("big"));
+    using Clock = std::chrono::steady_clock;
+    const auto fullStart = Clock::now();
+    ASSERT_NE(analyzeDocument(*doc->trace, {}), nullptr);
+    const auto full = Clock::now() - fullStart;
+    QObject context;
+    auto analyzer = std::make_unique<DocumentAnalyzer>(&context);
+    analyzer->analyze(doc, {}, {}, nullptr, [](std::shared_ptr<const DocumentAnalysis>) {});
+    QTest::qWait(20);
+    const auto start = Clock::now();
+    analyzer.reset();  // as closing the window does
+    EXPECT_LT(Clock::now() - start, full / 3)
+        << std::chrono::duration<double>(full).count() << " s for the whole analysis";
 }
 
 }  // namespace

@@ -36,7 +36,8 @@ protected:
     // A window whose loader makes a small trace for any path, slowly for the first of a pair.
     MainWindowDeps slowPairDeps() {
         MainWindowDeps d = windowTestDeps();
-        d.loader = [this](const QString& path) -> model::Result<model::TracePtr> {
+        d.loader = [this](const QString& path,
+                          const io::ReadControl&) -> model::Result<model::TracePtr> {
             if (path.startsWith(QLatin1String("pair-first")))
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
             test::SyntheticTraceSpec spec;

@@ -716,7 +716,8 @@ TEST_F(MainWindowTest, OnlyTheLatestOpenCounts) {
         bool made = false;
         std::weak_ptr<const model::Trace> trace;
     } slow;
-    TraceLoadFn loader = [&slow](const QString& path) -> model::Result<model::TracePtr> {
+    TraceLoadFn loader = [&slow](const QString& path,
+                                 const io::ReadControl&) -> model::Result<model::TracePtr> {
         test::SyntheticTraceSpec spec;
         if (!path.contains("slow")) {
             spec.streams = 5;

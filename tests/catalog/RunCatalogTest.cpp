@@ -118,3 +118,57 @@ TEST(RunCatalog, UsageListsEveryOptionWithItsRanges) {
 
 }  // namespace
 }  // namespace wl::workloads
+
+namespace wl::workloads {
+namespace {
+
+TEST(RunCatalogMetadata, EveryOptionHasItsOwnKey) {
+    std::set<std::string> keys;
+    for (const OptionSpec& option : runOptions()) {
+        const char* key = metadataKey(option.id);
+        if (option.id == RunOption::Pageable) {
+            EXPECT_EQ(key, nullptr) << "--pageable is \"pinned\" false";
+            continue;
+        }
+        ASSERT_NE(key, nullptr) << option.name;
+        EXPECT_TRUE(keys.insert(key).second) << key;
+        EXPECT_NE(key, std::string(kProducerKey));
+        EXPECT_NE(key, std::string(kWallTimeKey));
+    }
+}
+
+TEST(RunCatalogMetadata, NumbersReadBackInTheirRange) {
+    const OptionSpec& streams = runOption(RunOption::Streams);
+    EXPECT_EQ(metadataNumber(streams, "8"), 8);
+    EXPECT_EQ(metadataNumber(streams, "1000"), kMaxStreams);  // brought into the range
+    EXPECT_EQ(metadataNumber(streams, "0"), kMinStreams);     // 0 is no default here
+    EXPECT_EQ(metadataNumber(streams, "8x"), std::nullopt);
+    EXPECT_EQ(metadataNumber(streams, ""), std::nullopt);
+    const OptionSpec& size = runOption(RunOption::Size);
+    EXPECT_EQ(metadataNumber(size, "0"), 0);  // the workload's default
+    EXPECT_EQ(metadataNumber(size, "4096"), 4096);
+    EXPECT_TRUE(metadataFlagValue(metadataFlag(true)));
+    EXPECT_FALSE(metadataFlagValue(metadataFlag(false)));
+    EXPECT_FALSE(metadataFlagValue("yes"));
+}
+
+TEST(RunCatalogMetadata, TheSynopsisNamesEveryOption) {
+    const std::string synopsis = runOptionsSynopsis(15, 80, "[-o trace.json]");
+    for (const OptionSpec& option : runOptions())
+        EXPECT_NE(synopsis.find(option.name), std::string::npos) << option.name;
+    EXPECT_NE(synopsis.find("reduce|power"), std::string::npos) << synopsis;
+    EXPECT_NE(synopsis.find("[--pinned|--pageable]"), std::string::npos) << synopsis;
+    EXPECT_NE(synopsis.find("[-o trace.json]"), std::string::npos) << synopsis;
+    std::size_t lineStart = 0;
+    for (std::size_t end = synopsis.find('\n'); lineStart < synopsis.size();
+         end = synopsis.find('\n', lineStart)) {
+        const std::size_t length = (end == std::string::npos ? synopsis.size() : end) - lineStart;
+        EXPECT_LT(length + (lineStart == 0 ? 15u : 0u), 80u) << synopsis;
+        if (end == std::string::npos)
+            break;
+        lineStart = end + 1;
+    }
+}
+
+}  // namespace
+}  // namespace wl::workloads

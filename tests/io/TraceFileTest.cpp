@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <thread>
 
 #include "io/ChromeTraceWriter.h"
@@ -109,6 +111,49 @@ TEST(TraceFile, UnwritablePathIsAClearErrorAndLeavesNothing) {
     fs::create_directory(dir + "/taken.json/inner");
     const auto clash = saveTrace(*trace, dir + "/taken.json");
     EXPECT_FALSE(clash.ok());
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+// The umask as /proc says it, read without setting it (-1 when /proc does not say).
+int currentUmask() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("Umask:", 0) == 0)
+            return std::stoi(line.substr(6), nullptr, 8);
+    }
+    return -1;
+}
+
+TEST(TraceFile, SavingChangesNoProcessWideState) {
+    // Exports run on a worker: the mode of a saved file must not come from setting the umask,
+    // which every other thread creating a file at that moment would get too.
+    const int mask = currentUmask();
+    if (mask < 0)
+        GTEST_SKIP() << "no Umask in /proc/self/status";
+    const auto dir = test::makeTempDir("wl-io-umask");
+    const std::string path = dir + "/trace.json";
+    test::SyntheticTraceSpec spec;
+    spec.kernels = 5;
+    spec.memcpys = 0;
+    const auto trace = test::makeSyntheticTrace(spec);
+    std::atomic<bool> saving{true};
+    std::atomic<int> seenOther{0};
+    std::thread watcher([&] {
+        while (saving.load()) {
+            if (currentUmask() != mask)
+                ++seenOther;
+        }
+    });
+    for (int i = 0; i < 2000; ++i)
+        ASSERT_TRUE(saveTrace(*trace, path).ok());
+    saving = false;
+    watcher.join();
+    EXPECT_EQ(seenOther.load(), 0);
+    // And the file has the mode any new file gets: 0666 less the umask (not mkstemp's 0600).
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0666u & ~static_cast<unsigned>(mask));
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
 }
 

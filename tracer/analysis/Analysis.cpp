@@ -86,19 +86,33 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
 
 AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options,
                             const AnalysisWindow& window) {
+    return *analyzeTrace(trace, options, window, nullptr);
+}
+
+std::optional<AnalysisResult> analyzeTrace(const model::Trace& trace,
+                                           const AnalysisOptions& options,
+                                           const AnalysisWindow& window,
+                                           const std::atomic<bool>* cancel) {
+    const auto cancelled = [cancel] {
+        return cancel != nullptr && cancel->load(std::memory_order_relaxed);
+    };
     AnalysisResult result;
     result.options = options;
     const GpuOps ops(trace, &window);
     for (std::int32_t device : ops.deviceIds()) {
         result.limits.emplace(device, deviceLimits(trace, device));
     }
-    result.utilization = computeUtilization(trace, ops, window, options);
+    result.utilization = computeUtilization(trace, ops, window, options, cancel);
+    if (cancelled())
+        return std::nullopt;  // (the gaps walked so far are not all of them)
     result.overlap = computeOverlap(ops);
     result.statistics = computeStatistics(trace, ops, window);
 
     const RuleContext ctx{trace, options, ops, result};
     std::vector<Diagnostic> found;
     for (const Rule& rule : allRules()) {
+        if (cancelled())
+            return std::nullopt;
         if (rule.check != nullptr) {
             rule.check(ctx, found);
         }

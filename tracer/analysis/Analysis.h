@@ -1,12 +1,15 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "analysis/DeviceLimits.h"
 #include "analysis/Diagnostic.h"
+#include "analysis/GpuBusy.h"
 #include "analysis/Occupancy.h"
 #include "analysis/Options.h"
 #include "analysis/Overlap.h"
@@ -29,7 +32,9 @@ struct AnalysisResult {
     Statistics statistics;
     std::vector<Diagnostic> diagnostics;  // warnings first, then by rule
 
-    double gpuBusyPct() const { return utilization.busyPct(); }
+    // How busy the GPUs were: the mean over them and the time any of them was busy (GpuBusy.h).
+    GpuBusy gpuBusy() const { return analysis::gpuBusy(utilization, statistics.rows); }
+    double gpuBusyPct() const { return gpuBusy().meanPct(); }  // the mean over the GPUs
     // The part of the trace every figure and finding describes.
     const AnalysisWindow& window() const { return utilization.window; }
     // Diagnostics of one rule (empty when it did not fire).
@@ -44,6 +49,13 @@ AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& op
                             const AnalysisWindow& window);
 // Over the default window: the capture range when the trace has one, else the whole trace.
 AnalysisResult analyzeTrace(const model::Trace& trace, const AnalysisOptions& options = {});
+// The same over `window`, for work that may be called off (a newer request, a closed window):
+// `cancel` (when not null) is looked at between the rules and while the idle gaps are walked;
+// once it is set the analysis stops and returns nothing, never a partial result.
+std::optional<AnalysisResult> analyzeTrace(const model::Trace& trace,
+                                           const AnalysisOptions& options,
+                                           const AnalysisWindow& window,
+                                           const std::atomic<bool>* cancel);
 
 // The warp use of one kernel slice (invalid occupancy when its device's limits are unknown or the
 // slice has no kernel details).

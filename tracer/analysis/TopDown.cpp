@@ -50,7 +50,7 @@ struct Range {
     model::StringId nameId;
     SummaryKind kind;
     model::TrackIndex track;
-    std::uint16_t depth;
+    std::uint32_t depth;
 };
 
 // Outer ranges first: by start, the longer first; for one span, an NVTX range holds a CPU op

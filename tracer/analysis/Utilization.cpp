@@ -288,7 +288,8 @@ double IdleAttribution::pct(GapCause c) const {
 }
 
 UtilizationResult computeUtilization(const model::Trace& trace, const GpuOps& ops,
-                                     const AnalysisWindow& window, const AnalysisOptions& options) {
+                                     const AnalysisWindow& window, const AnalysisOptions& options,
+                                     const std::atomic<bool>* cancel) {
     UtilizationResult result;
     result.window = window;
     Attributor attributor(trace, ops);
@@ -338,7 +339,10 @@ UtilizationResult computeUtilization(const model::Trace& trace, const GpuOps& op
         };
     };
 
+    std::size_t walked = 0;
     for (const GpuOp& op : ops.all()) {
+        if ((++walked & 4095) == 0 && cancel != nullptr && cancel->load(std::memory_order_relaxed))
+            return result;
         sweeper.add(devices[op.deviceId], op, onDeviceHole(op.deviceId));
         sweeper.add(streams[op.ref.track], op, onStreamHole(op));
     }

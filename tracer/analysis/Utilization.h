@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -120,8 +121,11 @@ struct UtilizationResult {
 using model::foldDigits;
 
 // Busy time, idle gaps and the attribution of every idle ns, per device and stream, inside the
-// window the ops were built for (ops.all()).
+// window the ops were built for (ops.all()). `cancel` (when not null) is looked at every few
+// thousand ops: once it is set the walk stops and the result is incomplete (the caller, who set
+// it, drops it).
 UtilizationResult computeUtilization(const model::Trace& trace, const GpuOps& ops,
-                                     const AnalysisWindow& window, const AnalysisOptions& options);
+                                     const AnalysisWindow& window, const AnalysisOptions& options,
+                                     const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace wl::analysis

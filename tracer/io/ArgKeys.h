@@ -246,9 +246,12 @@ inline constexpr auto kWrittenBits = [] {
 // Whether the writer writes `key` for a slice of this kind, from the model's fields. An imported
 // event's other args are kept with its slice (Trace::extraArgs) and written after these, so
 // export loses nothing and never writes a key twice.
+constexpr bool writerWritesArg(model::SliceKind kind, const ArgKey& row) {
+    return (kWrittenBits[static_cast<std::size_t>(kind)] & argBit(row.field)) != 0;
+}
 constexpr bool writerWritesArg(model::SliceKind kind, std::string_view key) {
     const ArgKey* row = findArgKey(key);
-    return row != nullptr && (kWrittenBits[static_cast<std::size_t>(kind)] & argBit(row->field));
+    return row != nullptr && writerWritesArg(kind, *row);
 }
 
 }  // namespace wl::io::format

@@ -196,6 +196,7 @@ model::TracePtr Importer::run(od::document& doc) {
         m_eventsAt = m_base;
         for (auto element : arr) {
             od::value event = element.value();
+            checkpointEvery(event);
             parseEvent(event);
         }
     } else if (rootType == od::json_type::object) {
@@ -215,8 +216,27 @@ model::TracePtr Importer::run(od::document& doc) {
     if (const char* at = nullptr; doc.current_location().get(at) == simdjson::SUCCESS) {
         fail("unexpected content after the JSON document", at);
     }
+    return finishAndBuild();
+}
+
+void Importer::checkpoint(std::size_t doneBytes, bool force) {
+    if (doneBytes < m_nextCheckAt && !force)
+        return;
+    m_nextCheckAt = doneBytes + kCheckBytes;
+    if (m_control.cancelled())
+        throw ReadCancelled{};
+    m_control.report(doneBytes, m_size);
+}
+
+model::TracePtr Importer::finishAndBuild() {
+    // The passes of a large trace take a while too: the flag is looked at between them.
+    checkpoint(m_size, true);
     finish();
-    return m_builder.finalize();
+    checkpoint(m_size, true);
+    model::TracePtr trace = m_builder.finalizeUnlessCancelled(m_control.cancel);
+    if (!trace)
+        throw ReadCancelled{};
+    return trace;
 }
 
 namespace {
@@ -373,6 +393,7 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
                 throw ChunkedGiveUp{};
         }
         ++m_runsParsed;
+        checkpoint(cut);
         if (m_releaseParsedText)
             releaseTextBefore(text, from);
         if (last)
@@ -456,8 +477,7 @@ model::TracePtr Importer::runChunked(char* text, std::size_t readableBytes, std:
     }
     if (skipSpace(text, size, pos) != size)
         throw ChunkedGiveUp{};  // content after the document
-    finish();
-    return m_builder.finalize();
+    return finishAndBuild();
 }
 
 }  // namespace wl::io::chrome
@@ -470,13 +490,15 @@ using chrome::FieldProblem;
 using chrome::firstInvalidUtf8;
 using chrome::Importer;
 using chrome::ParseFailure;
+using chrome::ReadCancelled;
 using chrome::rootValueEnd;
 using chrome::unclosedStringStart;
 namespace od = simdjson::ondemand;
 
 model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
                                                        const std::string& name,
-                                                       std::size_t readableBytes) const {
+                                                       std::size_t readableBytes,
+                                                       const ReadControl& control) const {
     // A UTF-8 byte order mark is not JSON; skip it but keep offsets relative to the file.
     std::size_t skipped = 0;
     if (json.starts_with("\xEF\xBB\xBF")) {
@@ -507,6 +529,9 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
     }
     if (firstNonSpace == json.size())
         return errorAt("empty file: no JSON in it", 0);
+    const auto cancelled = [&] { return model::Error{kReadCancelled, name, -1}; };
+    if (control.cancelled())
+        return cancelled();
 
     std::string copy;
     simdjson::padded_string_view padded;
@@ -542,18 +567,34 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
         *m_runs.runsParsed = 0;
     if (json.size() >= m_runs.wholeBelowBytes) {
         // The text is ours (the copy) or the caller's writable buffer (see the header).
-        Importer chunked(base, json.size());
         try {
+            Importer chunked(base, json.size(), control);
             auto trace = chunked.runChunked(const_cast<char*>(base), padded.capacity(),
                                             m_runs.runBytes, m_runs.textIsFileMapping);
             if (m_runs.runsParsed)
                 *m_runs.runsParsed = chunked.runsParsed();
             return trace;
-        } catch (...) {
-            // Bad input, or input the runs do not judge: the whole-document read gives the
-            // verdict (and the same trace or error as it always did).
+        } catch (const ChunkedGiveUp&) {
+            // Input the runs do not judge (see runChunked): the whole-document read gives the
+            // verdict.
+        } catch (const ParseFailure&) {
+            // Bad JSON or a bad document met inside a run. Its error must be the one the whole
+            // read gives (the first problem in the text, an offset the structural checks of the
+            // whole text refine, "truncated" rather than a run's own end): the whole read says it.
+        } catch (const FieldProblem&) {
+            // A top-level member with a wrong value: likewise, the whole read words it.
+        } catch (const simdjson::simdjson_error&) {
+            // A JSON error inside a run: likewise.
+        } catch (const ReadCancelled&) {
+            return cancelled();
+        } catch (const std::exception& e) {
+            // Anything else (out of memory, a failure of ours) is no verdict on the input:
+            // reading it again would only hide it and take as long again.
+            return errorAt(std::string("cannot import the trace: ") + e.what(), -1);
         }
     }
+    if (control.cancelled())
+        return cancelled();
     od::parser parser;
     od::document doc;
     if (const auto err = parser.iterate(padded).get(doc)) {
@@ -566,9 +607,11 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view json,
             offset = static_cast<std::int64_t>(unclosedStringStart(json));
         return errorAt(describeSimdjsonError(err), offset);
     }
-    Importer importer(base, json.size());
+    Importer importer(base, json.size(), control);
     try {
         return importer.run(doc);
+    } catch (const ReadCancelled&) {
+        return cancelled();
     } catch (const ParseFailure& f) {
         if (auto refined = refineStructuralError(f.code))
             return *refined;
@@ -612,10 +655,10 @@ model::Result<model::TracePtr> ChromeTraceReader::read(std::string_view text,
                                                        const std::string& name,
                                                        std::size_t readableBytes,
                                                        bool textIsFileMapping,
-                                                       const ReadControl& /*control*/) const {
+                                                       const ReadControl& control) const {
     Runs runs = m_runs;
     runs.textIsFileMapping = textIsFileMapping;
-    return ChromeTraceReader(runs).read(text, name, readableBytes);
+    return ChromeTraceReader(runs).read(text, name, readableBytes, control);
 }
 
 }  // namespace wl::io

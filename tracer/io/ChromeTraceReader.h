@@ -45,9 +45,12 @@ public:
     // example a std::string whose capacity was reserved), the text is parsed in place, and must
     // then be writable: reading a large text borrows single bytes in it (the separators around a
     // run serve as its brackets) and puts them back before it returns. Otherwise the text is
-    // copied once into a padded buffer.
+    // copied once into a padded buffer. `control`: a cancel flag polled and progress reported
+    // every few megabytes of the text, through the finishing passes too; a cancelled read is an
+    // Error with message kReadCancelled and keeps nothing it built.
     model::Result<model::TracePtr> read(std::string_view json, const std::string& name,
-                                        std::size_t readableBytes = 0) const;
+                                        std::size_t readableBytes = 0,
+                                        const ReadControl& control = {}) const;
 
     // TraceReader: JSON whose root is an array or an object (after white space and a byte
     // order mark); as the reader of last resort it also explains any other text.

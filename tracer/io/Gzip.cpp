@@ -57,9 +57,20 @@ bool inflateOneMember(std::string_view compressed, std::string& out, std::size_t
 }  // namespace
 
 model::Status gunzip(std::string_view compressed, std::string& out, std::size_t padding,
-                     std::size_t maxBytes) {
-    if (inflateOneMember(compressed, out, padding, maxBytes))
+                     std::size_t maxBytes, const ReadControl& control) {
+    const auto cancelled = [&] {
+        out.clear();
+        out.shrink_to_fit();
+        return model::Status(model::Error{kReadCancelled, {}, -1});
+    };
+    if (control.cancelled())
+        return cancelled();
+    if (inflateOneMember(compressed, out, padding, maxBytes)) {
+        if (control.cancelled())
+            return cancelled();
+        control.report(compressed.size(), compressed.size());
         return {};
+    }
     z_stream zs{};
     // 16 + MAX_WBITS: gzip header and trailer, checked (CRC and length).
     if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
@@ -69,6 +80,8 @@ model::Status gunzip(std::string_view compressed, std::string& out, std::size_t 
     out.reserve(std::min<std::size_t>(compressed.size() * 4 + padding, maxBytes + padding));
     std::size_t consumed = 0;
     std::size_t produced = 0;
+    constexpr std::size_t kCheckBytes = std::size_t{8} << 20;  // of output, between checks
+    std::size_t checkAt = kCheckBytes;
     auto failure = [&](const std::string& what) {
         const auto at = static_cast<std::int64_t>(consumed + zs.total_in);
         inflateEnd(&zs);
@@ -87,11 +100,20 @@ model::Status gunzip(std::string_view compressed, std::string& out, std::size_t 
                     return failure("decompressed data too large");
                 out.resize(std::max(out.size() * 2, produced + (std::size_t{1} << 20)));
             }
-            const std::size_t room = std::min<std::size_t>(out.size() - produced, UINT_MAX);
+            // At most a check's worth per call: the flag is looked at between calls.
+            const std::size_t room = std::min<std::size_t>(out.size() - produced, kCheckBytes);
             zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
             zs.avail_out = static_cast<uInt>(room);
             rc = inflate(&zs, Z_NO_FLUSH);
             produced += room - zs.avail_out;
+            if (produced >= checkAt) {
+                checkAt = produced + kCheckBytes;
+                if (control.cancelled()) {
+                    inflateEnd(&zs);
+                    return cancelled();
+                }
+                control.report(consumed + zs.total_in, compressed.size());
+            }
             if (rc == Z_STREAM_END)
                 break;
             if (rc == Z_BUF_ERROR && zs.avail_in == 0)

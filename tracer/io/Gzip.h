@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/ReadControl.h"
 #include "model/Result.h"
 
 namespace wl::io {
@@ -14,10 +15,17 @@ namespace wl::io {
 // True when the bytes start with the gzip magic number.
 bool isGzip(std::string_view bytes);
 
+// The most gunzip() decompresses by default: more is an error, not an allocation.
+inline constexpr std::size_t kMaxGunzipBytes = std::size_t{16} << 30;
+
 // Decompresses every gzip member of `compressed` into `out`, leaving `padding` spare bytes of
 // capacity after the data (for the JSON parser). Errors carry the offset in the compressed bytes.
+// `control`: looked at before inflating, and every few megabytes on the streaming path (several
+// members, or a size the trailer does not give); progress in compressed bytes. A one-member file
+// is inflated by one call (about 1 s per GB of output), which the flag cannot interrupt. Once
+// cancelled: an Error kReadCancelled and `out` emptied.
 model::Status gunzip(std::string_view compressed, std::string& out, std::size_t padding,
-                     std::size_t maxBytes = std::size_t{16} << 30);
+                     std::size_t maxBytes = kMaxGunzipBytes, const ReadControl& control = {});
 
 // Streaming compressor: feed chunks, then finish(); each output chunk goes to the sink.
 class GzipWriter {

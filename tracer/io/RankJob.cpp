@@ -464,27 +464,69 @@ model::Result<RankJob> loadRankJob(const std::vector<std::string>& files,
     std::vector<std::optional<model::Result<model::TracePtr>>> loaded(files.size());
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
-    std::mutex progressMutex;
-    std::size_t done = 0;
     const auto cancelled = [&] {
         return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
+    };
+    // Progress by input bytes over every file (a job of one large and many small traces moves
+    // as its reading does), reported from the reading threads one at a time.
+    std::mutex progressMutex;
+    std::size_t done = 0;
+    std::vector<std::uint64_t> fileBytes(files.size(), 0);
+    std::vector<std::uint64_t> bytesRead(files.size(), 0);  // of fileBytes
+    std::uint64_t bytesDone = 0;
+    std::uint64_t bytesTotal = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::error_code ec;
+        const std::uintmax_t size = fs::file_size(files[i], ec);
+        fileBytes[i] = ec ? 0 : static_cast<std::uint64_t>(size);
+        bytesTotal += fileBytes[i];
+    }
+    // File i has read `bytes` of its size (under progressMutex); whether that is news.
+    const auto advance = [&](std::size_t i, std::uint64_t bytes) {
+        bytes = std::min(bytes, fileBytes[i]);
+        if (bytes <= bytesRead[i])
+            return false;
+        bytesDone += bytes - bytesRead[i];
+        bytesRead[i] = bytes;
+        return true;
+    };
+    const auto report = [&] {
+        const double read = bytesTotal > 0
+                                ? static_cast<double>(bytesDone) / static_cast<double>(bytesTotal)
+                                : static_cast<double>(done) / static_cast<double>(files.size());
+        options.progress(0.9 * read, "read " + std::to_string(done) + " of " +
+                                         std::to_string(files.size()) + " traces");
     };
     const auto work = [&] {
         while (!failed.load(std::memory_order_relaxed) && !cancelled()) {
             const std::size_t i = next.fetch_add(1);
             if (i >= files.size())
                 return;
-            auto result = loadTrace(files[i]);
-            if (!result.ok())
+            ReadControl control;
+            control.cancel = options.cancel;  // each file's read stops too, not only the next
+            if (options.progress) {
+                control.progress = [&, i](std::uint64_t doneBytes, std::uint64_t totalBytes) {
+                    // The end of a file is reported once it is loaded, below.
+                    if (totalBytes == 0 || doneBytes >= totalBytes)
+                        return;
+                    const std::lock_guard lock(progressMutex);
+                    // A compressed file reports its decompressed text: scaled to its file size.
+                    if (advance(i, static_cast<std::uint64_t>(static_cast<double>(doneBytes) /
+                                                              static_cast<double>(totalBytes) *
+                                                              static_cast<double>(fileBytes[i]))))
+                        report();
+                };
+            }
+            auto result = loadTrace(files[i], control);
+            const bool ok = result.ok();
+            if (!ok)
                 failed.store(true, std::memory_order_relaxed);  // the others stop early
             loaded[i] = std::move(result);
-            if (options.progress) {
+            if (ok && options.progress) {
                 const std::lock_guard lock(progressMutex);
                 ++done;
-                options.progress(
-                    0.9 * static_cast<double>(done) / static_cast<double>(files.size()),
-                    "read " + std::to_string(done) + " of " + std::to_string(files.size()) +
-                        " traces");
+                advance(i, fileBytes[i]);
+                report();
             }
         }
     };
@@ -494,6 +536,9 @@ model::Result<RankJob> loadRankJob(const std::vector<std::string>& files,
             pool.emplace_back(work);
         work();
     }
+    // Before the failures: a read stopped by the flag fails too.
+    if (cancelled())
+        return model::Error{"opening the job was cancelled"};
     // The first failure in file order, so the same files always give the same error.
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (loaded[i] && !loaded[i]->ok()) {
@@ -503,8 +548,6 @@ model::Result<RankJob> loadRankJob(const std::vector<std::string>& files,
             return e;
         }
     }
-    if (cancelled())
-        return model::Error{"opening the job was cancelled"};
     std::vector<model::TracePtr> traces;
     traces.reserve(files.size());
     for (auto& result : loaded)

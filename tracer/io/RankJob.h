@@ -40,9 +40,11 @@ struct RankJobOptions {
     std::string alignRange;
     // Files read at once; 0: one per hardware thread.
     unsigned threads = 0;
-    // Called from the reading threads, one call at a time.
+    // Called from the reading threads, one call at a time: as the files' bytes are read (0..0.9
+    // of the whole) and as the merge goes.
     RankJobProgressFn progress;
-    // Polled between files: once set, no further file is read and loading ends with an Error.
+    // Polled between files and inside each file's read (ReadControl): once set, the reads stop
+    // and loading ends with an Error.
     const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <random>
 
 #include "io/ChromeTraceReader.h"
 #include "io/ChromeTraceWriter.h"
@@ -45,18 +47,39 @@ model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t r
     if (!isGzip(bytes))
         return readWith(bytes, readable, fileMapping);
     std::string json;
-    if (auto status = gunzip(bytes, json, ChromeTraceReader::kPadding); !status) {
+    if (auto status = gunzip(bytes, json, ChromeTraceReader::kPadding, kMaxGunzipBytes, control);
+        !status) {
         model::Error e = status.error();
         e.file = name;
         return e;
     }
     auto result = readWith(json, json.capacity(), false);
-    if (!result) {
+    if (!result && result.error().message != kReadCancelled) {
         model::Error e = result.error();
         e.message = "decompressed data: " + e.message;
         return e;
     }
     return result;
+}
+
+// A new file beside `path` that nobody else has (its name in `tmp`), made as any new file is:
+// mode 0666 less the process's umask, which the system applies. (mkstemp makes 0600, and reading
+// the umask to correct that means setting it: process-wide state, changed under every other
+// thread that creates a file meanwhile.)
+int createTemporary(const std::string& path, std::string& tmp) {
+    static std::atomic<std::uint64_t> made{0};
+    static const std::uint64_t salt = std::random_device{}();
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        char suffix[64];
+        std::snprintf(
+            suffix, sizeof suffix, ".tmp-%d-%016llx", static_cast<int>(::getpid()),
+            static_cast<unsigned long long>(salt ^ (made.fetch_add(1) * 0x9E3779B97F4A7C15ull)));
+        tmp = path + suffix;
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
 }
 
 // A regular file mapped privately with readable, writable room for the parser's padding after
@@ -177,15 +200,16 @@ model::Result<model::TracePtr> parseTrace(std::string_view bytes, const std::str
 }
 
 model::Status saveTrace(const model::Trace& trace, const std::string& path) {
-    std::string tmp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(tmp.data());
+    std::string tmp;
+    const int fd = createTemporary(path, tmp);
     if (fd < 0)
         return fileError("cannot write", path);
     std::FILE* file = ::fdopen(fd, "wb");
     if (!file) {
+        const model::Error e = fileError("cannot write", path);
         ::close(fd);
         ::unlink(tmp.c_str());
-        return fileError("cannot write", path);
+        return e;
     }
     int writeErrno = 0;
     const auto rawSink = [&](std::string_view chunk) {
@@ -195,34 +219,36 @@ model::Status saveTrace(const model::Trace& trace, const std::string& path) {
         }
         return true;
     };
-    const ChromeTraceWriter writer(trace);
-    bool ok = false;
-    if (endsWith(path, ".gz")) {
-        GzipWriter gz(rawSink);
-        ok = writer.write([&](std::string_view chunk) { return gz.write(chunk); }).ok() &&
-             gz.finish();
-    } else {
-        ok = writer.write(rawSink).ok();
+    // What went wrong in the writer (or the compressor) itself, when the file did not: said as
+    // it is, never as a stale errno.
+    model::Status written;
+    try {
+        const ChromeTraceWriter writer(trace);
+        if (endsWith(path, ".gz")) {
+            GzipWriter gz(rawSink);
+            written = writer.write([&](std::string_view chunk) { return gz.write(chunk); });
+            if (written.ok() && !gz.finish())
+                written = model::Error{"compressing the trace failed", {}, -1};
+        } else {
+            written = writer.write(rawSink);
+        }
+    } catch (const std::exception& e) {
+        written = model::Error{std::string("writing the trace failed: ") + e.what(), {}, -1};
     }
     if (std::fflush(file) != 0 && writeErrno == 0)
         writeErrno = errno;
-    ok = ok && writeErrno == 0;
-    if (std::fclose(file) != 0 && ok) {
+    if (std::fclose(file) != 0 && writeErrno == 0)
         writeErrno = errno;
-        ok = false;
-    }
-    // mkstemp creates 0600; a saved trace is an ordinary file.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::chmod(tmp.c_str(), 0666 & ~mask);
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-        if (writeErrno == 0)
-            writeErrno = errno;
-        ::unlink(tmp.c_str());
+    if (writeErrno == 0 && written.ok() && std::rename(tmp.c_str(), path.c_str()) == 0)
+        return {};
+    if (writeErrno == 0 && written.ok())
+        writeErrno = errno;  // the rename's
+    ::unlink(tmp.c_str());
+    if (writeErrno != 0) {
         errno = writeErrno;
         return fileError("cannot write", path);
     }
-    return {};
+    return model::Error{"cannot write: " + written.error().message, path, -1};
 }
 
 }  // namespace wl::io

@@ -32,6 +32,10 @@ inline bool isGpuWork(SliceKind kind) {
 
 inline constexpr std::uint32_t kNoDetail = std::numeric_limits<std::uint32_t>::max();
 
+// Lanes a track may have (Slice::depth's range): 2^26, 67 million slices open at once on one
+// track, 2.7 GB of slices on that track alone. A track that needs more is refused at finalize.
+inline constexpr std::uint32_t kMaxLanes = std::uint32_t{1} << 26;
+
 // One interval on a track. A small POD: per-kind details live in the Trace's side tables,
 // indexed by detailIndex (kNoDetail when there are none).
 struct Slice {
@@ -41,9 +45,11 @@ struct Slice {
         0;  // CUDA correlation id linking an API call to its GPU work; 0 = none
     StringId nameId = 0;
     std::uint32_t detailIndex = kNoDetail;
-    std::uint16_t depth = 0;  // lane within the track (nesting depth, or a spill lane)
-    SliceKind kind = SliceKind::Other;
-    std::uint8_t flags = 0;  // SliceFlags bits
+    // Lane within the track (nesting depth, or a spill lane), exact up to kMaxLanes; the lane,
+    // kind and flags share four bytes so that a slice stays 40 bytes.
+    std::uint32_t depth : 26 = 0;
+    SliceKind kind : 4 = SliceKind::Other;
+    std::uint32_t flags : 2 = 0;  // SliceFlags bits
     // The producer's args that the model has no field for (Kineto's "External id", "Input
     // Dims", ...), kept as written: Trace::extraArgs. In what was padding: no cost per slice.
     std::uint32_t argsIndex = kNoDetail;
@@ -51,6 +57,7 @@ struct Slice {
     TimeNs endNs() const { return startNs + durationNs; }
 };
 static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per slice");
+static_assert(static_cast<unsigned>(SliceKind::Other) < 16, "SliceKind outgrew Slice::kind's bits");
 
 // What a host API call makes happen on a GPU, linked to the call by its correlation id: GPU work,
 // and memory allocations and releases.
@@ -64,6 +71,7 @@ enum SliceFlags : std::uint8_t {
     // Spilled, but by design: it overlaps work of the same launch (nodes of one CUDA graph launch
     // run at once on their stream), so it is no warning.
     kSliceConcurrentInLaunch = 1u << 1,
+    // (Slice::flags has two bits: a third flag takes one of depth's.)
 };
 
 // A spilled slice that says something is wrong (an overlap the producer should not have made).

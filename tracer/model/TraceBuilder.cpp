@@ -464,17 +464,30 @@ std::uint64_t TraceBuilder::keepWithin(std::span<const TimeRange> windows) {
 }
 
 std::shared_ptr<const Trace> TraceBuilder::finalize() {
-    return finalize(finalizePasses());
+    return runPasses(finalizePasses(), nullptr);
+}
+
+std::shared_ptr<const Trace> TraceBuilder::finalizeUnlessCancelled(
+    const std::atomic<bool>* cancel) {
+    return runPasses(finalizePasses(), cancel);
 }
 
 std::shared_ptr<const Trace> TraceBuilder::finalize(std::span<const FinalizePass> passes) {
+    return runPasses(passes, nullptr);
+}
+
+std::shared_ptr<const Trace> TraceBuilder::runPasses(std::span<const FinalizePass> passes,
+                                                     const std::atomic<bool>* cancel) {
     if (m_finalized)
         return nullptr;
     m_finalized = true;
     FinalizeState state(*m_trace, std::move(m_pendingFlows), m_baseTimeNs, m_keepTimes);
     m_pendingFlows.clear();
-    for (const FinalizePass& pass : passes)
+    for (const FinalizePass& pass : passes) {
+        if (cancel != nullptr && cancel->load(std::memory_order_relaxed))
+            return nullptr;
         pass.run(state);
+    }
     return std::move(m_trace);
 }
 

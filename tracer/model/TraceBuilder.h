@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -143,11 +144,16 @@ public:
 
     std::size_t sliceCount() const { return m_sliceCount; }
     std::shared_ptr<const Trace> finalize();
+    // The same, looking at `cancel` (when not null) before each pass: once it is set, the passes
+    // stop and the result is null (what was built goes with the builder).
+    std::shared_ptr<const Trace> finalizeUnlessCancelled(const std::atomic<bool>* cancel);
     // Runs only `passes`, in order, on what was added (tests of one pass; finalize() runs
     // finalizePasses()).
     std::shared_ptr<const Trace> finalize(std::span<const FinalizePass> passes);
 
 private:
+    std::shared_ptr<const Trace> runPasses(std::span<const FinalizePass> passes,
+                                           const std::atomic<bool>* cancel);
     TrackIndex trackFor(TrackKind kind, ProcessIndex process, std::int64_t key, StringId domain);
     void push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId name, SliceKind kind,
               std::uint64_t correlationId, std::uint32_t detailIndex);

@@ -89,7 +89,10 @@ void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
     }
     // The window first: every figure and finding below describes it.
     const QString window = qs(analysis::describeWindow(m_result->window()));
-    const QString busy = qs(analysis::formatPercent(m_result->gpuBusyPct()));
+    const analysis::GpuBusy figures = m_result->gpuBusy();
+    QString busy = qs(analysis::formatPercent(figures.meanPct()));
+    if (figures.gpus > 1)  // which of the two figures it is
+        busy += QStringLiteral(" (%1)").arg(qs(analysis::meanOverGpusLabel(figures)));
     m_summary->setText(m_result->utilization.spanNs <= 0
                            ? tr("%1: no GPU work to analyse").arg(window)
                        : m_result->diagnostics.empty()

@@ -24,9 +24,11 @@ double sharePct(model::TimeNs part, model::TimeNs whole) {
 
 RowStatisticsModel::RowStatisticsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RowStatisticsModel::setSummary(model::TracePtr trace, const analysis::RowSummary& summary) {
+void RowStatisticsModel::setSummary(model::TracePtr trace, const analysis::RowSummary& summary,
+                                    std::size_t gpus) {
     beginResetModel();
     m_trace = std::move(trace);
+    m_gpus = gpus;
     m_summary = m_trace ? summary : analysis::RowSummary{};
     m_titles.clear();
     for (const analysis::RowStats& r : m_summary.rows) {
@@ -56,7 +58,11 @@ QString RowStatisticsModel::totalsText() const {
     QStringList lines;
     const analysis::RowStats& g = s.gpuTotal;
     if (g.ops > 0) {
-        QString line = tr("GPU: busy %1 (%2 of %3), %4: %5, %6")
+        // On several GPUs the total is the time any of them was busy (the union of their
+        // rows), not the mean over them: say so.
+        QString line = (m_gpus > 1 ? tr("%n GPUs: any GPU busy %1 (%2 of %3), %4: %5, %6", nullptr,
+                                        static_cast<int>(m_gpus))
+                                   : tr("GPU: busy %1 (%2 of %3), %4: %5, %6"))
                            .arg(qs(analysis::formatDuration(g.busyNs)))
                            .arg(qs(analysis::formatPercent(sharePct(g.busyNs, s.windowNs))))
                            .arg(qs(analysis::formatDuration(s.windowNs)))

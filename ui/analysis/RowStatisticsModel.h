@@ -23,11 +23,15 @@ public:
 
     explicit RowStatisticsModel(QObject* parent = nullptr);
 
-    void setSummary(model::TracePtr trace, const analysis::RowSummary& summary);
+    // `gpus`: how many GPUs worked in the window; on several, the GPU total is named for what it
+    // is (the time any of them was busy), unlike the mean over them the status bar shows.
+    void setSummary(model::TracePtr trace, const analysis::RowSummary& summary,
+                    std::size_t gpus = 1);
     void clear();
     const analysis::RowSummary& summary() const { return m_summary; }
     // "GPU: busy 240 ns (70.6% of 340 ns), 4 ops: 3 kernels, 1 copy, 2.0 KB copied at 10.0
-    // GB/s" and a line for the host threads; "" when nothing is in the window.
+    // GB/s" ("2 GPUs: any GPU busy ..." on several) and a line for the host threads; "" when
+    // nothing is in the window.
     QString totalsText() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -39,6 +43,7 @@ public:
 private:
     model::TracePtr m_trace;
     analysis::RowSummary m_summary;
+    std::size_t m_gpus = 1;
     std::vector<QString> m_titles;  // parallel to m_summary.rows
 };
 

@@ -10,6 +10,7 @@ RunMetrics runMetrics(const model::Trace& trace, const analysis::AnalysisResult&
     // The part the analysis describes when it is not the whole trace (the timed part marked
     // with cudaProfilerStart/Stop, an NVTX range): start-up must not decide a speedup.
     const analysis::AnalysisWindow& window = result.window();
+    // The run catalog's kWallTimeKey (a run writes it; ui may not include the catalog).
     const std::string wall = trace.metadataValue("wall_time_ms");
     if (window.source != analysis::WindowSource::Trace && window.durationNs() > 0) {
         m.wallMs = static_cast<double>(window.durationNs()) / 1e6;

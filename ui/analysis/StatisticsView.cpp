@@ -148,7 +148,8 @@ void StatisticsView::setStatistics(const analysis::Statistics& statistics, model
     m_kernels->setStatistics(statistics);
     m_copies->setStatistics(statistics);
     m_summary->setSummary(trace, statistics.slices, statistics.topDown);
-    m_rows->setSummary(std::move(trace), statistics.rows);
+    m_rows->setSummary(std::move(trace), statistics.rows,
+                       static_cast<std::size_t>(statistics.devicesAtOnce.devices));
     m_rowTotals->setText(m_rows->totalsText());
     // The names first and readable (a narrow dock scrolls sideways to the numbers).
     for (int c = 0; c < RowStatisticsModel::kColumns; ++c) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <sstream>
 
@@ -278,6 +279,84 @@ model::Result<std::int64_t> parseNumber(const OptionSpec& option,
         return status.error();
     }
     return static_cast<std::int64_t>(value);
+}
+
+const char* metadataKey(RunOption id) {
+    switch (id) {
+        case RunOption::Workload:
+            return "workload";
+        case RunOption::Mode:
+            return "mode";
+        case RunOption::Streams:
+            return "streams";
+        case RunOption::Size:
+            return "size";
+        case RunOption::Repeat:
+            return "repeat";
+        case RunOption::Steps:
+            return "steps";
+        case RunOption::Devices:
+            return "devices";
+        case RunOption::Pinned:
+            return "pinned";
+        case RunOption::Pageable:
+            return nullptr;  // "pinned" false
+        case RunOption::SharedStream:
+            return "shared_stream";
+        case RunOption::Graph:
+            return "graph";
+        case RunOption::GpuMetrics:
+            return "gpu_metrics";
+    }
+    return nullptr;
+}
+
+const char* metadataFlag(bool on) {
+    return on ? "true" : "false";
+}
+
+bool metadataFlagValue(std::string_view text) {
+    return text == "true";
+}
+
+std::optional<std::int64_t> metadataNumber(const OptionSpec& option, std::string_view text) {
+    std::int64_t value = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+        return std::nullopt;
+    if (value == 0 && option.zeroMeansDefault)
+        return 0;
+    const ParamRange range = option.widest();
+    return std::clamp(value, range.min, range.max);
+}
+
+std::string runOptionsSynopsis(int column, int width, const std::string& more) {
+    std::vector<std::string> words;
+    for (const OptionSpec& option : runOptions()) {
+        if (option.id == RunOption::Workload) {
+            words.push_back(std::string(option.name) + kNoBreak + workloadChoices("|"));
+        } else if (option.id == RunOption::Mode) {
+            words.push_back(std::string(option.name) + kNoBreak + modeChoices("|"));
+        } else if (option.id == RunOption::Pinned) {
+            words.push_back(std::string("[") + option.name + "|" +
+                            runOption(RunOption::Pageable).name + "]");
+        } else if (option.id == RunOption::Pageable) {
+            continue;  // with --pinned
+        } else if (option.isFlag()) {
+            words.push_back(std::string("[") + option.name + "]");
+        } else {
+            words.push_back(std::string("[") + option.name + kNoBreak + option.valueName + "]");
+        }
+    }
+    if (!more.empty()) {
+        std::string unbroken = more;  // kept on one line
+        std::replace(unbroken.begin(), unbroken.end(), ' ', kNoBreak);
+        words.push_back(unbroken);
+    }
+    std::string out;
+    appendWrapped(out, joined(words, " "), column, width);
+    out.pop_back();  // the caller ends the line
+    return out;
 }
 
 std::string runOptionsUsage(int column, int width) {

@@ -137,8 +137,29 @@ model::Status checkOption(RunOption id, std::string_view workload, std::int64_t 
 model::Result<std::int64_t> parseNumber(const OptionSpec& option,
                                         const std::optional<std::string>& text);
 
+// A run's trace keeps every option of its request in its metadata, one key each, so that the
+// trace says how to run it again: numbers in decimal (a default resolved), flags "true" or
+// "false", names as given; with "producer" kRunProducer and the run's wall time.
+inline constexpr char kProducerKey[] = "producer";
+inline constexpr char kRunProducer[] = "warpline run";
+inline constexpr char kWallTimeKey[] = "wall_time_ms";  // the run's wall time, host clock
+// The metadata key of an option ("streams", "gpu_metrics"); nullptr for --pageable, which a
+// trace keeps as "pinned" false.
+const char* metadataKey(RunOption id);
+// A flag as metadata keeps it, and back (anything but "true" is off).
+const char* metadataFlag(bool on);
+bool metadataFlagValue(std::string_view text);
+// A number option's metadata read back: a whole number clamped to the option's widest range (a 0
+// that stands for the default kept); nullopt for text that is no whole number.
+std::optional<std::int64_t> metadataNumber(const OptionSpec& option, std::string_view text);
+
 // The run options' part of a usage text: each option and its value, its help, and for numbers
 // their ranges and defaults; help starts at `column` and lines wrap before `width`.
 std::string runOptionsUsage(int column, int width = 100);
+// The options in one usage line, wrapped like runOptionsUsage: "--workload reduce|power --mode
+// baseline|async [--streams N] ... [--pinned|--pageable] ...": the names as choices, numbers
+// with their value, flags optional (a flag and its opposite together); `more` (the caller's own
+// options) after them.
+std::string runOptionsSynopsis(int column, int width = 100, const std::string& more = {});
 
 }  // namespace wl::workloads

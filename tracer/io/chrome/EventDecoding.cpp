@@ -182,8 +182,9 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
         // it is kept as written all the same.
         bool used = false;
         bool walked = false;
+        member.row = format::findArgKey(key);
         try {
-            used = parseArg(key, value, e);
+            used = parseArg(key, member.row, value, e);
         } catch (const FieldProblem& p) {
             ++m_ignoredArgs;
             if (!m_firstIgnoredArg)
@@ -219,8 +220,9 @@ void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind
     for (std::uint32_t i = e.membersBegin; i < e.membersBegin + e.membersCount; ++i) {
         const ArgMember& m = m_members[i];
         const std::string_view plainKey = m.key.substr(1, m.key.size() - 2);
-        const bool modelHasIt = plainKey.find('\\') == std::string_view::npos &&
-                                format::writerWritesArg(kind, plainKey);
+        // (A key written with escapes is kept as written, whatever it unescapes to.)
+        const bool modelHasIt = m.row != nullptr && plainKey.find('\\') == std::string_view::npos &&
+                                format::writerWritesArg(kind, *m.row);
         if (modelHasIt && (bandwidthWritten || plainKey != format::kArgBandwidth)) {
             if (m_warpline)
                 continue;  // export writes it from the model
@@ -250,7 +252,8 @@ void Importer::appendMember(std::string& out, const ArgMember& m) {
     }
 }
 
-bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
+bool Importer::parseArg(std::string_view key, const format::ArgKey* row, od::value& value,
+                        RawEvent& e) {
     EventArgs& a = e.args;
     const bool series = !e.phaseKnown || e.ph == 'C';
     if (series) {
@@ -272,7 +275,6 @@ bool Importer::parseArg(std::string_view key, od::value& value, RawEvent& e) {
         }
         return true;  // counter series and metadata: nothing to keep beside them
     }
-    const format::ArgKey* row = format::findArgKey(key);
     if (row == nullptr)
         return false;
     switch (row->field) {
@@ -530,6 +532,7 @@ void Importer::parseEvents(od::value& v) {
     od::array arr = v.get_array();
     for (auto element : arr) {
         od::value event = element.value();
+        checkpointEvery(event);
         parseEvent(event);
     }
 }

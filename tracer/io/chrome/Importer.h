@@ -35,6 +35,7 @@
 
 #include "io/ArgKeys.h"
 #include "io/ChromeTraceFormat.h"
+#include "io/ReadControl.h"
 #include "io/TimeText.h"
 #include "io/chrome/JsonCursor.h"
 #include "io/chrome/PhaseAssembler.h"
@@ -55,6 +56,10 @@ using model::TrackIndex;
 // The run-at-a-time read met something it does not judge (bad JSON, a failed event array, a
 // top level it does not expect): the whole-document read runs instead and gives the verdict.
 struct ChunkedGiveUp {};
+
+// The caller's ReadControl said stop: the import unwinds (its builder and everything it made go
+// with it) and the reader answers with an Error whose message is kReadCancelled.
+struct ReadCancelled {};
 
 // What an event's category says it is.
 enum class Cat : std::uint8_t {
@@ -84,6 +89,8 @@ struct ArgMember {
     std::string_view key;
     std::string_view value;
     bool container = false;  // an object or array: white space inside is dropped when kept
+    // The key's row of the arg table (nullptr: none), looked up once for reading and keeping.
+    const format::ArgKey* row = nullptr;
 };
 
 struct TrackKey {
@@ -103,7 +110,10 @@ struct TrackKeyHash {
 // One import: owns the builder, reads the document, throws ParseFailure on bad input.
 class Importer : private JsonCursor, private PhaseAssembler::Sink {
 public:
-    Importer(const char* base, std::size_t size) : m_base(base), m_size(size), m_phases(*this) {}
+    // `control`: the caller's cancel flag and progress, polled as the import goes through the
+    // text (every kCheckBytes of it); it must outlive the import.
+    Importer(const char* base, std::size_t size, const ReadControl& control = kNoControl)
+        : m_base(base), m_size(size), m_control(control), m_phases(*this) {}
 
     model::TracePtr run(od::document& doc);
     // The same over a writable text, a run of events at a time (see JsonCutter.h). Throws
@@ -165,7 +175,8 @@ private:
     }
 
     void parseArgs(od::value& v, RawEvent& e);
-    bool parseArg(std::string_view key, od::value& value, RawEvent& e);
+    // `row`: the key's row of the arg table (nullptr: none).
+    bool parseArg(std::string_view key, const format::ArgKey* row, od::value& value, RawEvent& e);
     void parseEvent(od::value& v);
     void handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents);
     // `bandwidthWritten`: export will compute "memory bandwidth (GB/s)" for this slice (a copy
@@ -183,6 +194,17 @@ private:
     std::size_t parseEventRuns(char* text, std::size_t open, std::size_t readableBytes,
                                std::size_t runBytes);
     void releaseTextBefore(const char* text, std::size_t end);
+    // Reports `doneBytes` of the text read and throws ReadCancelled once the caller asked to
+    // stop; does either only when kCheckBytes passed since the last report, so it is cheap to
+    // call often. `force`: now, whatever the distance (before the finishing passes).
+    void checkpoint(std::size_t doneBytes, bool force = false);
+    // checkpoint() for the event at `v`, every few thousand events (the whole-document read,
+    // where the position of an event is all that says how far it got).
+    void checkpointEvery(od::value& v) {
+        if ((++m_eventsSinceCheck & 4095) == 0)
+            if (const char* at = locate(v))
+                checkpoint(static_cast<std::size_t>(at - m_base));
+    }
     void parseEvents(od::value& v);
     void parseDevices(od::value& v);
     void parseWarplineBlock(od::value& v);
@@ -220,6 +242,8 @@ private:
     void addMemorySample(const RawEvent& e);
     void handleMetadataEvent(const RawEvent& e);
     void finish();
+    // finish() and the builder's passes, with the cancel flag looked at between them.
+    model::TracePtr finishAndBuild();
 
     TrackIndex trackFor(const RawEvent& e, Cat cat);
     // Of the tracks written on one row, the one an event of this category belongs to.
@@ -231,10 +255,16 @@ private:
     std::int32_t deviceForPid(std::int64_t pid) const;
     std::int64_t streamOf(const RawEvent& e) const;
 
+    static constexpr std::size_t kCheckBytes = std::size_t{4} << 20;
+    static inline const ReadControl kNoControl{};
+
     const char* m_base;
     od::document* m_doc = nullptr;  // the document being read (a run, a member, or the whole)
     std::size_t m_runsParsed = 0;
     std::size_t m_size;
+    const ReadControl& m_control;
+    std::size_t m_nextCheckAt = 0;  // checkpoint() reports again at this byte
+    std::uint32_t m_eventsSinceCheck = 0;
     model::TraceBuilder m_builder;
     // GPU activities (kernels, copies, memsets, syncs, memory, API calls): their rows and details
     // as every source makes them; Kineto's processes are named by its metadata.

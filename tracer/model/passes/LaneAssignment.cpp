@@ -1,8 +1,13 @@
 // Depth lanes: each lane of a track is a run of slices that do not overlap (Track::laneBegin), so
 // a view finds a lane's visible slices by binary search.
 #include <algorithm>
-#include <limits>
+#include <functional>
 #include <numeric>
+#include <queue>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "model/passes/Passes.h"
@@ -20,6 +25,38 @@ bool overlapsAllowed(TrackKind kind) {
     return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync || isDerived(kind);
 }
 
+// First fit over lanes: a slice goes to the lowest lane at or above the first whose last slice
+// has ended by its start, else to a new lane. Slices come by start time, so a lane that is free
+// for one slice stays free for every later one: free lanes wait in a set (lowest first), busy
+// ones in a heap by end time, and each slice costs O(log lanes) instead of a scan of every lane.
+class FirstFitLanes {
+public:
+    // Lanes below `firstLane` belong to others (the nesting slices) and are never given out.
+    explicit FirstFitLanes(std::uint32_t firstLane = 0) : m_next(firstLane) {}
+
+    std::uint32_t place(const Slice& s) {
+        while (!m_busy.empty() && m_busy.top().first <= s.startNs) {
+            m_free.insert(m_busy.top().second);
+            m_busy.pop();
+        }
+        std::uint32_t lane = m_next;
+        if (m_free.empty()) {
+            ++m_next;
+        } else {
+            lane = *m_free.begin();
+            m_free.erase(m_free.begin());
+        }
+        m_busy.emplace(s.endNs(), lane);
+        return lane;
+    }
+
+private:
+    using Busy = std::pair<TimeNs, std::uint32_t>;  // (end, lane)
+    std::priority_queue<Busy, std::vector<Busy>, std::greater<Busy>> m_busy;
+    std::set<std::uint32_t> m_free;
+    std::uint32_t m_next;  // the lowest lane never used
+};
+
 }  // namespace
 
 void assignLanes(Track& track, Diagnostics& diagnostics, const StringTable& strings) {
@@ -32,23 +69,16 @@ void assignLanes(Track& track, Diagnostics& diagnostics, const StringTable& stri
         return a.durationNs > b.durationNs;
     });
 
-    std::vector<TimeNs> laneEnd;  // first-fit lanes (overlap-allowed tracks and spilled slices)
-    auto firstFit = [&laneEnd](const Slice& s, std::size_t firstLane) {
-        for (std::size_t lane = firstLane; lane < laneEnd.size(); ++lane) {
-            if (laneEnd[lane] <= s.startNs) {
-                laneEnd[lane] = s.endNs();
-                return lane;
-            }
-        }
-        laneEnd.resize(std::max(laneEnd.size(), firstLane));
-        laneEnd.push_back(s.endNs());
-        return laneEnd.size() - 1;
-    };
-
+    if (slices.size() > kMaxLanes) {
+        // More slices than lanes can be numbered: they could all be open at once.
+        throw std::length_error("a track of more than " + std::to_string(kMaxLanes) +
+                                " slices cannot be laid out in lanes");
+    }
+    FirstFitLanes firstFit;  // overlap-allowed tracks and spilled slices
     std::size_t maxNestedDepth = 0;
     if (overlapsAllowed(track.kind)) {
         for (auto& s : slices) {
-            s.depth = static_cast<std::uint16_t>(firstFit(s, 0));
+            s.depth = firstFit.place(s);
         }
     } else {
         std::vector<std::size_t> stack;  // the currently open enclosing slices
@@ -72,7 +102,7 @@ void assignLanes(Track& track, Diagnostics& diagnostics, const StringTable& stri
                 spilled.push_back(i);
                 continue;
             }
-            s.depth = static_cast<std::uint16_t>(stack.size());
+            s.depth = static_cast<std::uint32_t>(stack.size());
             maxNestedDepth = std::max<std::size_t>(maxNestedDepth, stack.size() + 1);
             stack.push_back(i);
         }
@@ -81,10 +111,10 @@ void assignLanes(Track& track, Diagnostics& diagnostics, const StringTable& stri
                 diagnostics.spilledOverlaps += unexpected;
                 diagnostics.warn(spilledOverlapWarning(unexpected, strings.get(track.nameId)));
             }
-            laneEnd.assign(maxNestedDepth, std::numeric_limits<TimeNs>::max());
+            firstFit = FirstFitLanes(static_cast<std::uint32_t>(maxNestedDepth));
             for (std::size_t i : spilled) {
                 Slice& s = slices[i];
-                s.depth = static_cast<std::uint16_t>(firstFit(s, maxNestedDepth));
+                s.depth = firstFit.place(s);
                 s.flags |= kSliceSpilled;
             }
         }
