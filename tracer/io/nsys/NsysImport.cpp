@@ -31,6 +31,19 @@ constexpr std::int64_t tidOf(std::int64_t global) {
     return global & 0xFFFFFF;
 }
 
+// Where a GPU activity ran and who queued it, from the five columns every GPU activity table
+// holds, selected in this order from column `first` on: deviceId, contextId, streamId,
+// correlationId, globalPid.
+model::ActivityPlace placeAt(Statement& r, int first) {
+    model::ActivityPlace place;
+    place.deviceId = static_cast<std::int32_t>(r.integer(first));
+    place.contextId = static_cast<std::uint32_t>(r.integer(first + 1));
+    place.streamId = r.integer(first + 2);
+    place.correlationId = static_cast<std::uint64_t>(r.integer(first + 3));
+    place.pid = pidOf(r.integer(first + 4));
+    return place;
+}
+
 // ENUM_CUDA_MEM_KIND: Nsight Systems counts from "pageable" (CUPTI from "unknown").
 model::MemoryKind memoryKindOf(std::int64_t code) {
     switch (code) {
@@ -350,11 +363,7 @@ model::Status NsysImport::readKernels() {
         model::KernelActivity a;
         a.startNs = r.integer(0);
         a.endNs = r.integer(1);
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(2));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(3));
-        a.place.streamId = r.integer(4);
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(5));
-        a.place.pid = pidOf(r.integer(6));
+        a.place = placeAt(r, 2);
         auto dim = [&](int c) { return r.isNull(c) ? 1 : static_cast<std::int32_t>(r.integer(c)); };
         a.detail.grid = {dim(7), dim(8), dim(9)};
         a.detail.block = {dim(10), dim(11), dim(12)};
@@ -387,11 +396,7 @@ model::Status NsysImport::readCopies() {
         model::CopyActivity a;
         a.startNs = r.integer(0);
         a.endNs = r.integer(1);
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(2));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(3));
-        a.place.streamId = r.integer(4);
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(5));
-        a.place.pid = pidOf(r.integer(6));
+        a.place = placeAt(r, 2);
         a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
         a.detail.copyKind = model::copyKindFromCuptiCode(static_cast<std::uint32_t>(r.integer(8)));
         a.detail.srcKind = r.isNull(9) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(9));
@@ -419,11 +424,7 @@ model::Status NsysImport::readMemsets() {
         model::MemsetActivity a;
         a.startNs = r.integer(0);
         a.endNs = r.integer(1);
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(2));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(3));
-        a.place.streamId = r.integer(4);
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(5));
-        a.place.pid = pidOf(r.integer(6));
+        a.place = placeAt(r, 2);
         a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
         a.detail.value = static_cast<std::uint32_t>(r.integer(8));
         a.detail.memoryKind = r.isNull(9) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(9));
@@ -445,11 +446,7 @@ model::Status NsysImport::readGraphTraces() {
         model::GraphLaunchActivity a;
         a.startNs = r.integer(0);
         a.endNs = r.integer(1);
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(2));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(3));
-        a.place.streamId = r.integer(4);
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(5));
-        a.place.pid = pidOf(r.integer(6));
+        a.place = placeAt(r, 2);
         a.graphId = static_cast<std::uint32_t>(r.integer(7));
         a.graphExecId = static_cast<std::uint64_t>(r.integer(8));
         m_mapper->add(a);
@@ -492,11 +489,7 @@ model::Status NsysImport::readEvents() {
                             " FROM " + table + " AS t";
     return scan(sql, [&](Statement& r) {
         model::CudaEventActivity a;
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(0));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(1));
-        a.place.streamId = r.integer(2);
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(3));
-        a.place.pid = pidOf(r.integer(4));
+        a.place = placeAt(r, 0);
         a.eventId = static_cast<std::uint64_t>(r.integer(5));
         m_mapper->add(a);
     });
