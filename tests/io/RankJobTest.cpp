@@ -121,7 +121,8 @@ TEST_F(RankJobTest, AFolderGivesItsTraceFilesInNaturalOrder) {
     const auto mixed = rankJobFiles({path("rank-10.json"), path("sub.json")});
     ASSERT_FALSE(mixed.ok());  // an empty folder
     EXPECT_EQ(mixed.error().file, path("sub.json"));
-    EXPECT_EQ(mixed.error().message, "no trace files (*.json, *.json.gz, *.sqlite, *.nsys-rep) in the folder");
+    EXPECT_EQ(mixed.error().message,
+              "no trace files (*.json, *.json.gz, *.sqlite, *.nsys-rep) in the folder");
 }
 
 TEST_F(RankJobTest, AMissingPathOrAFileNamedTwiceIsAnError) {

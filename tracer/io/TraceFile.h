@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "model/Result.h"
 #include "io/ReadControl.h"
+#include "model/Result.h"
 #include "model/Trace.h"
 
 namespace wl::io {
