@@ -17,6 +17,17 @@
 
 namespace wl::app {
 
+namespace {
+
+// The open dialogs' filter: every format Warpline reads, then each producer's own.
+QString traceFileFilter() {
+    return QObject::tr(
+        "Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;Chrome traces (*.json "
+        "*.json.gz *.gz);;Nsight Systems (*.sqlite *.nsys-rep *.qdrep);;All files (*)");
+}
+
+}  // namespace
+
 bool MainWindow::exportChromeTrace(const QString& path) {
     const DocumentPtr doc = currentDocument();
     if (!doc) {
@@ -59,8 +70,8 @@ void MainWindow::compareWithInteractive() {
         return;
     }
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Compare With"), dir, tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;Chrome traces (*.json *.json.gz *.gz);;Nsight Systems (*.sqlite *.nsys-rep *.qdrep);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Compare With"), dir, traceFileFilter());
     if (path.isEmpty())
         return;
     m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
@@ -69,9 +80,9 @@ void MainWindow::compareWithInteractive() {
 
 void MainWindow::openRankTracesInteractive() {
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
-    const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open Rank Traces (one per rank)"), dir,
-                                      tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open Rank Traces (one per rank)"), dir,
+        tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
     if (paths.isEmpty())
         return;
     m_settings.setValue("paths/open", QFileInfo(paths.front()).absolutePath());
@@ -80,8 +91,8 @@ void MainWindow::openRankTracesInteractive() {
 
 void MainWindow::openInteractive() {
     const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), dir, tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;Chrome traces (*.json *.json.gz *.gz);;Nsight Systems (*.sqlite *.nsys-rep *.qdrep);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Trace"), dir, traceFileFilter());
     if (path.isEmpty())
         return;
     m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
