@@ -148,6 +148,15 @@ TrackIndex GpuActivityMapper::memoryRow(const ActivityPlace& place) {
     return m_builder.memoryTrack(gpuProcess(place.deviceId, ownerOf(place)));
 }
 
+namespace {
+
+// A source's own name for an activity, else the one derived from its detail.
+std::string_view nameOr(std::string_view own, const std::string& derived) {
+    return own.empty() ? std::string_view(derived) : own;
+}
+
+}  // namespace
+
 TrackIndex GpuActivityMapper::apiRow(ProcessIndex hostProcess, std::int64_t tid) {
     return m_builder.hostApiTrack(hostProcess, tid);
 }
@@ -158,33 +167,21 @@ void GpuActivityMapper::add(const KernelActivity& a) {
 }
 
 void GpuActivityMapper::add(const CopyActivity& a) {
-    const TrackIndex track = streamRow(a.place);
-    if (a.name.empty()) {
-        m_builder.addMemcpy(track, a.startNs, a.endNs, copyActivityName(a.detail),
-                            a.place.correlationId, a.detail);
-    } else {
-        m_builder.addMemcpy(track, a.startNs, a.endNs, a.name, a.place.correlationId, a.detail);
-    }
+    const std::string derived = a.name.empty() ? copyActivityName(a.detail) : std::string();
+    m_builder.addMemcpy(streamRow(a.place), a.startNs, a.endNs, nameOr(a.name, derived),
+                        a.place.correlationId, a.detail);
 }
 
 void GpuActivityMapper::add(const MemsetActivity& a) {
-    const TrackIndex track = streamRow(a.place);
-    if (a.name.empty()) {
-        m_builder.addMemset(track, a.startNs, a.endNs, memsetActivityName(a.detail),
-                            a.place.correlationId, a.detail);
-    } else {
-        m_builder.addMemset(track, a.startNs, a.endNs, a.name, a.place.correlationId, a.detail);
-    }
+    const std::string derived = a.name.empty() ? memsetActivityName(a.detail) : std::string();
+    m_builder.addMemset(streamRow(a.place), a.startNs, a.endNs, nameOr(a.name, derived),
+                        a.place.correlationId, a.detail);
 }
 
 void GpuActivityMapper::add(const MemoryActivity& a) {
-    const TrackIndex track = memoryRow(a.place);
-    if (a.name.empty()) {
-        m_builder.addMemory(track, a.timestampNs, memoryActivityName(a.detail),
-                            a.place.correlationId, a.detail);
-    } else {
-        m_builder.addMemory(track, a.timestampNs, a.name, a.place.correlationId, a.detail);
-    }
+    const std::string derived = a.name.empty() ? memoryActivityName(a.detail) : std::string();
+    m_builder.addMemory(memoryRow(a.place), a.timestampNs, nameOr(a.name, derived),
+                        a.place.correlationId, a.detail);
 }
 
 void GpuActivityMapper::add(const GraphLaunchActivity& a) {
