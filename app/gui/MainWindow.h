@@ -7,15 +7,12 @@
 #include <optional>
 #include <vector>
 
-#include "app/gui/DocumentAnalysis.h"
-#include "app/gui/DocumentAnalyzer.h"
-#include "app/gui/DocumentHistory.h"
+#include "app/gui/DocumentController.h"
 #include "app/gui/MessageBar.h"
-#include "app/gui/RecentFiles.h"
 #include "app/gui/RunController.h"
 #include "app/gui/TraceDocument.h"
-#include "app/gui/TraceExporter.h"
 #include "app/gui/TraceLoader.h"
+#include "app/gui/WindowViews.h"
 #include "model/Result.h"
 
 class QComboBox;
@@ -36,7 +33,6 @@ class TimelineView;
 
 namespace wl::app {
 
-class DockLayout;
 class StatusLine;
 class WindowActions;
 class RunPanel;
@@ -53,11 +49,13 @@ struct MainWindowDeps {
     bool probeDeviceInBackground = true;
 };
 
-// The main window: run panel, timeline, details, run history and the menus. Owns the documents
-// (shared read-only traces) and the objects that work off the GUI thread for it: the run
-// controller (runs, the device probe), the loader, the exporter and the analyzer. It assembles the
-// window and routes their results; everything here runs on the GUI thread. Failures show in the
-// message bar, never on stderr.
+// The main window: it assembles four collaborators and routes between them. The
+// DocumentController holds the documents (every opened file and every run) and opens, analyses,
+// compares and exports them off the GUI thread; the RunController runs workloads and probes the
+// device on its worker; WindowViews holds the views (timeline, panels, Compare) and how they follow
+// one another; WindowActions the menus and tool bar. The window turns their signals into each
+// other's calls and into the status line and message bar (failures show there, never on stderr).
+// GUI thread.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -89,9 +87,9 @@ public:
     model::Status exportViewPng(const QString& path);
 
     // Documents: every opened file and every run, newest last.
-    int documentCount() const { return m_documents.size(); }
-    DocumentPtr document(int index) const { return m_documents.at(index); }
-    int currentDocumentIndex() const { return m_documents.currentIndex(); }
+    int documentCount() const { return m_documents->documents().size(); }
+    DocumentPtr document(int index) const { return m_documents->documents().at(index); }
+    int currentDocumentIndex() const { return m_documents->documents().currentIndex(); }
     // File > Compare With: opens `path` and compares it (second) with the current trace (first),
     // each over its own analysis window. Nothing happens without a current trace.
     void compareWith(const QString& path);
@@ -108,8 +106,8 @@ public:
     // The device name, or why runs are unavailable.
     QString deviceText() const { return m_deviceText; }
     bool isBusy() const;
-    QString messageText() const { return m_message->text(); }
-    MessageBar::Level messageLevel() const { return m_message->level(); }
+    QString messageText() const { return m_views->message()->text(); }
+    MessageBar::Level messageLevel() const { return m_views->message()->level(); }
     // The result of the last run in words (status bar).
     QString lastRunText() const;
 
@@ -120,20 +118,20 @@ public:
     // shift-drag over them does, when `tracks` names them): it is analysed and the statistics
     // (its per-row summary) come forward. Nothing happens for an empty range.
     void selectTime(model::TimeRange range, std::vector<model::TrackIndex> tracks = {});
-    analysis::WindowRequest windowRequest() const { return m_windowRequest; }
+    analysis::WindowRequest windowRequest() const { return m_documents->windowRequest(); }
 
     void setRunRequest(const RunRequest& request);
     RunRequest runRequest() const;
 
-    ui::TimelineView* timeline() const { return m_timeline; }
-    ui::OverviewStrip* overview() const { return m_overview; }
-    ui::DetailsPanel* details() const { return m_details; }
-    ui::DiagnosticsPanel* diagnostics() const { return m_diagnostics; }
-    ui::StatisticsView* statistics() const { return m_statistics; }
-    ui::CompareView* compareView() const { return m_compare; }
-    ui::FindPanel* findPanel() const { return m_find; }
+    ui::TimelineView* timeline() const { return m_views->timeline(); }
+    ui::OverviewStrip* overview() const { return m_views->overview(); }
+    ui::DetailsPanel* details() const { return m_views->details(); }
+    ui::DiagnosticsPanel* diagnostics() const { return m_views->diagnostics(); }
+    ui::StatisticsView* statistics() const { return m_views->statistics(); }
+    ui::CompareView* compareView() const { return m_views->compare(); }
+    ui::FindPanel* findPanel() const { return m_views->find(); }
     QDockWidget* findDock() const;
-    ui::EventsPanel* eventsPanel() const { return m_events; }
+    ui::EventsPanel* eventsPanel() const { return m_views->events(); }
     QDockWidget* eventsDock() const;
     // Brings the events table to the front (View > Events).
     void showEvents();
@@ -143,8 +141,8 @@ public:
     void find(const QString& text, bool regex = false);
     QAction* fullKernelNamesAction() const;
     QAction* dependenciesAction() const;
-    QTabWidget* tabs() const { return m_tabs; }
-    RunPanel* runPanel() const { return m_runPanel; }
+    QTabWidget* tabs() const { return m_views->tabs(); }
+    RunPanel* runPanel() const { return m_views->runPanel(); }
     QComboBox* historyBox() const;
 
 signals:
@@ -165,19 +163,17 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void createWidgets();
+    void connectDocuments();
+    void connectRuns();
     void createActions();
-    void rebuildRecentMenu();
     void probeDevice(const DeviceProbeFn& probe, bool inBackground);
     void showDevice(const model::Result<std::string>& device);
-    void addDocument(DocumentPtr document);
-    // Loads a trace (or a job's traces) for `intent`, which comes back with the result.
-    void startLoad(LoadIntent intent);
-    void onLoaded(const LoadIntent& intent, const model::Result<model::TracePtr>& result);
-    void onJobLoaded(const LoadIntent& intent, const model::Result<io::RankJob>& result);
-    // Tells what reading the trace at `path` noticed (lost records, warnings), or clears the bar.
-    void showLoadDiagnostics(const QString& path, const model::Diagnostics& diag,
-                             TraceDocument::Origin origin);
+    // The current document changed: the views show it, the actions and status line follow.
+    void showDocument(const DocumentPtr& doc);
+    void showAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
+    void showComparison(const DocumentPtr& baseline, const DocumentPtr& async,
+                        const AnalysisPair& results, const QString& baselineName,
+                        const QString& asyncName);
     void onExported(const QString& path, const model::Status& status);
     // The run panel's request, saved, when a run can start now; otherwise nothing (and why, for
     // `what`, when there is no device).
@@ -185,30 +181,15 @@ private:
     void startRuns(std::vector<RunRequest> requests, const QString& label);
     void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
-    // `focus`: zoom the timeline to the GPU's work when the analysis arrives.
-    void analyzeCurrent(bool focus);
-    // `names`: what the two sides are called ("Baseline"/"Async" when empty).
-    void showComparison(DocumentPtr baseline, DocumentPtr async,
-                        std::pair<QString, QString> names = {});
-    void showSliceMenu(model::SliceRef ref, QPoint globalPos);
-    // The timeline the window-wide keys act on: the focused one, else the one in view.
-    ui::TimelineView* activeTimeline() const;
-    // Switches to the timeline, selects the first slice and fits them all (a finding's evidence,
-    // a kernel's launches).
-    void showSlicesOnTimeline(const std::vector<model::SliceRef>& refs);
-    // Switches to the timeline and selects and reveals one slice of the current trace (a search
-    // match, an events-table row, the other end of a flow).
-    void revealOnTimeline(model::SliceRef ref);
-    // Shows a slice of `trace` (the current document's, or one of Compare's) in the details.
-    void showSliceDetails(model::TracePtr trace, model::SliceRef ref);
-    void applyAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
+    // A run's or a load's progress: a fraction in 0..1 and what is being done.
+    void showProgress(double fraction, const QString& label);
     void saveSettings();
     void showError(const QString& text);
+    void showInfo(const QString& text);
     // The Run dock is for runs: shown while a run is the current document (or, before any, when
     // a GPU can run one), out of the way for opened traces, unless the user chose it in View.
     void updateRunDock();
     bool runDockWanted() const;
-    void showInfo(const QString& text);
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
     void openInteractive();
@@ -216,34 +197,13 @@ private:
     void compareWithInteractive();
 
     QSettings m_settings;
-    RecentFiles m_recent{m_settings};
-    RunController* m_runs = nullptr;
-    TraceLoader* m_loader = nullptr;
-    TraceExporter* m_exporter = nullptr;
-
-    ui::TimelineView* m_timeline = nullptr;
-    ui::DetailsPanel* m_details = nullptr;
-    ui::DiagnosticsPanel* m_diagnostics = nullptr;
-    ui::StatisticsView* m_statistics = nullptr;
-    ui::RankPanel* m_ranks = nullptr;
-    ui::CompareView* m_compare = nullptr;  // created by the first comparison
-    QTabWidget* m_tabs = nullptr;
-    ui::FindPanel* m_find = nullptr;
-    ui::EventsPanel* m_events = nullptr;
-    DockLayout* m_docks = nullptr;  // where the panels sit
+    DocumentController* m_documents = nullptr;  // what is open, its analyses, loads and exports
+    RunController* m_runs = nullptr;            // runs and the device probe
+    WindowViews* m_views = nullptr;             // the timeline, the panels and Compare
+    WindowActions* m_actions = nullptr;         // menus and tool bar
     StatusLine* m_status = nullptr;
-    WindowActions* m_actions = nullptr;  // menus and tool bar
-    RunPanel* m_runPanel = nullptr;
-    MessageBar* m_message = nullptr;
-    ui::OverviewStrip* m_overview = nullptr;
-
-    DocumentHistory m_documents;
-    analysis::AnalysisOptions m_analysisOptions;
-    analysis::WindowRequest m_windowRequest;  // of the current document
-    DocumentAnalyzer m_analyzer{this};
-    int m_runNumber = 0;
     bool m_deviceAvailable = false;
-    QString m_deviceText;
+    QString m_deviceText;  // the device's name, or why runs are unavailable
     bool m_wasBusy = false;
 };
 

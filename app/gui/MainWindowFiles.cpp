@@ -1,6 +1,6 @@
-// MainWindow's file actions: open (one trace, or a job's per-rank traces; each load carries its
-// LoadIntent and gets it back with the result), export (Chrome trace JSON on a worker, the view as
-// PNG), Compare With and Compare Samples, with their dialogs. The dialogs never
+// MainWindow's file actions and their dialogs: open (one trace, or a job's per-rank traces; the
+// DocumentController loads them), export (Chrome trace JSON on a worker, the view as PNG),
+// Compare With and Compare Samples. The dialogs never
 // start in a pseudo-filesystem, and only a folder that took a file is remembered (dialogFolder,
 // AppSettings).
 #include <QFileDialog>
@@ -34,16 +34,14 @@ bool MainWindow::exportChromeTrace(const QString& path) {
         showError(tr("There is no trace to export: open or run one first."));
         return false;
     }
-    m_status->setActivity(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
-    m_exporter->save(doc->trace, path);  // on a worker: onExported says how it went
-    return true;
+    return m_documents->exportCurrent(path);  // on a worker: onExported says how it went
 }
 
 model::Status MainWindow::exportViewPng(const QString& path) {
     if (!currentDocument())
         return model::Error{"there is no view to export", path.toStdString(), -1};
     // What is on screen: the timeline, or Compare's two timelines and charts.
-    if (!m_tabs->currentWidget()->grab().save(path, "PNG")) {
+    if (!tabs()->currentWidget()->grab().save(path, "PNG")) {
         return model::Error{"could not write the image", path.toStdString(), -1};
     }
     return {};
@@ -52,7 +50,7 @@ model::Status MainWindow::exportViewPng(const QString& path) {
 void MainWindow::compareSamples(const QString& first, const QString& second) {
     LoadIntent intent{LoadIntent::Source::SamplePair, {first}};
     intent.next = second;  // loaded when the first has opened (onLoaded)
-    startLoad(std::move(intent));
+    m_documents->load(std::move(intent));
 }
 
 void MainWindow::compareWith(const QString& path) {
@@ -61,7 +59,7 @@ void MainWindow::compareWith(const QString& path) {
         showError(tr("Open a trace first: Compare With puts another trace beside it."));
         return;
     }
-    startLoad(std::move(intent));
+    m_documents->load(std::move(intent));
 }
 
 void MainWindow::compareWithInteractive() {
@@ -142,39 +140,22 @@ void MainWindow::exportViewPngInteractive() {
 }
 
 void MainWindow::openFile(const QString& path) {
-    startLoad({LoadIntent::Source::Open, {path}});
+    m_documents->load({LoadIntent::Source::Open, {path}});
 }
 
 void MainWindow::openRankJob(const QStringList& paths) {
-    startLoad({LoadIntent::Source::RankJob, paths});
-}
-
-void MainWindow::startLoad(LoadIntent intent) {
-    if (intent.paths.isEmpty())
-        return;
-    // Several files, or a folder: a job's per-rank traces.
-    if (intent.paths.size() > 1 || QFileInfo(intent.path()).isDir())
-        intent.source = LoadIntent::Source::RankJob;
-    if (intent.source == LoadIntent::Source::RankJob) {
-        m_status->setActivity(tr("Opening %n rank trace(s)...", nullptr, int(intent.paths.size())));
-        m_loader->loadJob(std::move(intent));
-        return;
-    }
-    if (intent.origin() == TraceDocument::Origin::File)
-        m_status->setActivity(tr("Opening %1...").arg(QFileInfo(intent.path()).fileName()));
-    m_loader->load(std::move(intent));  // onLoaded answers
+    m_documents->load({LoadIntent::Source::RankJob, paths});
 }
 
 void MainWindow::openBundledSample() {
     const QStringList samples = bundledSamples();
     if (!samples.isEmpty()) {
         m_status->setActivity(tr("Opening the sample trace..."));
-        startLoad({LoadIntent::Source::Sample, {samples.front()}});
+        m_documents->load({LoadIntent::Source::Sample, {samples.front()}});
         return;
     }
-    addDocument(TraceDocument::fromFile(syntheticSampleTrace(),
-                                        QStringLiteral("synthetic-reduce-async"),
-                                        TraceDocument::Origin::Sample));
+    openTrace(syntheticSampleTrace(), QStringLiteral("synthetic-reduce-async"),
+              TraceDocument::Origin::Sample);
     if (!m_deviceAvailable) {
         showInfo(
             tr("No GPU here, so this is a small hand-made sample shaped like a reduce run on "
@@ -184,85 +165,7 @@ void MainWindow::openBundledSample() {
 
 void MainWindow::openTrace(model::TracePtr trace, const QString& title,
                            TraceDocument::Origin origin) {
-    addDocument(TraceDocument::fromFile(std::move(trace), title, origin));
-}
-
-void MainWindow::onLoaded(const LoadIntent& intent, const model::Result<model::TracePtr>& result) {
-    const QString path = intent.path();
-    if (!result.ok()) {
-        // Nothing to compare with, nor a pair to go on with: the intent ends here.
-        showError(tr("Could not open %1: %2")
-                      .arg(QFileInfo(path).fileName(),
-                           QString::fromStdString(result.error().describe())));
-        emit openFinished(false);
-        return;
-    }
-    addDocument(TraceDocument::fromFile(result.value(), path, intent.origin()));
-    if (!intent.next.isEmpty()) {
-        // A sample pair: its second trace comes next, to be compared with this one.
-        m_loader->load({LoadIntent::Source::SamplePair, {intent.next}, currentDocument()});
-        return;  // openFinished comes with the second
-    }
-    if (const DocumentPtr& first = intent.compareWith) {
-        showComparison(first, currentDocument(),
-                       {QFileInfo(first->title).fileName(), QFileInfo(path).fileName()});
-    }
-    if (intent.origin() == TraceDocument::Origin::File) {
-        m_recent.add(path);
-        rebuildRecentMenu();
-    }
-    showLoadDiagnostics(path, result.value()->diagnostics(), intent.origin());
-    emit openFinished(true);
-}
-
-void MainWindow::onJobLoaded(const LoadIntent& intent, const model::Result<io::RankJob>& result) {
-    const QStringList& paths = intent.paths;
-    if (!result.ok()) {
-        showError(tr("Could not open the rank traces: %1")
-                      .arg(QString::fromStdString(result.error().describe())));
-        emit openFinished(false);
-        return;
-    }
-    const io::RankJob& job = result.value();
-    QStringList rankPaths;
-    for (const auto& rank : job.ranks)
-        rankPaths << QString::fromStdString(rank.path);
-    addDocument(TraceDocument::fromJob(job.trace, rankPaths.isEmpty() ? paths : rankPaths));
-    QString text = tr("Opened %1 ranks, %2.")
-                       .arg(job.ranks.size())
-                       .arg(QString::fromStdString(job.alignmentText));
-    for (const std::string& w : job.warnings)
-        text += QLatin1Char(' ') + QString::fromStdString(w);
-    m_message->showMessage(
-        job.warnings.empty() ? MessageBar::Level::Info : MessageBar::Level::Warning, text);
-    emit openFinished(true);
-}
-
-void MainWindow::showLoadDiagnostics(const QString& path, const model::Diagnostics& diag,
-                                     TraceDocument::Origin origin) {
-    if (origin == TraceDocument::Origin::Sample && !m_deviceAvailable) {
-        showInfo(tr("No GPU here, so this is %1, a sample recorded on a real GPU (more in File > "
-                    "Open Sample). Open your own trace with Ctrl+O or drop it on the window.")
-                     .arg(QFileInfo(path).fileName()));
-    } else if (diag.lostData()) {
-        showError(tr("This trace lost %1 records (tracer buffers were full): gaps may be "
-                     "missing work.")
-                      .arg(diag.droppedRecords));
-    } else if (diag.warningCount > 0 || diag.noteCount > 0) {
-        // Warnings in yellow; routine quirks of the producer (flow ends Kineto leaves unmatched,
-        // ...) said quietly.
-        const bool warn = diag.warningCount > 0;
-        const auto& messages = warn ? diag.warnings : diag.notes;
-        m_message->showMessage(
-            warn ? MessageBar::Level::Warning : MessageBar::Level::Info,
-            (warn ? tr("%1 warning(s) while reading %2; first: %3")
-                  : tr("%1 note(s) on %2 (routine quirks of the tool that wrote it); first: %3"))
-                .arg(warn ? diag.warningCount : diag.noteCount)
-                .arg(QFileInfo(path).fileName(),
-                     messages.empty() ? QString() : QString::fromStdString(messages.front())));
-    } else {
-        m_message->clearMessage();
-    }
+    m_documents->add(TraceDocument::fromFile(std::move(trace), title, origin));
 }
 
 }  // namespace wl::app

@@ -17,37 +17,37 @@
 namespace wl::app {
 
 void MainWindow::createActions() {
-    m_actions = new WindowActions(
-        *this, {m_docks->runDock(), m_docks->detailsDock(), m_docks->diagnosticsDock(),
-                m_docks->statisticsDock(), m_docks->eventsDock(), m_docks->findDock()});
+    const DockLayout& docks = m_views->docks();
+    m_actions =
+        new WindowActions(*this, {docks.runDock(), docks.detailsDock(), docks.diagnosticsDock(),
+                                  docks.statisticsDock(), docks.eventsDock(), docks.findDock()});
     WindowActions& a = *m_actions;
     connect(a.open(), &QAction::triggered, this, &MainWindow::openInteractive);
     connect(a.openRankTraces(), &QAction::triggered, this, &MainWindow::openRankTracesInteractive);
     connect(a.compareWith(), &QAction::triggered, this, &MainWindow::compareWithInteractive);
     connect(&a, &WindowActions::sampleChosen, this, [this](const QString& path) {
-        startLoad({LoadIntent::Source::Sample, {path}});
+        m_documents->load({LoadIntent::Source::Sample, {path}});
     });
     connect(&a, &WindowActions::samplePairChosen, this, &MainWindow::compareSamples);
     connect(&a, &WindowActions::syntheticSampleChosen, this, [this] {
-        addDocument(TraceDocument::fromFile(syntheticSampleTrace(),
-                                            QStringLiteral("synthetic-reduce-async"),
-                                            TraceDocument::Origin::Sample));
+        openTrace(syntheticSampleTrace(), QStringLiteral("synthetic-reduce-async"),
+                  TraceDocument::Origin::Sample);
     });
     connect(a.exportChromeTrace(), &QAction::triggered, this,
             &MainWindow::exportChromeTraceInteractive);
     connect(a.exportViewPng(), &QAction::triggered, this, &MainWindow::exportViewPngInteractive);
     connect(&a, &WindowActions::recentChosen, this, [this](const QString& path) {
-        startLoad({LoadIntent::Source::Recent, {path}});
+        m_documents->load({LoadIntent::Source::Recent, {path}});
     });
     connect(&a, &WindowActions::recentCleared, this, [this] {
-        m_recent.clear();
-        rebuildRecentMenu();
+        m_documents->recent().clear();
+        m_actions->setRecentFiles(m_documents->recent().list());
     });
-    rebuildRecentMenu();
+    m_actions->setRecentFiles(m_documents->recent().list());
 
     connect(a.find(), &QAction::triggered, this, &MainWindow::showFind);
-    connect(a.findNext(), &QAction::triggered, m_find, &ui::FindPanel::findNext);
-    connect(a.findPrevious(), &QAction::triggered, m_find, &ui::FindPanel::findPrevious);
+    connect(a.findNext(), &QAction::triggered, findPanel(), &ui::FindPanel::findNext);
+    connect(a.findPrevious(), &QAction::triggered, findPanel(), &ui::FindPanel::findPrevious);
 
     connect(a.run(), &QAction::triggered, this, &MainWindow::startRun);
     connect(a.compareRuns(), &QAction::triggered, this, &MainWindow::startCompare);
@@ -55,38 +55,38 @@ void MainWindow::createActions() {
 
     connect(&a, &WindowActions::timelineKey, this, [this](int key, bool followsFlow) {
         if (followsFlow) {
-            m_tabs->setCurrentWidget(m_timeline);
-            m_timeline->handleKey(key);
+            tabs()->setCurrentWidget(timeline());
+            timeline()->handleKey(key);
         } else {
-            activeTimeline()->handleKey(key);
+            m_views->activeTimeline()->handleKey(key);
         }
     });
     connect(a.resetLayout(), &QAction::triggered, this, &MainWindow::resetLayout);
     a.fullKernelNames()->setChecked(loadFullKernelNames(m_settings));
-    m_statistics->setFullKernelNames(a.fullKernelNames()->isChecked());
-    m_timeline->setFullKernelNames(a.fullKernelNames()->isChecked());
+    statistics()->setFullKernelNames(a.fullKernelNames()->isChecked());
+    timeline()->setFullKernelNames(a.fullKernelNames()->isChecked());
     connect(a.fullKernelNames(), &QAction::toggled, this, [this](bool full) {
         saveFullKernelNames(m_settings, full);
-        m_statistics->setFullKernelNames(full);
-        m_timeline->setFullKernelNames(full);
+        statistics()->setFullKernelNames(full);
+        timeline()->setFullKernelNames(full);
     });
     a.dependencies()->setChecked(loadShowDependencies(m_settings));
-    m_timeline->setShowDependencies(a.dependencies()->isChecked());
+    timeline()->setShowDependencies(a.dependencies()->isChecked());
     connect(a.dependencies(), &QAction::toggled, this, [this](bool show) {
         saveShowDependencies(m_settings, show);
-        m_timeline->setShowDependencies(show);
+        timeline()->setShowDependencies(show);
     });
     // Rows the user arranges on the timeline, kept per trace kind (setCurrentDocument loads them).
     using RowAction = ui::TimelineView::RowAction;
     connect(a.showAllRows(), &QAction::triggered, this,
-            [this] { m_timeline->applyRowAction(RowAction::ShowAll); });
+            [this] { timeline()->applyRowAction(RowAction::ShowAll); });
     connect(a.collapseAllGroups(), &QAction::triggered, this,
-            [this] { m_timeline->applyRowAction(RowAction::CollapseAll); });
+            [this] { timeline()->applyRowAction(RowAction::CollapseAll); });
     connect(a.expandAllGroups(), &QAction::triggered, this,
-            [this] { m_timeline->applyRowAction(RowAction::ExpandAll); });
-    connect(m_timeline, &ui::TimelineView::arrangementChanged, this,
+            [this] { timeline()->applyRowAction(RowAction::ExpandAll); });
+    connect(timeline(), &ui::TimelineView::arrangementChanged, this,
             [this](const ui::RowArrangement& arrangement) {
-                if (const model::TracePtr trace = m_timeline->trace())
+                if (const model::TracePtr trace = timeline()->trace())
                     m_settings.setValue(ui::RowArrangement::key(*trace), arrangement.toStrings());
             });
 
@@ -107,13 +107,9 @@ void MainWindow::createActions() {
     // Switching traces leaves the last one's message behind ("Could not open README.md" stayed
     // over every trace after it).
     connect(a.history(), &QComboBox::activated, this, [this](int index) {
-        m_message->clearMessage();
+        m_views->message()->clearMessage();
         setCurrentDocument(index);
     });
-}
-
-void MainWindow::rebuildRecentMenu() {
-    m_actions->setRecentFiles(m_recent.list());
 }
 
 }  // namespace wl::app

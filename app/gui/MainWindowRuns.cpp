@@ -1,5 +1,5 @@
-// MainWindow's runs: the device probe's answer, Run and Compare (on the run controller's
-// worker), Cancel, and what a finished batch shows.
+// MainWindow's runs: the run controller's signals, the device probe's answer, Run and Compare (on
+// the run controller's worker), Cancel, and what a finished batch shows.
 #include <QAction>
 #include <optional>
 
@@ -11,6 +11,26 @@
 
 namespace wl::app {
 
+void MainWindow::connectRuns() {
+    connect(m_runs, &RunController::runningChanged, this, [this](bool running) {
+        runPanel()->setBusy(running);
+        m_actions->run()->setEnabled(m_deviceAvailable && !running);
+        m_actions->compareRuns()->setEnabled(m_deviceAvailable && !running);
+        m_actions->cancelRun()->setEnabled(running);
+        onBusyChanged();
+    });
+    connect(m_runs, &RunController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_runs, &RunController::deviceProbed, this,
+            [this](const model::Result<std::string>& device) {
+                showDevice(device);
+                emit deviceProbed();
+            });
+    connect(runPanel(), &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(runPanel(), &RunPanel::compareRequested, this, &MainWindow::startCompare);
+    connect(runPanel(), &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
+}
+
 void MainWindow::probeDevice(const DeviceProbeFn& probe, bool inBackground) {
     if (!inBackground) {
         showDevice(probe());
@@ -18,7 +38,7 @@ void MainWindow::probeDevice(const DeviceProbeFn& probe, bool inBackground) {
     }
     // Until the answer comes, runs are unavailable and say why; traces open meanwhile.
     m_deviceText = tr("still looking for a CUDA GPU");
-    m_runPanel->setDevice(false, m_deviceText);
+    runPanel()->setDevice(false, m_deviceText);
     m_actions->run()->setEnabled(false);
     m_actions->compareRuns()->setEnabled(false);
     m_status->setDeviceText(tr("GPU: looking..."));
@@ -31,12 +51,13 @@ void MainWindow::showDevice(const model::Result<std::string>& device) {
                                : QString::fromStdString(device.error().message);
     const QString text = device.ok() ? QString::fromStdString(device.value())
                                      : QString::fromStdString(device.error().message);
-    m_runPanel->setDevice(m_deviceAvailable, text);
+    runPanel()->setDevice(m_deviceAvailable, text);
     m_actions->run()->setEnabled(m_deviceAvailable);
     m_actions->compareRuns()->setEnabled(m_deviceAvailable);
     if (!m_deviceAvailable)
         m_status->setRunText(tr("Runs need a CUDA GPU; traces open as usual"));
     m_status->setDevice(m_deviceAvailable ? tr("GPU: %1").arg(text) : tr("No GPU"), text);
+    m_documents->setDeviceAvailable(m_deviceAvailable);
     updateRunDock();
 }
 
@@ -62,13 +83,13 @@ std::optional<RunRequest> MainWindow::requestToRun(const QString& what) {
     }
     if (m_runs->isRunning())
         return std::nullopt;
-    const RunRequest request = m_runPanel->request();
+    const RunRequest request = runPanel()->request();
     saveRunRequest(m_settings, request);
     return request;
 }
 
 void MainWindow::startRuns(std::vector<RunRequest> requests, const QString& label) {
-    m_message->clearMessage();
+    m_views->message()->clearMessage();
     m_status->setRunProgress(0.0);
     m_status->setActivity(label);
     m_runs->start(std::move(requests));
@@ -82,12 +103,11 @@ void MainWindow::cancelRun() {
 }
 
 void MainWindow::onRunFinished(const RunBatchResult& result) {
-    for (std::size_t i = 0; i < result.outcomes.size(); ++i) {
-        addDocument(TraceDocument::fromRun(result.requests[i], result.outcomes[i], ++m_runNumber));
-    }
+    for (std::size_t i = 0; i < result.outcomes.size(); ++i)
+        m_documents->addRun(result.requests[i], result.outcomes[i]);
     if (result.outcomes.size() == 2 && result.requests.size() == 2) {
-        showComparison(m_documents.at(m_documents.size() - 2),
-                       m_documents.at(m_documents.size() - 1));
+        const DocumentHistory& docs = m_documents->documents();
+        m_documents->compare(docs.at(docs.size() - 2), docs.at(docs.size() - 1));
     }
     const bool ok = !result.error && !result.cancelled;
     if (result.error) {
@@ -120,11 +140,11 @@ QString MainWindow::lastRunText() const {
 }
 
 void MainWindow::setRunRequest(const RunRequest& request) {
-    m_runPanel->setRequest(request);
+    runPanel()->setRequest(request);
 }
 
 RunRequest MainWindow::runRequest() const {
-    return m_runPanel->request();
+    return runPanel()->request();
 }
 
 }  // namespace wl::app
