@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QThreadPool>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -25,7 +26,15 @@ public:
     using Then = std::function<void(std::shared_ptr<const DocumentAnalysis>)>;
     using ThenPair = std::function<void(AnalysisPair)>;
 
-    explicit DocumentAnalyzer(QObject* context) : m_current(context), m_pair(context) {}
+    // What analyses one document (analyzeDocument; injectable so that tests can watch the
+    // cancel flag a worker is given).
+    using AnalyzeFn = std::function<std::shared_ptr<const DocumentAnalysis>(
+        const model::Trace& trace, const analysis::AnalysisOptions& options,
+        const analysis::WindowRequest& request, std::shared_ptr<const DocumentAnalysis> previous,
+        const std::atomic<bool>* cancel)>;
+
+    explicit DocumentAnalyzer(QObject* context, AnalyzeFn analyze = defaultAnalyze())
+        : m_analyze(std::move(analyze)), m_current(context), m_pair(context) {}
 
     // `previous`: an analysis of the same document (another window), whose warp badges are kept.
     // A superseded or abandoned analysis stops where it is (its token's flag) and delivers
@@ -35,9 +44,9 @@ public:
                  std::shared_ptr<const DocumentAnalysis> previous, Then then) {
         m_current.startJob(
             m_pool,
-            [doc = std::move(doc), options, request,
+            [analyze = m_analyze, doc = std::move(doc), options, request,
              previous = std::move(previous)](const ui::JobToken& job) {
-                return analyzeDocument(*doc->trace, options, request, previous, job.flag());
+                return analyze(*doc->trace, options, request, previous, job.flag());
             },
             std::move(then));
     }
@@ -46,12 +55,12 @@ public:
                      const analysis::AnalysisOptions& options, ThenPair then) {
         m_pair.startJob(
             m_pool,
-            [first = std::move(first), second = std::move(second),
+            [analyze = m_analyze, first = std::move(first), second = std::move(second),
              options](const ui::JobToken& job) {
                 AnalysisPair out;
-                out.first = analyzeDocument(*first->trace, options, {}, nullptr, job.flag());
+                out.first = analyze(*first->trace, options, {}, nullptr, job.flag());
                 if (!job.isCancelled())  // superseded: the second is not wanted either
-                    out.second = analyzeDocument(*second->trace, options, {}, nullptr, job.flag());
+                    out.second = analyze(*second->trace, options, {}, nullptr, job.flag());
                 return out;
             },
             std::move(then));
@@ -61,6 +70,16 @@ public:
     bool isBusy() const { return m_current.isRunning() || m_pair.isRunning(); }
 
 private:
+    static AnalyzeFn defaultAnalyze() {
+        return
+            [](const model::Trace& trace, const analysis::AnalysisOptions& options,
+               const analysis::WindowRequest& request,
+               std::shared_ptr<const DocumentAnalysis> previous, const std::atomic<bool>* cancel) {
+                return analyzeDocument(trace, options, request, std::move(previous), cancel);
+            };
+    }
+
+    AnalyzeFn m_analyze;
     QThreadPool m_pool;  // declared first: destroyed last, after the trackers dropped their jobs
     ui::JobTracker m_current;
     ui::JobTracker m_pair;

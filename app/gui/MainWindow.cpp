@@ -35,15 +35,19 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     setWindowIcon(QIcon(QStringLiteral(":/icons/warpline.png")));
     setAcceptDrops(true);
     m_documents = new DocumentController(m_settings, deps.loader, this);
-    m_runs = new RunController(this);
-    if (deps.runner)
-        m_runs->setRunner(deps.runner);
     m_views = new WindowViews(*this, *m_documents);
     m_status = new StatusLine(*statusBar());
     connect(timeline(), &ui::TimelineView::measureChanged, m_status, &StatusLine::setMeasure);
     createActions();
+    m_runs = new RunCoordinator(deps.runner, *m_documents,
+                                {*runPanel(), *m_actions, *m_status, *m_views->message()},
+                                m_settings, this);
+    connect(m_runs, &RunCoordinator::runningChanged, this, &MainWindow::onBusyChanged);
+    connect(m_runs, &RunCoordinator::progressChanged, this, &MainWindow::showProgress);
+    connect(m_runs, &RunCoordinator::deviceChanged, this, &MainWindow::updateRunDock);
+    connect(m_runs, &RunCoordinator::deviceProbed, this, &MainWindow::deviceProbed);
+    connect(m_runs, &RunCoordinator::runFinished, this, &MainWindow::runFinished);
     connectDocuments();
-    connectRuns();
     runPanel()->setRequest(loadRunRequest(m_settings));
 
     resize(kDefaultSize);
@@ -54,8 +58,8 @@ MainWindow::MainWindow(MainWindowDeps deps, QWidget* parent) : QMainWindow(paren
     }
     if (!deps.deviceProbe)
         prepareRuns();  // here, on the GUI thread: runDevice() may run on a worker
-    probeDevice(deps.deviceProbe ? deps.deviceProbe : DeviceProbeFn(&runDevice),
-                deps.probeDeviceInBackground);
+    m_runs->probeDevice(deps.deviceProbe ? deps.deviceProbe : DeviceProbeFn(&runDevice),
+                        deps.probeDeviceInBackground);
 }
 
 // The objects working off the GUI thread drop what they have not delivered yet: no worker holds
@@ -221,6 +225,34 @@ void MainWindow::find(const QString& text, bool regex) {
     m_views->find(text, regex);
 }
 
+void MainWindow::startRun() {
+    m_runs->startRun();
+}
+
+void MainWindow::startCompare() {
+    m_runs->startCompare();
+}
+
+void MainWindow::cancelRun() {
+    m_runs->cancelRun();
+}
+
+bool MainWindow::isProbingDevice() const {
+    return m_runs->isProbingDevice();
+}
+
+QString MainWindow::lastRunText() const {
+    return m_status->runText();
+}
+
+void MainWindow::setRunRequest(const RunRequest& request) {
+    runPanel()->setRequest(request);
+}
+
+RunRequest MainWindow::runRequest() const {
+    return runPanel()->request();
+}
+
 void MainWindow::showError(const QString& text) {
     m_views->message()->showMessage(MessageBar::Level::Error, text);
 }
@@ -241,7 +273,7 @@ void MainWindow::updateRunDock() {
 
 bool MainWindow::runDockWanted() const {
     const DocumentPtr doc = currentDocument();
-    return doc ? doc->origin == TraceDocument::Origin::Run : m_deviceAvailable;
+    return doc ? doc->origin == TraceDocument::Origin::Run : m_runs->deviceAvailable();
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -260,9 +292,7 @@ void MainWindow::resetLayout() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     tabs()->setCurrentWidget(timeline());  // brings parked docks back before the layout is saved
     saveSettings();
-    if (m_runs->isRunning()) {
-        m_runs->cancel();  // the destructor waits for the worker to reach a check point
-    }
+    m_runs->cancelRun();  // the destructor waits for the worker to reach a check point
     event->accept();
 }
 

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "app/gui/DocumentController.h"
+#include "app/gui/FileDialogs.h"
 #include "app/gui/MessageBar.h"
-#include "app/gui/RunController.h"
+#include "app/gui/RunCoordinator.h"
 #include "app/gui/TraceDocument.h"
 #include "app/gui/TraceLoader.h"
 #include "app/gui/WindowViews.h"
@@ -101,10 +102,10 @@ public:
     void setCurrentDocument(int index);
 
     // False until the device probe has answered (see deviceProbed()).
-    bool deviceAvailable() const { return m_deviceAvailable; }
-    bool isProbingDevice() const { return m_runs->isProbingDevice(); }
+    bool deviceAvailable() const { return m_runs->deviceAvailable(); }
+    bool isProbingDevice() const;
     // The device name, or why runs are unavailable.
-    QString deviceText() const { return m_deviceText; }
+    QString deviceText() const { return m_runs->deviceText(); }
     bool isBusy() const;
     QString messageText() const { return m_views->message()->text(); }
     MessageBar::Level messageLevel() const { return m_views->message()->level(); }
@@ -164,10 +165,7 @@ protected:
 
 private:
     void connectDocuments();
-    void connectRuns();
     void createActions();
-    void probeDevice(const DeviceProbeFn& probe, bool inBackground);
-    void showDevice(const model::Result<std::string>& device);
     // The current document changed: the views show it, the actions and status line follow.
     void showDocument(const DocumentPtr& doc);
     void showAnalysis(const std::shared_ptr<const DocumentAnalysis>& analysis, bool focus);
@@ -175,11 +173,6 @@ private:
                         const AnalysisPair& results, const QString& baselineName,
                         const QString& asyncName);
     void onExported(const QString& path, const model::Status& status);
-    // The run panel's request, saved, when a run can start now; otherwise nothing (and why, for
-    // `what`, when there is no device).
-    std::optional<RunRequest> requestToRun(const QString& what);
-    void startRuns(std::vector<RunRequest> requests, const QString& label);
-    void onRunFinished(const RunBatchResult& result);
     void onBusyChanged();
     // A run's or a load's progress: a fraction in 0..1 and what is being done.
     void showProgress(double fraction, const QString& label);
@@ -198,12 +191,11 @@ private:
 
     QSettings m_settings;
     DocumentController* m_documents = nullptr;  // what is open, its analyses, loads and exports
-    RunController* m_runs = nullptr;            // runs and the device probe
+    RunCoordinator* m_runs = nullptr;           // runs and the device probe
     WindowViews* m_views = nullptr;             // the timeline, the panels and Compare
     WindowActions* m_actions = nullptr;         // menus and tool bar
     StatusLine* m_status = nullptr;
-    bool m_deviceAvailable = false;
-    QString m_deviceText;  // the device's name, or why runs are unavailable
+    FileDialogs m_dialogs{*this, m_settings};
     bool m_wasBusy = false;
 };
 

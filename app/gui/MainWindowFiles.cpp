@@ -1,14 +1,8 @@
-// MainWindow's file actions and their dialogs: open (one trace, or a job's per-rank traces; the
-// DocumentController loads them), export (Chrome trace JSON on a worker, the view as PNG),
-// Compare With and Compare Samples. The dialogs never
-// start in a pseudo-filesystem, and only a folder that took a file is remembered (dialogFolder,
-// AppSettings).
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QRegularExpression>
+// MainWindow's file actions: open (one trace, or a job's per-rank traces; the DocumentController
+// loads them), export (Chrome trace JSON on a worker, the view as PNG), Compare With and Compare
+// Samples; their dialogs are FileDialogs'.
 #include <QTabWidget>
 
-#include "app/gui/AppSettings.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleTraces.h"
 #include "app/gui/StatusLine.h"
@@ -16,17 +10,6 @@
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
-
-namespace {
-
-// The open dialogs' filter: every format Warpline reads, then each producer's own.
-QString traceFileFilter() {
-    return QObject::tr(
-        "Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;Chrome traces (*.json "
-        "*.json.gz *.gz);;Nsight Systems (*.sqlite *.nsys-rep *.qdrep);;All files (*)");
-}
-
-}  // namespace
 
 bool MainWindow::exportChromeTrace(const QString& path) {
     const DocumentPtr doc = currentDocument();
@@ -67,50 +50,26 @@ void MainWindow::compareWithInteractive() {
         showError(tr("Open a trace first: Compare With puts another trace beside it."));
         return;
     }
-    const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Compare With"), dir, traceFileFilter());
-    if (path.isEmpty())
-        return;
-    m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
-    compareWith(path);
+    if (const QString path = m_dialogs.traceToOpen(tr("Compare With")); !path.isEmpty())
+        compareWith(path);
 }
 
 void MainWindow::openRankTracesInteractive() {
-    const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open Rank Traces (one per rank)"), dir,
-        tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep *.qdrep);;All files (*)"));
-    if (paths.isEmpty())
-        return;
-    m_settings.setValue("paths/open", QFileInfo(paths.front()).absolutePath());
-    openRankJob(paths);
+    if (const QStringList paths = m_dialogs.rankTracesToOpen(); !paths.isEmpty())
+        openRankJob(paths);
 }
 
 void MainWindow::openInteractive() {
-    const QString dir = dialogFolder(m_settings.value("paths/open").toString(), false);
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Trace"), dir, traceFileFilter());
-    if (path.isEmpty())
-        return;
-    m_settings.setValue("paths/open", QFileInfo(path).absolutePath());
-    openFile(path);
+    if (const QString path = m_dialogs.traceToOpen(tr("Open Trace")); !path.isEmpty())
+        openFile(path);
 }
 
 void MainWindow::exportChromeTraceInteractive() {
     const DocumentPtr doc = currentDocument();
     if (!doc)
         return;
-    // A file's or job's own name; a run's title in file-name characters.
-    QString base = doc->exportStem.isEmpty() ? doc->title : doc->exportStem;
-    base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("-"));
-    const QString dir = dialogFolder(m_settings.value("paths/export").toString(), true);
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Chrome Trace"), QDir(dir).filePath(base + QStringLiteral(".json.gz")),
-        tr("Compressed Chrome trace (*.json.gz);;Chrome trace (*.json)"));
-    if (path.isEmpty())
-        return;
-    exportChromeTrace(path);
+    if (const QString path = m_dialogs.chromeTraceToSave(*doc); !path.isEmpty())
+        exportChromeTrace(path);
 }
 
 void MainWindow::onExported(const QString& path, const model::Status& status) {
@@ -118,23 +77,19 @@ void MainWindow::onExported(const QString& path, const model::Status& status) {
         showError(tr("Export failed: %1").arg(QString::fromStdString(status.error().describe())));
         return;
     }
-    // Only a folder that took the file is remembered.
-    m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
+    m_dialogs.rememberExportFolder(path);
     showInfo(tr("Exported to %1 (opens in Perfetto and chrome://tracing).").arg(path));
     emit exported(path);
 }
 
 void MainWindow::exportViewPngInteractive() {
-    const QString dir = dialogFolder(m_settings.value("paths/export").toString(), true);
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export View as PNG"), QDir(dir).filePath(QStringLiteral("timeline.png")),
-        tr("PNG image (*.png)"));
+    const QString path = m_dialogs.pngToSave();
     if (path.isEmpty())
         return;
     if (model::Status s = exportViewPng(path); !s) {
         showError(tr("Export failed: %1").arg(QString::fromStdString(s.error().describe())));
     } else {
-        m_settings.setValue("paths/export", QFileInfo(path).absolutePath());
+        m_dialogs.rememberExportFolder(path);
         showInfo(tr("Saved the view to %1.").arg(path));
     }
 }
@@ -156,7 +111,7 @@ void MainWindow::openBundledSample() {
     }
     openTrace(syntheticSampleTrace(), QStringLiteral("synthetic-reduce-async"),
               TraceDocument::Origin::Sample);
-    if (!m_deviceAvailable) {
+    if (!m_runs->deviceAvailable()) {
         showInfo(
             tr("No GPU here, so this is a small hand-made sample shaped like a reduce run on "
                "4 streams. Open a real trace with Ctrl+O or drop one on the window."));

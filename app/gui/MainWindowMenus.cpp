@@ -49,9 +49,7 @@ void MainWindow::createActions() {
     connect(a.findNext(), &QAction::triggered, findPanel(), &ui::FindPanel::findNext);
     connect(a.findPrevious(), &QAction::triggered, findPanel(), &ui::FindPanel::findPrevious);
 
-    connect(a.run(), &QAction::triggered, this, &MainWindow::startRun);
-    connect(a.compareRuns(), &QAction::triggered, this, &MainWindow::startCompare);
-    connect(a.cancelRun(), &QAction::triggered, this, &MainWindow::cancelRun);
+    // Run, Compare Runs and Cancel Run: the RunCoordinator's.
 
     connect(&a, &WindowActions::timelineKey, this, [this](int key, bool followsFlow) {
         if (followsFlow) {
