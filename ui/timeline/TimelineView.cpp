@@ -13,6 +13,20 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     QFont label = base;
     label.setPointSizeF(8.0);
     m_state = std::make_unique<State>(label);
+    // Key M drops a flag at the pointer, and the measure is taken around it, when it is over the
+    // time area.
+    m_state->flags = std::make_unique<TimelineFlagsController>(
+        m_state->viewport, m_state->selection,
+        [this]() -> std::optional<model::TimeNs> {
+            const TimelineFrame f = frame();
+            if (!f.timeArea.contains(m_state->mousePos))
+                return std::nullopt;
+            return f.timeAtX(m_state->mousePos.x());
+        },
+        this);
+    connect(m_state->flags.get(), &TimelineFlagsController::changed, this, [this] { update(); });
+    connect(m_state->flags.get(), &TimelineFlagsController::measureChanged, this,
+            &TimelineView::measureChanged);
     m_state->vbar = new QScrollBar(Qt::Vertical, this);
     connect(m_state->vbar, &QScrollBar::valueChanged, this, [this] { update(); });
     setFocusPolicy(Qt::StrongFocus);
@@ -44,9 +58,8 @@ void TimelineView::setTrace(model::TracePtr trace) {
     s.rows.setTrace(s.trace.get());
     s.selection.time.reset();  // times of the previous trace
     s.selection.analysisWindow.clear();
-    s.selection.search.reset();  // slices of the previous trace
-    s.flags.clear();             // times of the previous trace
-    s.jumpedFlag.reset();
+    s.selection.search.reset();        // slices of the previous trace
+    s.flags->setTrace(s.trace.get());  // times of the previous trace
     // Overlays address slices of the previous trace: they go with it.
     s.overlays.build(s.trace.get(), {});
     ++s.overlayVersion;
@@ -62,7 +75,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     if (hadSelection) {
         emit sliceSelected({});
     }
-    updateMeasure();
+    m_state->flags->updateMeasure();
     update();
 }
 
@@ -382,13 +395,62 @@ const std::vector<model::TrackIndex>& TimelineView::selectedTracks() const {
 void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
     m_state->selection.time = range;
     m_state->selection.tracks.clear();  // every row
-    updateMeasure();
+    m_state->flags->updateMeasure();
     update();
 }
 
 void TimelineView::setAnalysisWindow(std::vector<model::TimeRange> parts) {
     m_state->selection.analysisWindow = std::move(parts);
     update();
+}
+
+// ---- flags (TimelineFlagsController) -----------------------------------------------------------
+
+const FlagSet& TimelineView::flags() const {
+    return m_state->flags->flags();
+}
+
+int TimelineView::dropFlag(model::TimeNs timeNs, QString name) {
+    return m_state->flags->drop(timeNs, std::move(name));
+}
+
+void TimelineView::markFlags() {
+    m_state->flags->mark();
+}
+
+bool TimelineView::renameFlag(int id, const QString& name) {
+    return m_state->flags->rename(id, name);
+}
+
+bool TimelineView::removeFlag(int id) {
+    return m_state->flags->remove(id);
+}
+
+void TimelineView::clearFlags() {
+    m_state->flags->clear();
+}
+
+void TimelineView::setReferenceFlag(std::optional<int> id) {
+    m_state->flags->setReference(id);
+}
+
+bool TimelineView::jumpToFlag(bool forward) {
+    return m_state->flags->jump(forward);
+}
+
+QString TimelineView::measureText() const {
+    return m_state->flags->measureText();
+}
+
+RulerOrigin TimelineView::currentRulerOrigin() const {
+    const TimeMapper map = mapper();
+    return m_state->flags->rulerOrigin(map, m_state->flags->rulerTicks(map));
+}
+
+TimelineFrame TimelineView::frame() const {
+    const State& s = *m_state;
+    return {size(),        timeAreaOf(this, s.vbar), mapper(), s.vbar->value(), font(),
+            s.trace.get(), &s.rows.layout()};
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {

@@ -23,6 +23,7 @@
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimeViewport.h"
+#include "ui/timeline/TimelineGeometry.h"
 #include "ui/timeline/TimelineLayout.h"
 
 class QMenu;
@@ -253,17 +254,8 @@ private:
     // Shows again the hidden row and group that hold `track` (a search match, the end of a launch
     // arrow, an events-table row there must be seen); false when neither is hidden.
     bool unhideRowOf(model::TrackIndex track);
-    // Flags (TimelineViewFlags.cpp).
-    RulerTicks rulerTicks(const TimeMapper& map) const;
-    RulerOrigin rulerOriginFor(const TimeMapper& map, const RulerTicks& ticks) const;
-    const Flag* flagAt(QPoint widgetPos) const;  // a flag's pennant on the ruler
-    QString flagTooltipAt(QPoint widgetPos) const;
-    bool showRulerMenu(QPoint widgetPos, QPoint globalPos);  // false: not on the ruler
-    void promptRenameFlag(int id);
-    void paintFlags(QPainter& p, const QRect& area, const TimeMapper& map) const;
-    bool handleFlagKey(int key);  // M, '.', ','
-    void updateMeasure();
-    void updateMeasureAfter(QEvent::Type type);  // what an input event may have changed
+    // Where the view is now: its time area, time mapping and scroll (TimelineGeometry.h).
+    TimelineFrame frame() const;
 
     struct State;
     std::unique_ptr<State> m_state;

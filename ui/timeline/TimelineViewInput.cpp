@@ -64,7 +64,7 @@ bool TimelineView::handleKey(int key) {
             followRelation(Relation::AwaitedBy);
             return true;
         default:
-            return handleFlagKey(key);  // M, '.', ','
+            return m_state->flags->handleKey(key);  // M, '.', ','
     }
 }
 
@@ -210,7 +210,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     if (rowHeaderContextMenu(event)) {
         return;
     }
-    if (showRulerMenu(event->pos(), event->globalPos())) {
+    if (m_state->flags->showRulerMenu(event->pos(), event->globalPos(), frame(), this)) {
         event->accept();
         return;
     }
@@ -229,6 +229,19 @@ model::TimeNs TimelineView::nsAtX(int widgetX) const {
     const double x = std::clamp(double(widgetX - kHeaderWidthPx), 0.0, double(map.widthPx()));
     return std::clamp<model::TimeNs>(map.nsForX(x), 0,
                                      m_state->trace ? m_state->trace->spanNs() : 0);
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
+    const Flag* flag = event->button() == Qt::LeftButton
+                           ? m_state->flags->flagAt(event->position().toPoint(), frame())
+                           : nullptr;
+    if (!flag) {
+        QWidget::mouseDoubleClickEvent(event);
+        return;
+    }
+    m_state->pressed = false;  // the second press is the dialog's, not a drag's
+    m_state->flags->promptRename(flag->id, this);
+    event->accept();
 }
 
 void TimelineView::leaveEvent(QEvent* event) {
@@ -250,13 +263,22 @@ HitResult TimelineView::hitAt(QPoint widgetPos) const {
 bool TimelineView::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) {
         const bool handled = QWidget::event(event);
-        updateMeasureAfter(event->type());  // the pointer, a drag's selection: what is measured
+        switch (event->type()) {  // the pointer, a drag's selection: what is measured
+            case QEvent::MouseMove:
+            case QEvent::MouseButtonRelease:
+            case QEvent::Leave:
+            case QEvent::KeyPress:
+                m_state->flags->updateMeasure();
+                break;
+            default:
+                break;
+        }
         return handled;
     }
     const State& s = *m_state;
     auto* help = static_cast<QHelpEvent*>(event);
     const QPoint p = help->pos();
-    QString text = flagTooltipAt(p);
+    QString text = s.flags->toolTipAt(p, frame());
     if (!text.isEmpty()) {
         // A flag's pennant on the ruler.
     } else if (s.trace && p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {

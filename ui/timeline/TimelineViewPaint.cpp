@@ -69,7 +69,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), QColor::fromRgb(Palette::kBackground));
     const QRect area = timeAreaOf(this, s.vbar);
     const TimeMapper map = mapper();
-    const RulerTicks ticks = rulerTicks(map);
+    const RulerTicks ticks = s.flags->rulerTicks(map);
 
     if (!s.trace) {
         paintRuler(p, map, ticks);
@@ -99,7 +99,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     paintHeaders(p, area);
     paintRowArrangement(p, area);
     paintRuler(p, map, ticks);
-    paintFlags(p, area, map);  // under the selection's duration
+    s.flags->paint(p, frame());  // under the selection's duration
     paintTimeRanges(p, area, map);
     paintTimeCursor(p, area, map);
     paintLegend(p);
@@ -220,7 +220,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeMapper& map, const RulerTic
     p.setPen(QColor::fromRgb(Palette::kRulerText));
     // Over the header column: the visible duration, and where the ticks count from when they
     // count from an anchor.
-    const RulerOrigin origin = rulerOriginFor(map, ticks);
+    const RulerOrigin origin = m_state->flags->rulerOrigin(map, ticks);
     QString header = tr("Visible: %1").arg(units::duration(map.durationNs()));
     if (origin.relative)
         header += QLatin1Char('\n') + rulerAnchorText(origin);

@@ -34,6 +34,8 @@
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/SliceText.h"
 #include "ui/timeline/TimeFormat.h"
+#include "ui/timeline/TimelineFlagsController.h"
+#include "ui/timeline/TimelineGeometry.h"
 #include "ui/timeline/TimelineLayout.h"
 #include "ui/timeline/TimelinePainter.h"
 #include "ui/timeline/TimelineRows.h"
@@ -41,55 +43,27 @@
 
 namespace wl::ui::timeline_view {
 
-constexpr int kHeaderWidthPx = 240;
-constexpr int kRulerHeightPx = 30;
-constexpr int kLegendLineHeightPx = 20;
-constexpr int kLegendPadPx = 4;
+using timeline_geometry::kDragThresholdPx;
+using timeline_geometry::kHeaderWidthPx;
+using timeline_geometry::kLegendLineHeightPx;
+using timeline_geometry::kLegendPadPx;
+using timeline_geometry::kRulerHeightPx;
+using timeline_geometry::LegendItem;
 constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
 constexpr double kKeyPanFraction = 0.1;
-constexpr int kDragThresholdPx = 3;
 // revealSlice: a slice narrower than this is zoomed to kRevealWidthPx, so it can be seen and
 // clicked; a wider one keeps the user's zoom.
 constexpr double kMinRevealPx = 4.0;
 constexpr double kRevealWidthPx = 60.0;
 
 inline QFont legendFont(const QWidget* w) {
-    QFont small = w->font();
-    small.setPointSizeF(8.0);
-    return small;
+    return timeline_geometry::legendFont(w->font());
 }
-
-// One legend entry placed: its left edge and its line.
-struct LegendItem {
-    const Palette::LegendEntry* entry;
-    int x;
-    int line;
-};
-
-// The legend in as many lines as the width needs, so that a narrow window (1024 px with the
-// docks) cuts no entry off.
 inline std::vector<LegendItem> legendItems(const QWidget* w) {
-    static const std::vector<Palette::LegendEntry> entries = Palette::legend();
-    const QFontMetrics fm(legendFont(w));
-    std::vector<LegendItem> out;
-    int x = 8;
-    int line = 0;
-    for (const Palette::LegendEntry& e : entries) {
-        const int itemW = 16 + fm.horizontalAdvance(e.label);
-        if (x > 8 && x + itemW > w->width() - 4) {
-            x = 8;
-            ++line;
-        }
-        out.push_back({&e, x, line});
-        x += itemW + 14;
-    }
-    return out;
+    return timeline_geometry::legendItems(w->font(), w->width());
 }
-
 inline int legendHeightPx(const QWidget* w) {
-    const std::vector<LegendItem> items = legendItems(w);
-    const int lines = items.empty() ? 1 : items.back().line + 1;
-    return lines * kLegendLineHeightPx + kLegendPadPx;
+    return timeline_geometry::legendHeightPx(w->font(), w->width());
 }
 
 inline QRect timeAreaOf(const QWidget* w, const QScrollBar* bar) {
@@ -145,12 +119,7 @@ struct TimelineView::State {
     bool headerDragging = false;
     int rowDropYPx = -1;
 
-    // The user's flags on this trace (TimelineViewFlags.cpp); the flag last jumped to and the
-    // view it left, so that `.` goes on from it while the view stays there; the measure line.
-    FlagSet flags;
-    std::optional<int> jumpedFlag;
-    std::pair<model::TimeNs, model::TimeNs> jumpedView{0, 0};
-    QString measure;
+    std::unique_ptr<TimelineFlagsController> flags;
 };
 
 }  // namespace wl::ui
