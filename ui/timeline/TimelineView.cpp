@@ -13,17 +13,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     QFont label = base;
     label.setPointSizeF(8.0);
     m_state = std::make_unique<State>(label);
+    State& s = *m_state;
+    s.input = std::make_unique<TimelineInputHandler>(s.viewport, s.selection, this);
+    connect(s.input.get(), &TimelineInputHandler::repaintNeeded, this, [this] { update(); });
+    connect(s.input.get(), &TimelineInputHandler::cursorChanged, this,
+            [this](Qt::CursorShape shape) { setCursor(shape); });
+    connect(s.input.get(), &TimelineInputHandler::cursorReset, this, [this] { unsetCursor(); });
+    connect(s.input.get(), &TimelineInputHandler::scrollRequested, this,
+            [this](int scrollPx) { m_state->vbar->setValue(scrollPx); });
+    connect(s.input.get(), &TimelineInputHandler::timeRangeSelected, this,
+            &TimelineView::timeRangeSelected);
+    connect(s.input.get(), &TimelineInputHandler::timeSelectionCleared, this,
+            &TimelineView::timeSelectionCleared);
+    connect(s.input.get(), &TimelineInputHandler::flagDropRequested, this,
+            [this](model::TimeNs t) { dropFlag(t); });
+    connect(s.input.get(), &TimelineInputHandler::clicked, this, [this](QPoint at) {
+        const HitResult hit = hitAt(at);
+        selectSlice(hit.kind == HitResult::Kind::Slice ? hit.slice : model::SliceRef{});
+    });
     // Key M drops a flag at the pointer, and the measure is taken around it, when it is over the
     // time area.
-    m_state->flags = std::make_unique<TimelineFlagsController>(
-        m_state->viewport, m_state->selection,
-        [this]() -> std::optional<model::TimeNs> {
-            const TimelineFrame f = frame();
-            if (!f.timeArea.contains(m_state->mousePos))
-                return std::nullopt;
-            return f.timeAtX(m_state->mousePos.x());
-        },
-        this);
+    s.flags = std::make_unique<TimelineFlagsController>(
+        s.viewport, s.selection, [this] { return m_state->input->pointerTimeNs(frame()); }, this);
     connect(m_state->flags.get(), &TimelineFlagsController::changed, this, [this] { update(); });
     connect(m_state->flags.get(), &TimelineFlagsController::measureChanged, this,
             &TimelineView::measureChanged);

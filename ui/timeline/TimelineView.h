@@ -216,9 +216,6 @@ private:
     void rebuildLayout();
     void updateScrollBar();
     TimeMapper mapper() const;
-    void zoomAt(double xPx, double factor);
-    void panBy(double fraction);
-    double cursorXInTimeArea() const;
     HitResult hitAt(QPoint widgetPos) const;
     DrawListCache& drawLists() const;  // set to this frame's inputs
     void paintDrawLists(QPainter& p, const QRect& area) const;
@@ -232,7 +229,6 @@ private:
     // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
     std::optional<QRectF> sliceRect(model::SliceRef ref, const TimeMapper& map) const;
     void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
-    model::TimeNs nsAtX(int widgetX) const;
     void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;
     // The header fonts of one paint: built once per paint, not once per row.
     struct HeaderFonts {

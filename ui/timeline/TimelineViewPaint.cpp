@@ -403,11 +403,12 @@ void TimelineView::paintSelection(QPainter& p, const TimeMapper& map) const {
 
 void TimelineView::paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const {
     const State& s = *m_state;
-    if (s.dragging || !area.contains(s.mousePos)) {
+    const QPoint pointer = s.input->pointerPx();
+    if (s.input->dragging() || !area.contains(pointer)) {
         return;
     }
     // A thin line through the rows and the pointer's time in the ruler.
-    const int x = s.mousePos.x();
+    const int x = pointer.x();
     p.setPen(QColor(0x30, 0x3a, 0x46, 150));
     p.drawLine(x, area.top(), x, area.bottom());
     const QString label = units::duration(map.nsForX(x - area.left()));

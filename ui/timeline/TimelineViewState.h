@@ -36,6 +36,7 @@
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimelineFlagsController.h"
 #include "ui/timeline/TimelineGeometry.h"
+#include "ui/timeline/TimelineInputHandler.h"
 #include "ui/timeline/TimelineLayout.h"
 #include "ui/timeline/TimelinePainter.h"
 #include "ui/timeline/TimelineRows.h"
@@ -49,8 +50,6 @@ using timeline_geometry::kLegendLineHeightPx;
 using timeline_geometry::kLegendPadPx;
 using timeline_geometry::kRulerHeightPx;
 using timeline_geometry::LegendItem;
-constexpr double kKeyZoomFactor = 0.8;  // W: 80% of the range; S: the inverse
-constexpr double kKeyPanFraction = 0.1;
 // revealSlice: a slice narrower than this is zoomed to kRevealWidthPx, so it can be seen and
 // clicked; a wider one keeps the user's zoom.
 constexpr double kMinRevealPx = 4.0;
@@ -95,22 +94,8 @@ struct TimelineView::State {
     DrawListCache drawLists;  // per row: a vertical scroll rebuilds none
     TimelinePainter painter;
 
-    QPoint mousePos{-1, -1};
-    bool pressed = false;
-    bool dragging = false;
-    QPoint pressPos;
-    model::TimeNs pressStartNs = 0;
-    model::TimeNs pressEndNs = 0;
-    int pressScroll = 0;
-
-    // Range selection: a drag that started on the ruler or with Shift.
-    bool selectingRange = false;
     bool showDependencies = false;  // View > Dependencies: the selection's own either way
-    model::TimeNs rangeAnchorNs = 0;
-    // A shift-drag over rows selects those rows too (TimelineSelection::tracks): the content y
-    // where it began.
-    bool selectingRows = false;
-    int rowsAnchorYPx = 0;
+    std::unique_ptr<TimelineInputHandler> input;
 
     // A row header pressed (layout row, -1: none) and maybe being dragged to the drop line
     // (content y).
