@@ -53,7 +53,7 @@ namespace wl::ui {
 // over rows selects those rows with it (selectedTracks); a click on the ruler clears it. A
 // right-click on a slice asks for its context menu (sliceContextMenuRequested).
 //
-// Flags (TimelineViewFlags.cpp), as in Perfetto and Nsight Systems: Ctrl+click on the ruler drops
+// Flags (TimelineFlagsController), as in Perfetto and Nsight Systems: Ctrl+click on the ruler drops
 // one there; key M drops one at the pointer (else at the selected slice's start, else the view's
 // middle), and with a time selection marks its span with two flags at its edges, "Selection
 // start" and "Selection end" (plain flags, so they can be jumped to, measured and renamed like any
@@ -73,6 +73,12 @@ namespace wl::ui {
 // setVisibleRange() afterwards to show e.g. the longer of the two traces. setTimeOffsetNs()
 // shifts one view against the scale (TimeViewport), to align two traces at chosen times. The
 // zoom, pan and fit arithmetic is TimeViewport's; this widget maps keys and mouse onto it.
+//
+// The widget owns small classes and forwards Qt's events to them: TimelineInputHandler (the
+// pointer, presses, drags, range selection, wheel, zoom keys), TimelineRowHeaders (clicks, drags
+// and menus on the row headers), TimelineFlagsController (flags and the measure), and for the
+// paint TimelineFramePainter (headers, ruler, legend, selection, time cursor) around the rows'
+// draw lists (DrawListCache, TimelinePainter). Their shared geometry is TimelineGeometry.h.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -177,7 +183,7 @@ public:
     // group, pins the row to the top, shows hidden rows again, collapses or expands all groups; a
     // drag of a header moves its row among its siblings (a group among groups). The title of the
     // group whose rows fill the top stays there while scrolling (a sticky header). Code in
-    // TimelineViewRows.cpp. setArrangement() applies one (a window keeps one per trace kind)
+    // TimelineRowHeaders. setArrangement() applies one (a window keeps one per trace kind)
     // without signalling; each change the user makes is signalled (arrangementChanged).
     void setArrangement(RowArrangement arrangement);
     const RowArrangement& arrangement() const;
