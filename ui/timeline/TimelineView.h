@@ -14,22 +14,31 @@
 #include "model/Time.h"
 #include "model/Trace.h"
 #include "ui/find/SliceSearch.h"
+#include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DrawList.h"
+#include "ui/timeline/DrawListCache.h"
 #include "ui/timeline/Flags.h"
 #include "ui/timeline/HitTester.h"
+#include "ui/timeline/LaneIndex.h"
+#include "ui/timeline/OverlayIndex.h"
 #include "ui/timeline/Overlays.h"
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimeViewport.h"
+#include "ui/timeline/TimelineFlagsController.h"
+#include "ui/timeline/TimelineFramePainter.h"
+#include "ui/timeline/TimelineGeometry.h"
+#include "ui/timeline/TimelineInputHandler.h"
 #include "ui/timeline/TimelineLayout.h"
+#include "ui/timeline/TimelinePainter.h"
+#include "ui/timeline/TimelineRowHeaders.h"
+#include "ui/timeline/TimelineRows.h"
+#include "ui/timeline/TimelineSelection.h"
 
 class QMenu;
-
-namespace wl::ui {
-class DrawListCache;
-}
+class QScrollBar;
 
 namespace wl::ui {
 
@@ -44,7 +53,7 @@ namespace wl::ui {
 // over rows selects those rows with it (selectedTracks); a click on the ruler clears it. A
 // right-click on a slice asks for its context menu (sliceContextMenuRequested).
 //
-// Flags (TimelineViewFlags.cpp), as in Perfetto and Nsight Systems: Ctrl+click on the ruler drops
+// Flags (TimelineFlagsController), as in Perfetto and Nsight Systems: Ctrl+click on the ruler drops
 // one there; key M drops one at the pointer (else at the selected slice's start, else the view's
 // middle), and with a time selection marks its span with two flags at its edges, "Selection
 // start" and "Selection end" (plain flags, so they can be jumped to, measured and renamed like any
@@ -64,6 +73,12 @@ namespace wl::ui {
 // setVisibleRange() afterwards to show e.g. the longer of the two traces. setTimeOffsetNs()
 // shifts one view against the scale (TimeViewport), to align two traces at chosen times. The
 // zoom, pan and fit arithmetic is TimeViewport's; this widget maps keys and mouse onto it.
+//
+// The widget owns small classes and forwards Qt's events to them: TimelineInputHandler (the
+// pointer, presses, drags, range selection, wheel, zoom keys), TimelineRowHeaders (clicks, drags
+// and menus on the row headers), TimelineFlagsController (flags and the measure), and for the
+// paint TimelineFramePainter (headers, ruler, legend, selection, time cursor) around the rows'
+// draw lists (DrawListCache, TimelinePainter). Their shared geometry is TimelineGeometry.h.
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -168,11 +183,11 @@ public:
     // group, pins the row to the top, shows hidden rows again, collapses or expands all groups; a
     // drag of a header moves its row among its siblings (a group among groups). The title of the
     // group whose rows fill the top stays there while scrolling (a sticky header). Code in
-    // TimelineViewRows.cpp. setArrangement() applies one (a window keeps one per trace kind)
+    // TimelineRowHeaders. setArrangement() applies one (a window keeps one per trace kind)
     // without signalling; each change the user makes is signalled (arrangementChanged).
     void setArrangement(RowArrangement arrangement);
     const RowArrangement& arrangement() const;
-    enum class RowAction { Hide, HideGroup, Pin, Unpin, ShowAll, CollapseAll, ExpandAll };
+    using RowAction = TimelineRowHeaders::RowAction;
     // What the header menu's items do to layout row `rowIndex` (ShowAll and the collapses take
     // none).
     void applyRowAction(RowAction action, int rowIndex = -1);
@@ -212,61 +227,45 @@ protected:
 
 private:
     bool isValidRef(model::SliceRef ref) const;
-    void rebuildLayout();
+    void rebuildLayout();  // the rows laid out again, the scroll bar fitted to them
     void updateScrollBar();
+    QRect timeArea() const;  // where the slices are, in widget px
     TimeMapper mapper() const;
-    void zoomAt(double xPx, double factor);
-    void panBy(double fraction);
-    double cursorXInTimeArea() const;
+    // Where the view is now: its time area, time mapping and scroll (TimelineGeometry.h).
+    TimelineFrame frame() const;
     HitResult hitAt(QPoint widgetPos) const;
     DrawListCache& drawLists() const;  // set to this frame's inputs
     void paintDrawLists(QPainter& p, const QRect& area) const;
-    void paintRowBackgrounds(QPainter& p, const QRect& area) const;
-    void paintHeaders(QPainter& p, const QRect& area) const;
-    void paintRuler(QPainter& p, const TimeMapper& map, const RulerTicks& ticks) const;
-    void paintLegend(QPainter& p) const;
-    void paintSelection(QPainter& p, const TimeMapper& map) const;
-    void paintDependencies(QPainter& p, const TimeMapper& map) const;
-    void paintSearchMatches(QPainter& p) const;
-    // Where a slice is drawn, in time-area coordinates (nullopt when its lane is hidden).
-    std::optional<QRectF> sliceRect(model::SliceRef ref, const TimeMapper& map) const;
-    void paintTimeRanges(QPainter& p, const QRect& area, const TimeMapper& map) const;
-    model::TimeNs nsAtX(int widgetX) const;
-    void paintTimeCursor(QPainter& p, const QRect& area, const TimeMapper& map) const;
-    // The header fonts of one paint: built once per paint, not once per row.
-    struct HeaderFonts {
-        QFont normal;
-        QFont bold;
-        QFontMetrics normalMetrics;
-        QFontMetrics boldMetrics;
-    };
-    HeaderFonts headerFonts() const;
-    void paintRowHeader(QPainter& p, const TimelineRow& row, int y, const HeaderFonts& fonts) const;
-    // Rows the user arranges (TimelineViewRows.cpp): press, drag and release on a header (true:
-    // handled), its context menu, and the sticky title, pinned band and drop line.
-    bool pressRowHeader(QPoint widgetPos);
-    bool dragRowHeader(QPoint widgetPos);
-    bool releaseRowHeader(QPoint widgetPos);
-    bool rowHeaderContextMenu(QContextMenuEvent* event);
-    void paintRowArrangement(QPainter& p, const QRect& area) const;
-    void changeArrangement(RowArrangement arrangement);
-    // Shows again the hidden row and group that hold `track` (a search match, the end of a launch
-    // arrow, an events-table row there must be seen); false when neither is hidden.
-    bool unhideRowOf(model::TrackIndex track);
-    // Flags (TimelineViewFlags.cpp).
-    RulerTicks rulerTicks(const TimeMapper& map) const;
-    RulerOrigin rulerOriginFor(const TimeMapper& map, const RulerTicks& ticks) const;
-    const Flag* flagAt(QPoint widgetPos) const;  // a flag's pennant on the ruler
-    QString flagTooltipAt(QPoint widgetPos) const;
-    bool showRulerMenu(QPoint widgetPos, QPoint globalPos);  // false: not on the ruler
-    void promptRenameFlag(int id);
-    void paintFlags(QPainter& p, const QRect& area, const TimeMapper& map) const;
-    bool handleFlagKey(int key);  // M, '.', ','
-    void updateMeasure();
-    void updateMeasureAfter(QEvent::Type type);  // what an input event may have changed
+    void wireCollaborators();
 
-    struct State;
-    std::unique_ptr<State> m_state;
+    // What is shown: the trace and what is built from it for drawing and hit testing.
+    model::TracePtr m_trace;
+    OverlayIndex m_overlays;  // the analysis' gaps and badges
+    CounterSummary m_counters;
+    LaneIndex m_lanes;
+    std::uint64_t m_overlayVersion = 0;  // bumped with the overlays: the draw lists' key
+
+    // The models the input changes and the paint reads.
+    TimelineRows m_rows;  // folded, arranged, laid out
+    TimeViewport m_viewport;
+    TimelineSelection m_selection;
+    bool m_showDependencies = false;  // View > Dependencies: the selection's own either way
+
+    // Drawing: a draw list per row kept while scrolling (a vertical scroll rebuilds none), what
+    // paints those lists, and what paints the rest of the frame.
+    QFont m_labelFont;
+    mutable DrawListCache m_drawLists;
+    TimelinePainter m_rowPainter;
+    TimelineFramePainter m_framePainter{m_selection, m_counters};
+
+    // Input: the pointer and presses over the rows, the flags, the row headers.
+    TimelineInputHandler m_input{m_viewport, m_selection};
+    TimelineFlagsController m_flags{m_viewport, m_selection,
+                                    [this] { return m_input.pointerTimeNs(frame()); }};
+    TimelineRowHeaders m_rowHeaders{m_rows, m_overlays};
+
+    QScrollBar* m_vbar = nullptr;  // the rows' vertical scroll, a child widget
+    QMetaObject::Connection m_scaleConnection;
 };
 
 }  // namespace wl::ui
