@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -52,6 +54,47 @@ void keepInProportion(const AnalysisResult& result, std::vector<Diagnostic>& fou
             }
         }
     }
+}
+
+// The devices of which `window` selects some but not all of the streams that worked in its span
+// (see AnalysisResult::partialDevices). Only a window of selected rows can have any.
+std::vector<DeviceCoverage> partialDevicesOf(const model::Trace& trace,
+                                             const AnalysisWindow& window, const GpuOps& ops) {
+    if (!selectsGpuRows(trace, window))
+        return {};
+    AnalysisWindow everyRow = window;
+    everyRow.tracks.clear();
+    const GpuOps working(trace, &everyRow);
+    std::map<std::int32_t, std::set<model::TrackIndex>> selected;
+    std::map<std::int32_t, std::set<model::TrackIndex>> all;
+    for (const GpuOp& op : ops.all())
+        selected[op.deviceId].insert(op.ref.track);
+    for (const GpuOp& op : working.all())
+        all[op.deviceId].insert(op.ref.track);
+    std::vector<DeviceCoverage> out;
+    for (const auto& [device, streams] : selected) {
+        const std::size_t workingCount = all[device].size();
+        if (streams.size() < workingCount)
+            out.push_back({device, streams.size(), workingCount});
+    }
+    return out;
+}
+
+// Leaves out the device-wide findings (Rule::deviceWide) about a device the selection holds only
+// in part; a finding that names no device is left out when any device is held in part.
+void dropPartialDeviceFindings(const std::vector<DeviceCoverage>& partial,
+                               std::vector<Diagnostic>& found) {
+    if (partial.empty())
+        return;
+    std::erase_if(found, [&](const Diagnostic& d) {
+        const auto rule = std::find_if(allRules().begin(), allRules().end(),
+                                       [&](const Rule& r) { return r.rule == d.rule; });
+        if (rule == allRules().end() || !rule->deviceWide)
+            return false;
+        return d.deviceId < 0 || std::any_of(partial.begin(), partial.end(), [&](const auto& p) {
+                   return p.deviceId == d.deviceId;
+               });
+    });
 }
 
 // Whether `message` names GPU `device` ("GPU 1 idled", "drained GPU 1's queue").
@@ -117,6 +160,8 @@ std::optional<AnalysisResult> analyzeTrace(const model::Trace& trace,
             rule.check(ctx, found);
         }
     }
+    result.partialDevices = partialDevicesOf(trace, window, ops);
+    dropPartialDeviceFindings(result.partialDevices, found);
     if (ops.deviceIds().size() > 1) {
         nameTheirGpu(found);
     }
@@ -129,6 +174,21 @@ std::optional<AnalysisResult> analyzeTrace(const model::Trace& trace,
     });
     result.diagnostics = std::move(found);
     return result;
+}
+
+std::string describeCoverage(const AnalysisResult& result) {
+    std::string out;
+    for (const DeviceCoverage& c : result.partialDevices) {
+        out += (out.empty() ? "The selection holds " : "; ") + std::to_string(c.streamsSelected) +
+               " of the " + std::to_string(c.streamsWorking) + " streams that worked on GPU " +
+               std::to_string(c.deviceId) + " in its span";
+    }
+    if (!out.empty()) {
+        out +=
+            ": findings about the whole device (idle gaps, what kept it waiting, serialised "
+            "streams, copy overlap) are left out. Select all of its streams, or none, for them.";
+    }
+    return out;
 }
 
 WarpUse warpUseOf(const model::Trace& trace, const AnalysisResult& result, model::SliceRef kernel) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/DeviceLimits.h"
@@ -24,6 +25,13 @@ namespace wl::analysis {
 // analyzeTrace();
 // safe to share read-only between threads. Refers to the trace's slices by SliceRef, so keep it
 // with the trace it came from.
+// A device of which a row selection holds only some of the streams that worked in its span.
+struct DeviceCoverage {
+    std::int32_t deviceId = 0;
+    std::size_t streamsSelected = 0;  // of those that worked in the span
+    std::size_t streamsWorking = 0;
+};
+
 struct AnalysisResult {
     AnalysisOptions options;
     std::map<std::int32_t, DeviceLimits> limits;  // per device that ran GPU work
@@ -31,6 +39,9 @@ struct AnalysisResult {
     OverlapStats overlap;
     Statistics statistics;
     std::vector<Diagnostic> diagnostics;  // warnings first, then by rule
+    // The devices a selection of rows holds only in part (empty for any other window): their
+    // device-wide findings (Rule::deviceWide) are left out, since the rows left out worked too.
+    std::vector<DeviceCoverage> partialDevices;
 
     // How busy the GPUs were: the mean over them and the time any of them was busy (GpuBusy.h).
     GpuBusy gpuBusy() const { return analysis::gpuBusy(utilization, statistics.rows); }
@@ -42,6 +53,11 @@ struct AnalysisResult {
     bool fired(RuleId rule) const { return !findings(rule).empty(); }
     const DeviceLimits& limitsFor(std::int32_t deviceId) const;
 };
+
+// What a selection of rows leaves out of the findings, in one sentence ("The selection holds 1 of
+// the 2 streams that worked on GPU 0 in its span: findings about the whole device ... are left
+// out."); empty when it leaves out nothing.
+std::string describeCoverage(const AnalysisResult& result);
 
 // Runs every analysis and rule over a window of the trace (see Window.h). O(n log n) in the
 // number of slices; no threads.

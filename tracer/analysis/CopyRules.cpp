@@ -142,7 +142,8 @@ std::span<const Rule> copyRules() {
     static constexpr Rule kRules[] = {
         {RuleId::PageableMemcpy, "pageable-memcpy", checkPageableMemcpy},
         {RuleId::SyncMemcpy, "sync-memcpy", checkSyncMemcpy},
-        {RuleId::MissedCopyOverlap, "missed-copy-overlap", checkMissedCopyOverlap},
+        {RuleId::MissedCopyOverlap, "missed-copy-overlap", checkMissedCopyOverlap,
+         /*deviceWide=*/true},
     };
     return kRules;
 }

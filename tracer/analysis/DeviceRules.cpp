@@ -70,7 +70,7 @@ static void checkDevicesWait(const RuleContext& ctx, std::vector<Diagnostic>& ou
 
 std::span<const Rule> deviceRules() {
     static constexpr Rule kRules[] = {
-        {RuleId::DevicesWait, "devices-wait", checkDevicesWait},
+        {RuleId::DevicesWait, "devices-wait", checkDevicesWait, /*deviceWide=*/true},
     };
     return kRules;
 }

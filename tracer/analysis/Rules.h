@@ -33,6 +33,11 @@ struct Rule {
     RuleId rule;
     const char* id;
     RuleCheck check;  // null: found by another rule's check (same file)
+    // Its findings are about a device as a whole (its idle time, how its streams share the work,
+    // its copies' overlap): a selection of some of a device's streams cannot show them, so they
+    // are left out for such a device (AnalysisResult::partialDevices) rather than drawn from the
+    // rows that happen to be selected.
+    bool deviceWide = false;
 };
 
 // A new rule is its check and one line of its file's table (the file's `...Rules()` function),

@@ -119,7 +119,8 @@ static void checkStreamsSerialized(const RuleContext& ctx, std::vector<Diagnosti
 
 std::span<const Rule> streamRules() {
     static constexpr Rule kRules[] = {
-        {RuleId::StreamsSerialized, "streams-serialized", checkStreamsSerialized},
+        {RuleId::StreamsSerialized, "streams-serialized", checkStreamsSerialized,
+         /*deviceWide=*/true},
     };
     return kRules;
 }

@@ -91,7 +91,7 @@ static void checkSyncApiInLoop(const RuleContext& ctx, std::vector<Diagnostic>& 
 
 std::span<const Rule> syncRules() {
     static constexpr Rule kRules[] = {
-        {RuleId::SyncApiInLoop, "sync-api-in-loop", checkSyncApiInLoop},
+        {RuleId::SyncApiInLoop, "sync-api-in-loop", checkSyncApiInLoop, /*deviceWide=*/true},
     };
     return kRules;
 }

@@ -453,11 +453,13 @@ static void checkLowUtilization(const RuleContext& ctx, std::vector<Diagnostic>&
 
 std::span<const Rule> timeRules() {
     static constexpr Rule kRules[] = {
-        {RuleId::GpuGap, "gpu-gap", checkGpuGaps},
-        {RuleId::HostRangeStallsGpu, "host-range-stalls-gpu", checkHostRangeStalls},
-        {RuleId::HostCodeStallsGpu, "host-code-stalls-gpu", checkHostCodeStalls},
-        {RuleId::LaunchBound, "launch-bound", checkLaunchBound},
-        {RuleId::LowUtilization, "low-utilization", checkLowUtilization},
+        {RuleId::GpuGap, "gpu-gap", checkGpuGaps, /*deviceWide=*/true},
+        {RuleId::HostRangeStallsGpu, "host-range-stalls-gpu", checkHostRangeStalls,
+         /*deviceWide=*/true},
+        {RuleId::HostCodeStallsGpu, "host-code-stalls-gpu", checkHostCodeStalls,
+         /*deviceWide=*/true},
+        {RuleId::LaunchBound, "launch-bound", checkLaunchBound, /*deviceWide=*/true},
+        {RuleId::LowUtilization, "low-utilization", checkLowUtilization, /*deviceWide=*/true},
     };
     return kRules;
 }

@@ -60,7 +60,9 @@ struct AnalysisWindow {
     std::vector<model::TimeRange> parts;  // sorted, disjoint; empty when there is no GPU work
     // A selection of some rows (a shift-drag over them), sorted; empty: every row. The row summary
     // sums only these rows, and when some of them are GPU streams every GPU figure (busy, idle,
-    // statistics, findings) comes from those streams alone (selectsGpuRows).
+    // statistics, findings) comes from those streams alone (selectsGpuRows), but for the findings
+    // about a whole device, which are left out when some of its working streams are not selected
+    // (AnalysisResult::partialDevices).
     std::vector<model::TrackIndex> tracks;
     // What a default window (steady state, iterations) leaves out of the trace, in time order.
     std::vector<LeftOut> leftOut;

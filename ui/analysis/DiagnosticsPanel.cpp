@@ -93,13 +93,17 @@ void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
     QString busy = qs(analysis::formatPercent(figures.meanPct()));
     if (figures.gpus > 1)  // which of the two figures it is
         busy += QStringLiteral(" (%1)").arg(qs(analysis::meanOverGpusLabel(figures)));
-    m_summary->setText(m_result->utilization.spanNs <= 0
-                           ? tr("%1: no GPU work to analyse").arg(window)
-                       : m_result->diagnostics.empty()
-                           ? tr("%1: GPU busy %2 — nothing to report").arg(window, busy)
-                           : tr("%1: GPU busy %2 — %n finding(s)", nullptr,
-                                static_cast<int>(m_result->diagnostics.size()))
-                                 .arg(window, busy));
+    QString summary = m_result->utilization.spanNs <= 0
+                          ? tr("%1: no GPU work to analyse").arg(window)
+                      : m_result->diagnostics.empty()
+                          ? tr("%1: GPU busy %2 — nothing to report").arg(window, busy)
+                          : tr("%1: GPU busy %2 — %n finding(s)", nullptr,
+                               static_cast<int>(m_result->diagnostics.size()))
+                                .arg(window, busy);
+    // A selection of some of a device's streams: what it leaves out, under the summary.
+    if (const std::string coverage = analysis::describeCoverage(*m_result); !coverage.empty())
+        summary += QLatin1Char('\n') + qs(coverage);
+    m_summary->setText(summary);
     m_summary->setToolTip(
         tr("Right-click an NVTX range or drag on the ruler to analyse another "
            "window; click the ruler to go back to the default one."));
