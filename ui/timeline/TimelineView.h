@@ -14,27 +14,22 @@
 #include "model/Time.h"
 #include "model/Trace.h"
 #include "ui/find/SliceSearch.h"
-#include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DrawList.h"
-#include "ui/timeline/DrawListCache.h"
 #include "ui/timeline/Flags.h"
-#include "ui/timeline/HitTester.h"
-#include "ui/timeline/LaneIndex.h"
-#include "ui/timeline/OverlayIndex.h"
 #include "ui/timeline/Overlays.h"
 #include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeMapper.h"
 #include "ui/timeline/TimeScale.h"
 #include "ui/timeline/TimeViewport.h"
+#include "ui/timeline/TimelineContent.h"
 #include "ui/timeline/TimelineFlagsController.h"
 #include "ui/timeline/TimelineFramePainter.h"
 #include "ui/timeline/TimelineGeometry.h"
 #include "ui/timeline/TimelineInputHandler.h"
 #include "ui/timeline/TimelineLayout.h"
-#include "ui/timeline/TimelinePainter.h"
+#include "ui/timeline/TimelineNavigator.h"
 #include "ui/timeline/TimelineRowHeaders.h"
-#include "ui/timeline/TimelineRows.h"
 #include "ui/timeline/TimelineSelection.h"
 
 class QMenu;
@@ -119,7 +114,7 @@ public:
     // Follows a relation of the selected slice and reveals where it leads (FlowNavigation): the
     // other end of its launch arrow (key L), what it waited for through a CUDA event ([), what
     // waited for it (]). False, and nothing changes, when it has no such relation.
-    enum class Relation { Launch, WaitedFor, AwaitedBy };
+    using Relation = TimelineNavigator::Relation;  // Launch, WaitedFor, AwaitedBy
     bool followRelation(Relation relation);
     // The single-key commands (W/S zoom at the pointer, A/D pan, F fit the selection, 0 fit all,
     // Escape clears the selection, L/[/] follow relations), for the key press and for a window
@@ -226,46 +221,33 @@ protected:
     bool event(QEvent* event) override;  // tooltips
 
 private:
-    bool isValidRef(model::SliceRef ref) const;
     void rebuildLayout();  // the rows laid out again, the scroll bar fitted to them
     void updateScrollBar();
     QRect timeArea() const;  // where the slices are, in widget px
     TimeMapper mapper() const;
     // Where the view is now: its time area, time mapping and scroll (TimelineGeometry.h).
     TimelineFrame frame() const;
-    HitResult hitAt(QPoint widgetPos) const;
-    DrawListCache& drawLists() const;  // set to this frame's inputs
-    void paintDrawLists(QPainter& p, const QRect& area) const;
     void wireCollaborators();
 
-    // What is shown: the trace and what is built from it for drawing and hit testing.
-    model::TracePtr m_trace;
-    OverlayIndex m_overlays;  // the analysis' gaps and badges
-    CounterSummary m_counters;
-    LaneIndex m_lanes;
-    std::uint64_t m_overlayVersion = 0;  // bumped with the overlays: the draw lists' key
-
-    // The models the input changes and the paint reads.
-    TimelineRows m_rows;  // folded, arranged, laid out
+    // What is shown: the trace, its rows, what is built from them to draw and hit-test.
+    TimelineContent m_content;
+    // What the user moves and marks on it, read by the input, the flags and the paint.
     TimeViewport m_viewport;
     TimelineSelection m_selection;
-    bool m_showDependencies = false;  // View > Dependencies: the selection's own either way
-
-    // Drawing: a draw list per row kept while scrolling (a vertical scroll rebuilds none), what
-    // paints those lists, and what paints the rest of the frame.
-    QFont m_labelFont;
-    mutable DrawListCache m_drawLists;
-    TimelinePainter m_rowPainter;
-    TimelineFramePainter m_framePainter{m_selection, m_counters};
-
+    // The rest of the frame around and over the rows' draw lists.
+    TimelineFramePainter m_framePainter{m_selection, m_content.counters()};
     // Input: the pointer and presses over the rows, the flags, the row headers.
     TimelineInputHandler m_input{m_viewport, m_selection};
     TimelineFlagsController m_flags{m_viewport, m_selection,
                                     [this] { return m_input.pointerTimeNs(frame()); }};
-    TimelineRowHeaders m_rowHeaders{m_rows, m_overlays};
+    TimelineRowHeaders m_rowHeaders{m_content.rows(), m_content.overlays()};
+    // Where fits, reveals and relations take the view.
+    TimelineNavigator m_navigator{m_content, m_viewport, m_rowHeaders, [this] {
+                                      rebuildLayout();
+                                      update();
+                                  }};
 
     QScrollBar* m_vbar = nullptr;  // the rows' vertical scroll, a child widget
-    QMetaObject::Connection m_scaleConnection;
 };
 
 }  // namespace wl::ui
