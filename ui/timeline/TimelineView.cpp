@@ -73,17 +73,7 @@ void TimelineView::wireCollaborators() {
     connect(&m_rowHeaders, &TimelineRowHeaders::cursorReset, this, resetCursor);
 }
 
-// ---- geometry ----------------------------------------------------------------------------------
-
-int TimelineView::headerWidthPx() const {
-    return kHeaderWidthPx;
-}
-
-const TimelineLayout& TimelineView::layout() const {
-    return m_content.layout();
-}
-
-// ---- trace, overlays, range --------------------------------------------------------------------
+// ---- trace, overlays, time range ----------------------------------------------------------------
 
 void TimelineView::setTrace(model::TracePtr trace) {
     const bool hadSelection = m_selection.slice.valid();
@@ -109,18 +99,10 @@ void TimelineView::setTrace(model::TracePtr trace) {
     update();
 }
 
-model::TracePtr TimelineView::trace() const {
-    return m_content.trace();
-}
-
 void TimelineView::setFullKernelNames(bool full) {
     if (m_content.setFullKernelNames(full)) {
         update();
     }
-}
-
-bool TimelineView::fullKernelNames() const {
-    return m_content.overlays().fullKernelNames();
 }
 
 void TimelineView::setShowDependencies(bool show) {
@@ -129,33 +111,43 @@ void TimelineView::setShowDependencies(bool show) {
     }
 }
 
-bool TimelineView::showDependencies() const {
-    return m_content.showDependencies();
-}
-
 void TimelineView::setOverlays(TimelineOverlays overlays) {
     m_content.setOverlays(std::move(overlays));
     updateScrollBar();  // the rows were laid out again: idle-gap rows come and go
     update();
 }
 
-const TimelineOverlays& TimelineView::overlays() const {
-    return m_content.overlays().overlays();
-}
-
-model::TimeNs TimelineView::visibleStartNs() const {
-    return m_viewport.startNs();
-}
-
-model::TimeNs TimelineView::visibleEndNs() const {
-    return m_viewport.endNs();
-}
-
 void TimelineView::setVisibleRange(model::TimeNs startNs, model::TimeNs endNs) {
     m_viewport.setRange(startNs, endNs);
 }
 
-// ---- where the view goes (TimelineNavigator) ---------------------------------------------------
+void TimelineView::setTimeScale(std::shared_ptr<TimeScale> scale) {
+    // The previous scale, maybe still another view's, no longer moves this one.
+    disconnect(m_viewport.scale().get(), nullptr, this, nullptr);
+    m_viewport.setScale(std::move(scale));
+    if (const model::Trace* shown = m_content.trace().get()) {
+        m_viewport.includeTrace(shown->spanNs());
+    }
+    connect(m_viewport.scale().get(), &TimeScale::rangeChanged, this, [this] {
+        update();
+        emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
+    });
+    update();
+}
+
+void TimelineView::setTimeOffsetNs(model::TimeNs offsetNs) {
+    if (offsetNs == m_viewport.offsetNs()) {
+        return;
+    }
+    m_viewport.setOffsetNs(offsetNs);
+    if (const model::Trace* shown = m_content.trace().get()) {
+        m_viewport.includeTrace(shown->spanNs());
+    }
+    update();
+    emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
+}
+
+// ---- where the view goes (TimelineNavigator) ----------------------------------------------------
 
 void TimelineView::fitAll() {
     m_navigator.fitAll();
@@ -219,58 +211,45 @@ bool TimelineView::followRelation(Relation relation) {
     return true;
 }
 
-void TimelineView::setTimeScale(std::shared_ptr<TimeScale> scale) {
-    // The previous scale, maybe still another view's, no longer moves this one.
-    disconnect(m_viewport.scale().get(), nullptr, this, nullptr);
-    m_viewport.setScale(std::move(scale));
-    if (const model::Trace* shown = m_content.trace().get()) {
-        m_viewport.includeTrace(shown->spanNs());
-    }
-    connect(m_viewport.scale().get(), &TimeScale::rangeChanged, this, [this] {
-        update();
-        emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
-    });
-    update();
-}
-
-std::shared_ptr<TimeScale> TimelineView::timeScale() const {
-    return m_viewport.scale();
-}
-
-void TimelineView::setTimeOffsetNs(model::TimeNs offsetNs) {
-    if (offsetNs == m_viewport.offsetNs()) {
-        return;
-    }
-    m_viewport.setOffsetNs(offsetNs);
-    if (const model::Trace* shown = m_content.trace().get()) {
-        m_viewport.includeTrace(shown->spanNs());
-    }
-    update();
-    emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
-}
-
-model::TimeNs TimelineView::timeOffsetNs() const {
-    return m_viewport.offsetNs();
-}
-
-// ---- selection ---------------------------------------------------------------------------------
-
-model::SliceRef TimelineView::selectedSlice() const {
-    return m_selection.slice;
-}
+// ---- marks: search matches, time selection, analysis window -------------------------------------
 
 void TimelineView::setSearchMatches(SearchMatchesPtr matches) {
     m_selection.search = std::move(matches);
     update();
 }
 
-const SearchMatchesPtr& TimelineView::searchMatches() const {
-    return m_selection.search;
-}
-
 std::vector<QRect> TimelineView::searchMatchRects() const {
     return m_framePainter.searchMatchRects(frame());
 }
+
+void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
+    m_selection.time = range;
+    m_selection.tracks.clear();  // every row
+    m_flags.updateMeasure();
+    update();
+}
+
+void TimelineView::setAnalysisWindow(std::vector<model::TimeRange> parts) {
+    m_selection.analysisWindow = std::move(parts);
+    update();
+}
+
+// ---- flags and row headers at this view's frame and scroll --------------------------------------
+
+RulerOrigin TimelineView::currentRulerOrigin() const {
+    const TimeMapper map = mapper();
+    return m_flags.rulerOrigin(map, m_flags.rulerTicks(map));
+}
+
+int TimelineView::headerRowAt(QPoint widgetPos) const {
+    return m_rowHeaders.headerRowAt(widgetPos, m_vbar->value());
+}
+
+int TimelineView::stickyGroupRow(int* topPx) const {
+    return m_rowHeaders.stickyGroupRow(m_vbar->value(), topPx);
+}
+
+// ---- geometry: the time area and the rows' scroll -----------------------------------------------
 
 void TimelineView::rebuildLayout() {
     m_content.relayout();
@@ -286,69 +265,6 @@ void TimelineView::updateScrollBar() {
     m_vbar->setVisible(maxScroll > 0);
     const int barW = m_vbar->sizeHint().width();
     m_vbar->setGeometry(width() - barW, kRulerHeightPx, barW, viewH);
-}
-
-std::optional<model::TimeRange> TimelineView::timeSelection() const {
-    return m_selection.time;
-}
-
-const std::vector<model::TrackIndex>& TimelineView::selectedTracks() const {
-    return m_selection.tracks;
-}
-
-void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
-    m_selection.time = range;
-    m_selection.tracks.clear();  // every row
-    m_flags.updateMeasure();
-    update();
-}
-
-void TimelineView::setAnalysisWindow(std::vector<model::TimeRange> parts) {
-    m_selection.analysisWindow = std::move(parts);
-    update();
-}
-
-// ---- flags (TimelineFlagsController) -----------------------------------------------------------
-
-const FlagSet& TimelineView::flags() const {
-    return m_flags.flags();
-}
-
-int TimelineView::dropFlag(model::TimeNs timeNs, QString name) {
-    return m_flags.drop(timeNs, std::move(name));
-}
-
-void TimelineView::markFlags() {
-    m_flags.mark();
-}
-
-bool TimelineView::renameFlag(int id, const QString& name) {
-    return m_flags.rename(id, name);
-}
-
-bool TimelineView::removeFlag(int id) {
-    return m_flags.remove(id);
-}
-
-void TimelineView::clearFlags() {
-    m_flags.clear();
-}
-
-void TimelineView::setReferenceFlag(std::optional<int> id) {
-    m_flags.setReference(id);
-}
-
-bool TimelineView::jumpToFlag(bool forward) {
-    return m_flags.jump(forward);
-}
-
-QString TimelineView::measureText() const {
-    return m_flags.measureText();
-}
-
-RulerOrigin TimelineView::currentRulerOrigin() const {
-    const TimeMapper map = mapper();
-    return m_flags.rulerOrigin(map, m_flags.rulerTicks(map));
 }
 
 QRect TimelineView::timeArea() const {
@@ -514,14 +430,10 @@ bool TimelineView::event(QEvent* event) {
     return showToolTipOrHide(help, text, this);
 }
 
-// ---- painting: the layers in order (TimelineFramePainter, TimelinePainter, the flags) -----------
+// ---- painting: the layers in order (TimelineFramePainter, TimelineContent, the flags) -----------
 
 DrawList TimelineView::currentDrawList() const {
     return m_content.drawList(frame());
-}
-
-std::uint64_t TimelineView::drawListBuilds() const {
-    return m_content.drawListBuilds();
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -556,40 +468,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
         m_framePainter.paintTimeCursor(p, f, m_input.pointerPx());
     }
     m_framePainter.paintLegend(p, f);
-}
-
-// ---- rows the user arranges (TimelineRowHeaders) -----------------------------------------------
-
-void TimelineView::setArrangement(RowArrangement arrangement) {
-    m_rowHeaders.setArrangement(std::move(arrangement));
-}
-
-const RowArrangement& TimelineView::arrangement() const {
-    return m_content.rows().arrangement();
-}
-
-void TimelineView::applyRowAction(RowAction action, int rowIndex) {
-    m_rowHeaders.applyRowAction(action, rowIndex);
-}
-
-void TimelineView::showHiddenRow(const QString& identity) {
-    m_rowHeaders.showHiddenRow(identity);
-}
-
-void TimelineView::setAllGroupsCollapsed(bool collapsed) {
-    m_rowHeaders.setAllGroupsCollapsed(collapsed);
-}
-
-QMenu* TimelineView::rowHeaderMenu(int rowIndex, QWidget* parent) {
-    return m_rowHeaders.menu(rowIndex, parent);
-}
-
-int TimelineView::headerRowAt(QPoint widgetPos) const {
-    return m_rowHeaders.headerRowAt(widgetPos, m_vbar->value());
-}
-
-int TimelineView::stickyGroupRow(int* topPx) const {
-    return m_rowHeaders.stickyGroupRow(m_vbar->value(), topPx);
 }
 
 }  // namespace wl::ui
