@@ -8,26 +8,15 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 #include "ui/common/ToolTips.h"
-#include "ui/common/Units.h"
 #include "ui/style/Palette.h"
-#include "ui/timeline/DenseSpan.h"
-#include "ui/timeline/FlowNavigation.h"
-#include "ui/timeline/TimelineToolTips.h"
 
 namespace wl::ui {
 
 using namespace timeline_geometry;
 
 namespace {
-
-// revealSlice: a slice narrower than this is zoomed to kRevealWidthPx, so it can be seen and
-// clicked; a wider one keeps the user's zoom.
-constexpr double kMinRevealPx = 4.0;
-constexpr double kRevealWidthPx = 60.0;
 
 QFont withPointSize(QFont font, double pointSize) {
     font.setPointSizeF(pointSize);
@@ -37,10 +26,7 @@ QFont withPointSize(QFont font, double pointSize) {
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent)
-    : QWidget(parent),
-      m_labelFont(withPointSize(font(), 8.0)),
-      m_drawLists(m_labelFont),
-      m_rowPainter(m_labelFont) {
+    : QWidget(parent), m_content(withPointSize(font(), 8.0)) {
     setFont(withPointSize(font(), 9.0));
     m_vbar = new QScrollBar(Qt::Vertical, this);
     connect(m_vbar, &QScrollBar::valueChanged, this, [this] { update(); });
@@ -70,7 +56,7 @@ void TimelineView::wireCollaborators() {
     connect(&m_input, &TimelineInputHandler::flagDropRequested, this,
             [this](model::TimeNs t) { m_flags.drop(t); });
     connect(&m_input, &TimelineInputHandler::clicked, this, [this](QPoint at) {
-        const HitResult hit = hitAt(at);
+        const HitResult hit = m_content.hitAt(frame(), at);
         selectSlice(hit.kind == HitResult::Kind::Slice ? hit.slice : model::SliceRef{});
     });
     connect(&m_flags, &TimelineFlagsController::changed, this, repaint);
@@ -87,38 +73,23 @@ void TimelineView::wireCollaborators() {
     connect(&m_rowHeaders, &TimelineRowHeaders::cursorReset, this, resetCursor);
 }
 
-// ---- geometry ----------------------------------------------------------------------------------
-
-int TimelineView::headerWidthPx() const {
-    return kHeaderWidthPx;
-}
-
-const TimelineLayout& TimelineView::layout() const {
-    return m_rows.layout();
-}
-
-// ---- trace, overlays, range --------------------------------------------------------------------
+// ---- trace, overlays, time range ----------------------------------------------------------------
 
 void TimelineView::setTrace(model::TracePtr trace) {
     const bool hadSelection = m_selection.slice.valid();
-    m_trace = std::move(trace);
+    m_content.setTrace(std::move(trace));  // the overlays go with the previous trace
+    const model::Trace* shown = m_content.trace().get();
+    // The selection, the search's matches and the flags address the previous trace.
     m_selection.slice = {};
-    m_rows.setTrace(m_trace.get());
-    m_selection.time.reset();  // times of the previous trace
+    m_selection.time.reset();
     m_selection.analysisWindow.clear();
-    m_selection.search.reset();       // slices of the previous trace
-    m_flags.setTrace(m_trace.get());  // times of the previous trace
-    m_rowHeaders.setTrace(m_trace.get());
-    // Overlays address slices of the previous trace: they go with it.
-    m_overlays.build(m_trace.get(), {});
-    ++m_overlayVersion;
-    m_counters.build(m_trace.get());
-    m_lanes.build(m_trace.get());
-    m_drawLists.invalidate();
-    rebuildLayout();
+    m_selection.search.reset();
+    m_flags.setTrace(shown);
+    m_rowHeaders.setTrace(shown);
+    updateScrollBar();
     m_vbar->setValue(0);
-    if (m_trace) {
-        m_viewport.includeTrace(m_trace->spanNs());
+    if (shown) {
+        m_viewport.includeTrace(shown->spanNs());
     }
     fitDense();
     if (hadSelection) {
@@ -128,124 +99,40 @@ void TimelineView::setTrace(model::TracePtr trace) {
     update();
 }
 
-model::TracePtr TimelineView::trace() const {
-    return m_trace;
-}
-
 void TimelineView::setFullKernelNames(bool full) {
-    if (full == m_overlays.fullKernelNames()) {
-        return;
-    }
-    m_overlays.setFullKernelNames(full);
-    m_drawLists.invalidate();  // the labels change, nothing else
-    update();
-}
-
-bool TimelineView::fullKernelNames() const {
-    return m_overlays.fullKernelNames();
-}
-
-void TimelineView::setShowDependencies(bool show) {
-    if (show != m_showDependencies) {
-        m_showDependencies = show;
+    if (m_content.setFullKernelNames(full)) {
         update();
     }
 }
 
-bool TimelineView::showDependencies() const {
-    return m_showDependencies;
+void TimelineView::setShowDependencies(bool show) {
+    if (m_content.setShowDependencies(show)) {
+        update();
+    }
 }
 
 void TimelineView::setOverlays(TimelineOverlays overlays) {
-    m_overlays.build(m_trace.get(), std::move(overlays));
-    ++m_overlayVersion;
-    rebuildLayout();  // the device idle-gap rows depend on the overlays
+    m_content.setOverlays(std::move(overlays));
+    updateScrollBar();  // the rows were laid out again: idle-gap rows come and go
     update();
-}
-
-const TimelineOverlays& TimelineView::overlays() const {
-    return m_overlays.overlays();
-}
-
-model::TimeNs TimelineView::visibleStartNs() const {
-    return m_viewport.startNs();
-}
-
-model::TimeNs TimelineView::visibleEndNs() const {
-    return m_viewport.endNs();
 }
 
 void TimelineView::setVisibleRange(model::TimeNs startNs, model::TimeNs endNs) {
     m_viewport.setRange(startNs, endNs);
 }
 
-void TimelineView::fitAll() {
-    const model::Trace* trace = m_trace.get();
-    const model::TimeNs span = trace ? std::max<model::TimeNs>(trace->spanNs(), 1000) : 1000000;
-    m_viewport.fit(0, span, std::max<model::TimeNs>(span / 100, 1));
-}
-
-void TimelineView::fitDense() {
-    const model::Trace* trace = m_trace.get();
-    if (!trace) {
-        fitAll();
-        return;
-    }
-    const model::TimeRange dense = denseSpan(*trace);
-    const model::TimeNs span = std::max<model::TimeNs>(dense.durationNs(), 1000);
-    m_viewport.fit(dense.startNs, dense.startNs + span, std::max<model::TimeNs>(span / 100, 1));
-}
-
-void TimelineView::fitSelection() {
-    if (!m_trace || !m_selection.slice.valid()) {
-        fitAll();
-        return;
-    }
-    const model::Slice& slice = m_trace->slice(m_selection.slice);
-    m_viewport.fit(slice.startNs, slice.endNs(),
-                   std::max<model::TimeNs>(slice.durationNs / 10, 50));
-}
-
-void TimelineView::zoomToSlices(const std::vector<model::SliceRef>& refs) {
-    if (!m_trace || refs.empty()) {
-        return;
-    }
-    model::TimeNs lo = std::numeric_limits<model::TimeNs>::max();
-    model::TimeNs hi = std::numeric_limits<model::TimeNs>::min();
-    bool any = false;
-    for (const model::SliceRef& ref : refs) {
-        if (!isValidRef(ref)) {
-            continue;
-        }
-        const model::Slice& slice = m_trace->slice(ref);
-        lo = std::min(lo, slice.startNs);
-        hi = std::max(hi, slice.endNs());
-        any = true;
-    }
-    if (!any) {
-        return;
-    }
-    selectSlice(refs.front());
-    m_viewport.fit(lo, hi, std::max<model::TimeNs>((hi - lo) / 20, 50));
-}
-
 void TimelineView::setTimeScale(std::shared_ptr<TimeScale> scale) {
-    if (m_scaleConnection) {
-        disconnect(m_scaleConnection);
-    }
+    // The previous scale, maybe still another view's, no longer moves this one.
+    disconnect(m_viewport.scale().get(), nullptr, this, nullptr);
     m_viewport.setScale(std::move(scale));
-    if (m_trace) {
-        m_viewport.includeTrace(m_trace->spanNs());
+    if (const model::Trace* shown = m_content.trace().get()) {
+        m_viewport.includeTrace(shown->spanNs());
     }
-    m_scaleConnection = connect(m_viewport.scale().get(), &TimeScale::rangeChanged, this, [this] {
+    connect(m_viewport.scale().get(), &TimeScale::rangeChanged, this, [this] {
         update();
         emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
     });
     update();
-}
-
-std::shared_ptr<TimeScale> TimelineView::timeScale() const {
-    return m_viewport.scale();
 }
 
 void TimelineView::setTimeOffsetNs(model::TimeNs offsetNs) {
@@ -253,52 +140,47 @@ void TimelineView::setTimeOffsetNs(model::TimeNs offsetNs) {
         return;
     }
     m_viewport.setOffsetNs(offsetNs);
-    if (m_trace) {
-        m_viewport.includeTrace(m_trace->spanNs());
+    if (const model::Trace* shown = m_content.trace().get()) {
+        m_viewport.includeTrace(shown->spanNs());
     }
     update();
     emit visibleRangeChanged(visibleStartNs(), visibleEndNs());
 }
 
-model::TimeNs TimelineView::timeOffsetNs() const {
-    return m_viewport.offsetNs();
+// ---- where the view goes (TimelineNavigator) ----------------------------------------------------
+
+void TimelineView::fitAll() {
+    m_navigator.fitAll();
 }
 
-// ---- selection ---------------------------------------------------------------------------------
+void TimelineView::fitDense() {
+    m_navigator.fitDense();
+}
 
-bool TimelineView::isValidRef(model::SliceRef ref) const {
-    const model::Trace* trace = m_trace.get();
-    return trace && ref.valid() && ref.track < trace->tracks().size() &&
-           ref.index < trace->track(ref.track).slices.size();
+void TimelineView::fitSelection() {
+    m_navigator.fitSlice(m_selection.slice);
+}
+
+void TimelineView::zoomToSlices(const std::vector<model::SliceRef>& refs) {
+    const std::optional<model::TimeRange> span = m_navigator.spanOf(refs);
+    if (!span) {
+        return;
+    }
+    selectSlice(refs.front());
+    m_navigator.fitSpan(*span);
 }
 
 void TimelineView::selectSlice(model::SliceRef ref) {
-    if (!isValidRef(ref)) {
+    if (!m_content.isValidRef(ref)) {
         ref = {};
     }
     if (ref.valid()) {
-        // Open whatever hides the slice, then bring its lane into view.
-        const model::Slice& slice = m_trace->slice(ref);
-        if (m_rows.unfoldFor(ref.track, slice.depth)) {
-            rebuildLayout();
+        m_navigator.openRowsOf(ref);
+        if (const auto scroll =
+                m_navigator.scrollToShow(ref, m_vbar->value(), timeArea().height())) {
+            m_vbar->setValue(*scroll);
         }
-        if (m_rows.layout().rowOfTrack(ref.track) < 0) {
-            m_rowHeaders.unhideRowOf(
-                ref.track);  // the user arranged it away; what they asked for shows it
-        }
-        const int row = m_rows.layout().rowOfTrack(ref.track);
-        if (const std::optional<int> y = m_rows.layout().laneY(row, slice.depth)) {
-            const int viewH = timeArea().height();
-            const int scroll = m_vbar->value();
-            // The top band may hold a group's sticky title, which would cover the lane.
-            const int visibleTop = scroll > 0 ? scroll + TimelineLayout::kProcessHeightPx : 0;
-            if (*y < visibleTop || *y + TimelineLayout::kLaneHeightPx > scroll + viewH) {
-                m_vbar->setValue(std::max(0, *y - viewH / 3));
-            }
-        }
-        // And into the visible time, at the same zoom ("Launched by" in the details may point
-        // far away).
-        m_viewport.panToShow(slice.startNs, slice.endNs());
+        m_navigator.panToShow(ref);  // at the same zoom
     }
     if (ref == m_selection.slice) {
         return;
@@ -308,93 +190,36 @@ void TimelineView::selectSlice(model::SliceRef ref) {
     emit sliceSelected(ref);
 }
 
-void TimelineView::revealProcess(model::ProcessIndex process) {
-    if (!m_trace || process >= m_trace->processes().size())
-        return;
-    if (m_rows.unfoldProcess(process))
-        rebuildLayout();
-    for (const TimelineRow& row : m_rows.layout().rows()) {
-        if (row.kind == RowKind::Process && row.process == process) {
-            m_vbar->setValue(row.yPx);
-            break;
-        }
-    }
-    update();
-}
-
-model::SliceRef TimelineView::selectedSlice() const {
-    return m_selection.slice;
-}
-
 void TimelineView::revealSlice(model::SliceRef ref) {
-    if (!isValidRef(ref)) {
-        selectSlice({});
-        return;
+    m_navigator.revealTime(ref, timeArea().width());
+    selectSlice(ref);  // its row into view (an invalid ref clears); the time needs no more panning
+}
+
+void TimelineView::revealProcess(model::ProcessIndex process) {
+    if (const std::optional<int> titleYPx = m_navigator.openProcess(process)) {
+        m_vbar->setValue(*titleYPx);
+        update();
     }
-    const model::Slice& slice = m_trace->slice(ref);
-    m_viewport.reveal(slice.startNs, slice.endNs(), timeArea().width(), kMinRevealPx,
-                      kRevealWidthPx);
-    selectSlice(ref);  // its row into view; the time needs no more panning
 }
 
 bool TimelineView::followRelation(Relation relation) {
-    if (!m_trace || !m_selection.slice.valid()) {
-        return false;
-    }
-    model::SliceRef target;
-    switch (relation) {
-        case Relation::Launch:
-            target = FlowNavigation::launchPartner(*m_trace, m_selection.slice);
-            break;
-        case Relation::WaitedFor:
-            target = FlowNavigation::waitedFor(*m_trace, m_selection.slice);
-            break;
-        case Relation::AwaitedBy:
-            target = FlowNavigation::awaitedBy(*m_trace, m_selection.slice);
-            break;
-    }
-    if (!isValidRef(target)) {
+    const model::SliceRef target = m_navigator.relationTarget(m_selection.slice, relation);
+    if (!target.valid()) {
         return false;
     }
     revealSlice(target);
     return true;
 }
 
+// ---- marks: search matches, time selection, analysis window -------------------------------------
+
 void TimelineView::setSearchMatches(SearchMatchesPtr matches) {
     m_selection.search = std::move(matches);
     update();
 }
 
-const SearchMatchesPtr& TimelineView::searchMatches() const {
-    return m_selection.search;
-}
-
 std::vector<QRect> TimelineView::searchMatchRects() const {
     return m_framePainter.searchMatchRects(frame());
-}
-
-void TimelineView::rebuildLayout() {
-    m_rows.rebuild(m_overlays.devicesWithGaps());
-    updateScrollBar();
-}
-
-void TimelineView::updateScrollBar() {
-    const int viewH = std::max(1, height() - kRulerHeightPx - legendHeightPx(font(), width()));
-    const int maxScroll = std::max(0, m_rows.layout().totalHeightPx() - viewH);
-    m_vbar->setRange(0, maxScroll);
-    m_vbar->setPageStep(viewH);
-    m_vbar->setSingleStep(TimelineLayout::kLaneHeightPx);
-    m_vbar->setVisible(maxScroll > 0);
-    const int barW = m_vbar->sizeHint().width();
-    m_vbar->setGeometry(width() - barW, kRulerHeightPx, barW, viewH);
-}
-
-std::optional<model::TimeRange> TimelineView::timeSelection() const {
-    return m_selection.time;
-}
-
-const std::vector<model::TrackIndex>& TimelineView::selectedTracks() const {
-    return m_selection.tracks;
 }
 
 void TimelineView::setTimeSelection(std::optional<model::TimeRange> range) {
@@ -409,47 +234,37 @@ void TimelineView::setAnalysisWindow(std::vector<model::TimeRange> parts) {
     update();
 }
 
-// ---- flags (TimelineFlagsController) -----------------------------------------------------------
-
-const FlagSet& TimelineView::flags() const {
-    return m_flags.flags();
-}
-
-int TimelineView::dropFlag(model::TimeNs timeNs, QString name) {
-    return m_flags.drop(timeNs, std::move(name));
-}
-
-void TimelineView::markFlags() {
-    m_flags.mark();
-}
-
-bool TimelineView::renameFlag(int id, const QString& name) {
-    return m_flags.rename(id, name);
-}
-
-bool TimelineView::removeFlag(int id) {
-    return m_flags.remove(id);
-}
-
-void TimelineView::clearFlags() {
-    m_flags.clear();
-}
-
-void TimelineView::setReferenceFlag(std::optional<int> id) {
-    m_flags.setReference(id);
-}
-
-bool TimelineView::jumpToFlag(bool forward) {
-    return m_flags.jump(forward);
-}
-
-QString TimelineView::measureText() const {
-    return m_flags.measureText();
-}
+// ---- flags and row headers at this view's frame and scroll --------------------------------------
 
 RulerOrigin TimelineView::currentRulerOrigin() const {
     const TimeMapper map = mapper();
     return m_flags.rulerOrigin(map, m_flags.rulerTicks(map));
+}
+
+int TimelineView::headerRowAt(QPoint widgetPos) const {
+    return m_rowHeaders.headerRowAt(widgetPos, m_vbar->value());
+}
+
+int TimelineView::stickyGroupRow(int* topPx) const {
+    return m_rowHeaders.stickyGroupRow(m_vbar->value(), topPx);
+}
+
+// ---- geometry: the time area and the rows' scroll -----------------------------------------------
+
+void TimelineView::rebuildLayout() {
+    m_content.relayout();
+    updateScrollBar();
+}
+
+void TimelineView::updateScrollBar() {
+    const int viewH = std::max(1, height() - kRulerHeightPx - legendHeightPx(font(), width()));
+    const int maxScroll = std::max(0, m_content.layout().totalHeightPx() - viewH);
+    m_vbar->setRange(0, maxScroll);
+    m_vbar->setPageStep(viewH);
+    m_vbar->setSingleStep(TimelineLayout::kLaneHeightPx);
+    m_vbar->setVisible(maxScroll > 0);
+    const int barW = m_vbar->sizeHint().width();
+    m_vbar->setGeometry(width() - barW, kRulerHeightPx, barW, viewH);
 }
 
 QRect TimelineView::timeArea() const {
@@ -463,7 +278,13 @@ TimeMapper TimelineView::mapper() const {
 }
 
 TimelineFrame TimelineView::frame() const {
-    return {size(), timeArea(), mapper(), m_vbar->value(), font(), m_trace.get(), &m_rows.layout()};
+    return {size(),
+            timeArea(),
+            mapper(),
+            m_vbar->value(),
+            font(),
+            m_content.trace().get(),
+            &m_content.layout()};
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {
@@ -557,7 +378,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
         event->accept();
         return;
     }
-    const HitResult hit = hitAt(event->pos());
+    const HitResult hit = m_content.hitAt(frame(), event->pos());
     if (hit.kind != HitResult::Kind::Slice) {
         QWidget::contextMenuEvent(event);
         return;
@@ -585,15 +406,6 @@ void TimelineView::leaveEvent(QEvent* event) {
     QWidget::leaveEvent(event);
 }
 
-HitResult TimelineView::hitAt(QPoint widgetPos) const {
-    const QRect area = timeArea();
-    if (!m_trace || !area.contains(widgetPos)) {
-        return {};
-    }
-    return hitTest(*m_trace, m_rows.layout(), &m_overlays, mapper(), widgetPos.x() - area.left(),
-                   widgetPos.y() - area.top() + m_vbar->value());
-}
-
 bool TimelineView::event(QEvent* event) {
     if (event->type() != QEvent::ToolTip) {
         const bool handled = QWidget::event(event);
@@ -610,59 +422,18 @@ bool TimelineView::event(QEvent* event) {
         return handled;
     }
     auto* help = static_cast<QHelpEvent*>(event);
-    const QPoint p = help->pos();
-    QString text = m_flags.toolTipAt(p, frame());  // a flag's pennant on the ruler
-    if (!text.isEmpty()) {
-    } else if (m_trace && p.x() < kHeaderWidthPx && p.y() >= kRulerHeightPx) {
-        const int row = m_rows.layout().rowAt(frame().contentYAt(p.y()));
-        if (row >= 0)
-            text = rowHeaderTooltip(m_rows.layout().rows()[std::size_t(row)]);
-    } else if (const HitResult hit = hitAt(p); hit.kind != HitResult::Kind::None) {
-        text = hitTooltip(*m_trace, m_rows.layout(), m_overlays, hit);
+    const TimelineFrame f = frame();
+    QString text = m_flags.toolTipAt(help->pos(), f);  // a flag's pennant on the ruler
+    if (text.isEmpty()) {
+        text = m_content.toolTipAt(f, help->pos());  // a row header, a slice, a gap, a counter
     }
     return showToolTipOrHide(help, text, this);
 }
 
-// ---- painting: the layers in order (TimelineFramePainter, TimelinePainter, the flags) -----------
-
-DrawListCache& TimelineView::drawLists() const {
-    const QRect area = timeArea();
-    const TimeMapper map = mapper();
-    DrawListRequest request;
-    request.trace = m_trace.get();
-    request.layout = &m_rows.layout();
-    request.overlays = &m_overlays;
-    request.counters = &m_counters;
-    request.lanes = &m_lanes;
-    request.mapper = map;
-    m_drawLists.setInputs(request, {m_trace.get(), m_rows.version(), m_overlayVersion,
-                                    map.startNs(), map.endNs(), area.width()});
-    return m_drawLists;
-}
+// ---- painting: the layers in order (TimelineFramePainter, TimelineContent, the flags) -----------
 
 DrawList TimelineView::currentDrawList() const {
-    return drawLists().frame(m_vbar->value(), timeArea().height());
-}
-
-std::uint64_t TimelineView::drawListBuilds() const {
-    return m_drawLists.buildCount();
-}
-
-// Each visible row's list where its row is now: a scroll moves them, builds none.
-void TimelineView::paintDrawLists(QPainter& p, const QRect& area) const {
-    DrawListCache& lists = drawLists();
-    const int scroll = m_vbar->value();
-    const auto [first, last] = lists.rowsIn(scroll, area.height());
-    for (int r = first; r < last; ++r) {
-        const DrawList& list = lists.row(r);
-        if (list.empty()) {
-            continue;
-        }
-        const int dy = m_rows.layout().rows()[std::size_t(r)].yPx - scroll;
-        p.translate(0, dy);
-        m_rowPainter.paint(p, list);
-        p.translate(0, -dy);
-    }
+    return m_content.drawList(frame());
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -672,7 +443,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const TimelineFrame f = frame();
     const RulerTicks ticks = m_flags.rulerTicks(f.map);
     const RulerOrigin origin = m_flags.rulerOrigin(f.map, ticks);
-    if (!m_trace) {
+    if (!f.trace) {
         m_framePainter.paintRuler(p, f, ticks, origin);
         m_framePainter.paintNoTrace(p, f);
         m_framePainter.paintLegend(p, f);
@@ -682,8 +453,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.save();
     p.setClipRect(f.timeArea);
     p.translate(f.timeArea.topLeft());
-    paintDrawLists(p, f.timeArea);
-    m_framePainter.paintOverRows(p, f, m_showDependencies);
+    m_content.paintRows(p, f);
+    m_framePainter.paintOverRows(p, f, m_content.showDependencies());
     p.restore();
 
     m_framePainter.paintHeaders(p, f);
@@ -697,40 +468,6 @@ void TimelineView::paintEvent(QPaintEvent*) {
         m_framePainter.paintTimeCursor(p, f, m_input.pointerPx());
     }
     m_framePainter.paintLegend(p, f);
-}
-
-// ---- rows the user arranges (TimelineRowHeaders) -----------------------------------------------
-
-void TimelineView::setArrangement(RowArrangement arrangement) {
-    m_rowHeaders.setArrangement(std::move(arrangement));
-}
-
-const RowArrangement& TimelineView::arrangement() const {
-    return m_rows.arrangement();
-}
-
-void TimelineView::applyRowAction(RowAction action, int rowIndex) {
-    m_rowHeaders.applyRowAction(action, rowIndex);
-}
-
-void TimelineView::showHiddenRow(const QString& identity) {
-    m_rowHeaders.showHiddenRow(identity);
-}
-
-void TimelineView::setAllGroupsCollapsed(bool collapsed) {
-    m_rowHeaders.setAllGroupsCollapsed(collapsed);
-}
-
-QMenu* TimelineView::rowHeaderMenu(int rowIndex, QWidget* parent) {
-    return m_rowHeaders.menu(rowIndex, parent);
-}
-
-int TimelineView::headerRowAt(QPoint widgetPos) const {
-    return m_rowHeaders.headerRowAt(widgetPos, m_vbar->value());
-}
-
-int TimelineView::stickyGroupRow(int* topPx) const {
-    return m_rowHeaders.stickyGroupRow(m_vbar->value(), topPx);
 }
 
 }  // namespace wl::ui
