@@ -2,6 +2,7 @@
 
 #include "analysis/Format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -35,6 +36,19 @@ QString gbPerSecond(std::uint64_t value, model::TimeNs ns) {
 
 QString percent(double pct) {
     return QString::fromStdString(analysis::formatPercent(pct));
+}
+
+QString decimal(double value) {
+    if (value == 0.0)
+        return QStringLiteral("0");
+    const double magnitude = std::fabs(value);
+    // Digits after the point: 1 from 1 up; below 1, enough for two significant ones.
+    constexpr int kMaxDecimals = 6;
+    const int decimals =
+        magnitude >= 1.0
+            ? 1
+            : std::min(kMaxDecimals, static_cast<int>(std::ceil(-std::log10(magnitude))) + 1);
+    return QString::number(value, 'f', decimals);
 }
 
 QString grouped(std::int64_t value) {

@@ -22,6 +22,9 @@ QString bytes(std::uint64_t bytes);
 QString gbPerSecond(std::uint64_t bytes, model::TimeNs ns);
 // "12.3%", "0.024%" (small shares keep their digits).
 QString percent(double pct);
+// A value with one decimal, and with as many as keep two significant digits when it is under 1
+// ("12.3", "0.50", "0.024"; a producer's small estimate must not read as "0.0"); "0" for 0.
+QString decimal(double value);
 // 1234567 -> "1,234,567".
 QString grouped(std::int64_t value);
 // A counter's value with its unit: bytes as bytes() does ("2.0 MB"), anything else as the number

@@ -367,7 +367,7 @@ void DetailsPanel::fillKernel(const model::KernelDetail& k) {
                     units::bytes(static_cast<std::uint64_t>(k.staticSharedBytes)),
                     units::bytes(static_cast<std::uint64_t>(k.dynamicSharedBytes))));
     if (k.warpsPerSm >= 0.0f)
-        addRow(tr("Warps per SM"), QString::number(k.warpsPerSm, 'f', 1));
+        addRow(tr("Warps per SM"), units::decimal(k.warpsPerSm));
     // Kineto's "est. achieved occupancy %": 0 where it could not estimate, which read as a
     // contradiction beside the theoretical occupancy, so only a real estimate is shown.
     if (k.estimatedOccupancyPct > 0.0f) {
