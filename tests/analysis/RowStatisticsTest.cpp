@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "HandTrace.h"
+#include "SelectionWindow.h"
 #include "analysis/Analysis.h"
 #include "analysis/GpuOps.h"
 #include "analysis/RowStatistics.h"
@@ -39,14 +40,7 @@ const RowStats* rowOf(const RowSummary& s, model::TrackIndex track) {
     return nullptr;
 }
 
-model::TrackIndex streamTrack(const model::Trace& trace, std::int64_t streamId) {
-    for (model::TrackIndex t = 0; t < trace.tracks().size(); ++t)
-        if (trace.track(t).kind == model::TrackKind::GpuStream &&
-            trace.track(t).streamId == streamId)
-            return t;
-    ADD_FAILURE() << "no stream " << streamId;
-    return 0;
-}
+using test::streamTrack;
 
 TEST(RowSummary, ExactPerRowAndInTotal) {
     const auto trace = twoStreams();

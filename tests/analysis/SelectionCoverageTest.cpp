@@ -9,16 +9,6 @@
 namespace wl::analysis {
 namespace {
 
-// The row of GPU stream `streamId` in a finished trace (a failure when there is none).
-model::TrackIndex streamRow(const model::Trace& trace, std::int64_t streamId) {
-    for (model::TrackIndex t = 0; t < trace.tracks().size(); ++t)
-        if (trace.track(t).kind == model::TrackKind::GpuStream &&
-            trace.track(t).streamId == streamId)
-            return t;
-    ADD_FAILURE() << "no row for stream " << streamId;
-    return 0;
-}
-
 // Two streams asked for; stream 13 does nearly all the work, stream 14 a little, both throughout.
 model::TracePtr twoStreamRun() {
     test::HandTrace t;
@@ -39,7 +29,7 @@ TEST(SelectionCoverage, OneOfTheDevicesWorkingStreamsDrawsNoDeviceFinding) {
 
     // Only stream 13's row selected: the rows left out worked too, so no finding about the device.
     const AnalysisResult one =
-        analyzeTrace(*trace, {}, test::selectionOf({{0, 4000}}, {streamRow(*trace, 13)}));
+        analyzeTrace(*trace, {}, test::selectionOf({{0, 4000}}, {test::streamTrack(*trace, 13)}));
     EXPECT_FALSE(one.fired(RuleId::StreamsSerialized));
     ASSERT_EQ(one.partialDevices.size(), 1u);
     EXPECT_EQ(one.partialDevices[0].deviceId, 0);
@@ -57,7 +47,9 @@ TEST(SelectionCoverage, OneOfTheDevicesWorkingStreamsDrawsNoDeviceFinding) {
 TEST(SelectionCoverage, EveryWorkingStreamSelectedLeavesNothingOut) {
     const auto trace = twoStreamRun();
     const AnalysisResult both = analyzeTrace(
-        *trace, {}, test::selectionOf({{0, 4000}}, {streamRow(*trace, 13), streamRow(*trace, 14)}));
+        *trace, {},
+        test::selectionOf({{0, 4000}},
+                          {test::streamTrack(*trace, 13), test::streamTrack(*trace, 14)}));
     EXPECT_TRUE(both.partialDevices.empty());
     EXPECT_TRUE(describeCoverage(both).empty());
 }
@@ -72,7 +64,7 @@ TEST(SelectionCoverage, ASpanWhereOnlyTheSelectedStreamWorkedKeepsTheDeviceFindi
         t.kernel(13, 1000 * i, 1000 * i + 900, -1);
     const auto trace = t.finish();
     const AnalysisResult one =
-        analyzeTrace(*trace, {}, test::selectionOf({{0, 4000}}, {streamRow(*trace, 13)}));
+        analyzeTrace(*trace, {}, test::selectionOf({{0, 4000}}, {test::streamTrack(*trace, 13)}));
     EXPECT_TRUE(one.partialDevices.empty());
     EXPECT_TRUE(one.fired(RuleId::StreamsSerialized));
 }
@@ -85,7 +77,7 @@ TEST(SelectionCoverage, FindingsAboutSingleOpsStayWithAPartialSelection) {
     t.kernel(14, 0, 1000, -1, "other");
     const auto trace = t.finish();
     const AnalysisResult one =
-        analyzeTrace(*trace, {}, test::selectionOf({{0, 1000}}, {streamRow(*trace, 13)}));
+        analyzeTrace(*trace, {}, test::selectionOf({{0, 1000}}, {test::streamTrack(*trace, 13)}));
     EXPECT_EQ(one.partialDevices.size(), 1u);
     EXPECT_TRUE(one.fired(RuleId::LowOccupancyKernel));
 }

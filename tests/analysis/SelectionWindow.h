@@ -29,4 +29,14 @@ inline model::TrackIndex firstTrackOf(const model::Trace& trace, model::TrackKin
     return 0;
 }
 
+// The row of GPU stream `streamId` in a finished trace (a failure when there is none).
+inline model::TrackIndex streamTrack(const model::Trace& trace, std::int64_t streamId) {
+    for (model::TrackIndex t = 0; t < trace.tracks().size(); ++t)
+        if (trace.track(t).kind == model::TrackKind::GpuStream &&
+            trace.track(t).streamId == streamId)
+            return t;
+    ADD_FAILURE() << "no stream " << streamId;
+    return 0;
+}
+
 }  // namespace wl::test
