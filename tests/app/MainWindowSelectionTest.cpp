@@ -20,6 +20,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/SampleTraces.h"
 #include "support/TestData.h"
+#include "ui/analysis/DiagnosticsPanel.h"
 #include "ui/analysis/RowStatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
@@ -124,11 +125,10 @@ TEST_F(MainWindowSelectionTest, ASummaryLineSelectsItsEvents) {
     EXPECT_EQ(window.details()->slice(), selected);
 }
 
-TEST_F(MainWindowSelectionTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
-    MainWindow& window = *m_window;
+// Shift-drags over stream 2's row from `fromNs` to `toNs` and waits for the analysis; its track.
+model::TrackIndex shiftDragOverStream2(MainWindow& window, model::TimeNs fromNs,
+                                       model::TimeNs toNs) {
     ui::TimelineView* timeline = window.timeline();
-    timeline->setVisibleRange(0, 500);
-    // Stream 2's row, from its middle, over [100, 450) of its time.
     const model::Trace& trace = *window.currentDocument()->trace;
     int rowY = -1;
     model::TrackIndex stream2 = 0;
@@ -140,22 +140,30 @@ TEST_F(MainWindowSelectionTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
             stream2 = row.track;
         }
     }
-    ASSERT_GE(rowY, 0);
+    EXPECT_GE(rowY, 0);
     const int left = timeline->headerWidthPx();
     const auto xAt = [&](model::TimeNs ns) {
         const ui::TimeMapper map(timeline->visibleStartNs(), timeline->visibleEndNs(),
                                  timeline->layout().rows().empty() ? 1 : timeline->width() - left);
         return left + int(map.xForNs(ns));
     };
-    QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(100), rowY));
-    QMouseEvent move(QEvent::MouseMove, QPointF(xAt(450), rowY + 2),
-                     timeline->mapToGlobal(QPointF(xAt(450), rowY + 2)), Qt::NoButton,
+    QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(fromNs), rowY));
+    QMouseEvent move(QEvent::MouseMove, QPointF(xAt(toNs), rowY + 2),
+                     timeline->mapToGlobal(QPointF(xAt(toNs), rowY + 2)), Qt::NoButton,
                      Qt::LeftButton, Qt::ShiftModifier);
     QApplication::sendEvent(timeline, &move);
-    QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(450), rowY + 2));
-    if (window.isBusy()) {
-        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
-    }
+    QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(toNs), rowY + 2));
+    if (window.isBusy())
+        EXPECT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    return stream2;
+}
+
+TEST_F(MainWindowSelectionTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
+    MainWindow& window = *m_window;
+    ui::TimelineView* timeline = window.timeline();
+    timeline->setVisibleRange(0, 500);
+    // Stream 2's row, from its middle, over [100, 450) of its time.
+    const model::TrackIndex stream2 = shiftDragOverStream2(window, 100, 450);
     EXPECT_EQ(timeline->selectedTracks(), std::vector<model::TrackIndex>{stream2});
     const auto analysis = window.currentAnalysis();
     ASSERT_TRUE(analysis);
@@ -168,6 +176,26 @@ TEST_F(MainWindowSelectionTest, AShiftDragOverRowsSummarisesOnlyThoseRows) {
     EXPECT_FALSE(window.statistics()->rowTotalsLabel()->text().contains(QStringLiteral("Host")));
     EXPECT_TRUE(analysis->summary.contains(QStringLiteral("1 row")))
         << analysis->summary.toStdString();
+}
+
+TEST_F(MainWindowSelectionTest, ARowSelectionSaysWhatItLeavesOutAndGoesWithItsTrace) {
+    MainWindow& window = *m_window;
+    window.timeline()->setVisibleRange(0, 500);
+    // Stream 1 worked in [100, 450) too (its copy until 300): findings about GPU 0 as a whole
+    // cannot come from stream 2 alone, and the diagnostics say so.
+    shiftDragOverStream2(window, 100, 450);
+    const auto analysis = window.currentAnalysis();
+    ASSERT_TRUE(analysis);
+    EXPECT_EQ(analysis->result->partialDevices.size(), 1u);
+    const QString summary = window.diagnostics()->summaryText();
+    EXPECT_TRUE(summary.contains(QStringLiteral("1 of the 2 streams that worked on GPU 0")))
+        << summary.toStdString();
+    // Another trace: the rows selected were the previous trace's.
+    test::HandTrace other;
+    other.kernel(1, 0, 100, -1);
+    window.openTrace(other.finish(), "another");
+    EXPECT_TRUE(window.timeline()->selectedTracks().empty());
+    EXPECT_FALSE(window.timeline()->timeSelection().has_value());
 }
 
 TEST(MainWindowRanks, RankTracesOpenTogetherWithTheRanksTab) {

@@ -109,6 +109,10 @@ void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
            "window; click the ruler to go back to the default one."));
 }
 
+QString DiagnosticsPanel::summaryText() const {
+    return m_summary->text();
+}
+
 int DiagnosticsPanel::entryCount() const {
     return m_list->count();
 }

@@ -29,6 +29,9 @@ public:
     void setAnalysis(model::TracePtr trace, std::shared_ptr<const analysis::AnalysisResult> result);
     std::shared_ptr<const analysis::AnalysisResult> analysis() const { return m_result; }
 
+    // The line over the findings: the window, GPU busy, how many findings, what a selection
+    // leaves out.
+    QString summaryText() const;
     int entryCount() const;
     // Acts as if the user clicked entry `row` (also used by keyboard activation).
     void activate(int row);

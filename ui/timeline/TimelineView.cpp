@@ -81,7 +81,7 @@ void TimelineView::setTrace(model::TracePtr trace) {
     const model::Trace* shown = m_content.trace().get();
     // The selection, the search's matches and the flags address the previous trace.
     m_selection.slice = {};
-    m_selection.time.reset();
+    m_selection.clearTime();  // the time and the rows selected with it
     m_selection.analysisWindow.clear();
     m_selection.search.reset();
     m_flags.setTrace(shown);
