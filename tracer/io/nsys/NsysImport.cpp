@@ -127,6 +127,16 @@ private:
     // progress between batches of rows.
     template <typename Each>
     model::Status scan(const std::string& sql, Each each);
+    // scan() over `columns` of `table` (those it lacks read as NULL); nothing to do, and no
+    // error, when the export has no such table.
+    template <typename Each>
+    model::Status scanTable(const std::string& table, std::initializer_list<const char*> columns,
+                            Each each) {
+        if (!m_db.hasTable(table))
+            return {};
+        return scan("SELECT " + m_db.select(table, "t", columns) + " FROM " + table + " AS t",
+                    std::move(each));
+    }
     model::Error fail(model::Error e) const {
         e.file = m_path;
         return e;
@@ -284,28 +294,16 @@ model::Status NsysImport::readMetadata() {
 }
 
 model::Status NsysImport::readNames() {
-    if (m_db.hasTable("PROCESSES")) {
-        auto status = scan("SELECT " + m_db.select("PROCESSES", "t", {"pid", "name", "globalPid"}) +
-                               " FROM PROCESSES AS t",
-                           [&](Statement& r) {
-                               const std::int64_t pid =
-                                   r.isNull(0) ? pidOf(r.integer(2)) : r.integer(0);
-                               m_processNames[pid] = std::string(r.text(1));
-                           });
-        if (!status)
-            return status;
-    }
-    if (m_db.hasTable("ThreadNames")) {
-        auto status = scan("SELECT " + m_db.select("ThreadNames", "t", {"globalTid", "nameId"}) +
-                               " FROM ThreadNames AS t",
-                           [&](Statement& r) {
-                               if (const auto name = stringOf(r, 1); !name.empty())
-                                   m_threadNames[r.integer(0)] = std::string(name);
-                           });
-        if (!status)
-            return status;
-    }
-    return {};
+    auto status = scanTable("PROCESSES", {"pid", "name", "globalPid"}, [&](Statement& r) {
+        const std::int64_t pid = r.isNull(0) ? pidOf(r.integer(2)) : r.integer(0);
+        m_processNames[pid] = std::string(r.text(1));
+    });
+    if (!status)
+        return status;
+    return scanTable("ThreadNames", {"globalTid", "nameId"}, [&](Statement& r) {
+        if (const auto name = stringOf(r, 1); !name.empty())
+            m_threadNames[r.integer(0)] = std::string(name);
+    });
 }
 
 model::Status NsysImport::chooseRows() {
@@ -333,230 +331,196 @@ model::Status NsysImport::chooseRows() {
 }
 
 model::Status NsysImport::readKernels() {
-    const std::string table = "CUPTI_ACTIVITY_KIND_KERNEL";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t",
-                                        {"start",
-                                         "end",
-                                         "deviceId",
-                                         "contextId",
-                                         "streamId",
-                                         "correlationId",
-                                         "globalPid",
-                                         "gridX",
-                                         "gridY",
-                                         "gridZ",
-                                         "blockX",
-                                         "blockY",
-                                         "blockZ",
-                                         "registersPerThread",
-                                         "staticSharedMemory",
-                                         "dynamicSharedMemory",
-                                         "graphId",
-                                         "graphNodeId",
-                                         "demangledName",
-                                         "shortName"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::KernelActivity a;
-        a.startNs = r.integer(0);
-        a.endNs = r.integer(1);
-        a.place = placeAt(r, 2);
-        auto dim = [&](int c) { return r.isNull(c) ? 1 : static_cast<std::int32_t>(r.integer(c)); };
-        a.detail.grid = {dim(7), dim(8), dim(9)};
-        a.detail.block = {dim(10), dim(11), dim(12)};
-        a.detail.registersPerThread = static_cast<std::int32_t>(r.integer(13));
-        a.detail.staticSharedBytes = static_cast<std::int32_t>(r.integer(14));
-        a.detail.dynamicSharedBytes = static_cast<std::int32_t>(r.integer(15));
-        a.detail.graph.graphId = static_cast<std::uint32_t>(r.integer(16));
-        a.detail.graph.nodeId = static_cast<std::uint64_t>(r.integer(17));
-        a.name = stringOf(r, 18);
-        if (a.name.empty())
-            a.name = stringOf(r, 19);
-        if (a.name.empty())
-            a.name = "(unnamed kernel)";
-        m_mapper->add(a);
-    });
+    return scanTable("CUPTI_ACTIVITY_KIND_KERNEL",
+                     {"start",
+                      "end",
+                      "deviceId",
+                      "contextId",
+                      "streamId",
+                      "correlationId",
+                      "globalPid",
+                      "gridX",
+                      "gridY",
+                      "gridZ",
+                      "blockX",
+                      "blockY",
+                      "blockZ",
+                      "registersPerThread",
+                      "staticSharedMemory",
+                      "dynamicSharedMemory",
+                      "graphId",
+                      "graphNodeId",
+                      "demangledName",
+                      "shortName"},
+                     [&](Statement& r) {
+                         model::KernelActivity a;
+                         a.startNs = r.integer(0);
+                         a.endNs = r.integer(1);
+                         a.place = placeAt(r, 2);
+                         auto dim = [&](int c) {
+                             return r.isNull(c) ? 1 : static_cast<std::int32_t>(r.integer(c));
+                         };
+                         a.detail.grid = {dim(7), dim(8), dim(9)};
+                         a.detail.block = {dim(10), dim(11), dim(12)};
+                         a.detail.registersPerThread = static_cast<std::int32_t>(r.integer(13));
+                         a.detail.staticSharedBytes = static_cast<std::int32_t>(r.integer(14));
+                         a.detail.dynamicSharedBytes = static_cast<std::int32_t>(r.integer(15));
+                         a.detail.graph.graphId = static_cast<std::uint32_t>(r.integer(16));
+                         a.detail.graph.nodeId = static_cast<std::uint64_t>(r.integer(17));
+                         a.name = stringOf(r, 18);
+                         if (a.name.empty())
+                             a.name = stringOf(r, 19);
+                         if (a.name.empty())
+                             a.name = "(unnamed kernel)";
+                         m_mapper->add(a);
+                     });
 }
 
 model::Status NsysImport::readCopies() {
-    const std::string table = "CUPTI_ACTIVITY_KIND_MEMCPY";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql =
-        "SELECT " +
-        m_db.select(table, "t",
-                    {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
-                     "globalPid", "bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId",
-                     "dstDeviceId", "graphNodeId"}) +
-        " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::CopyActivity a;
-        a.startNs = r.integer(0);
-        a.endNs = r.integer(1);
-        a.place = placeAt(r, 2);
-        a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
-        a.detail.copyKind = model::copyKindFromCuptiCode(static_cast<std::uint32_t>(r.integer(8)));
-        a.detail.srcKind = r.isNull(9) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(9));
-        a.detail.dstKind = r.isNull(10) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(10));
-        a.detail.srcDevice =
-            r.isNull(11) ? a.place.deviceId : static_cast<std::int32_t>(r.integer(11));
-        a.detail.dstDevice =
-            r.isNull(12) ? a.place.deviceId : static_cast<std::int32_t>(r.integer(12));
-        a.detail.graph.nodeId = static_cast<std::uint64_t>(r.integer(13));
-        m_mapper->add(a);
-    });
+    return scanTable(
+        "CUPTI_ACTIVITY_KIND_MEMCPY",
+        {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "bytes",
+         "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
+        [&](Statement& r) {
+            model::CopyActivity a;
+            a.startNs = r.integer(0);
+            a.endNs = r.integer(1);
+            a.place = placeAt(r, 2);
+            a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
+            a.detail.copyKind =
+                model::copyKindFromCuptiCode(static_cast<std::uint32_t>(r.integer(8)));
+            a.detail.srcKind =
+                r.isNull(9) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(9));
+            a.detail.dstKind =
+                r.isNull(10) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(10));
+            a.detail.srcDevice =
+                r.isNull(11) ? a.place.deviceId : static_cast<std::int32_t>(r.integer(11));
+            a.detail.dstDevice =
+                r.isNull(12) ? a.place.deviceId : static_cast<std::int32_t>(r.integer(12));
+            a.detail.graph.nodeId = static_cast<std::uint64_t>(r.integer(13));
+            m_mapper->add(a);
+        });
 }
 
 model::Status NsysImport::readMemsets() {
-    const std::string table = "CUPTI_ACTIVITY_KIND_MEMSET";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql =
-        "SELECT " +
-        m_db.select(table, "t",
-                    {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
-                     "globalPid", "bytes", "value", "memKind", "graphNodeId"}) +
-        " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::MemsetActivity a;
-        a.startNs = r.integer(0);
-        a.endNs = r.integer(1);
-        a.place = placeAt(r, 2);
-        a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
-        a.detail.value = static_cast<std::uint32_t>(r.integer(8));
-        a.detail.memoryKind = r.isNull(9) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(9));
-        a.detail.graph.nodeId = static_cast<std::uint64_t>(r.integer(10));
-        m_mapper->add(a);
-    });
+    return scanTable("CUPTI_ACTIVITY_KIND_MEMSET",
+                     {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
+                      "globalPid", "bytes", "value", "memKind", "graphNodeId"},
+                     [&](Statement& r) {
+                         model::MemsetActivity a;
+                         a.startNs = r.integer(0);
+                         a.endNs = r.integer(1);
+                         a.place = placeAt(r, 2);
+                         a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
+                         a.detail.value = static_cast<std::uint32_t>(r.integer(8));
+                         a.detail.memoryKind =
+                             r.isNull(9) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(9));
+                         a.detail.graph.nodeId = static_cast<std::uint64_t>(r.integer(10));
+                         m_mapper->add(a);
+                     });
 }
 
 model::Status NsysImport::readGraphTraces() {
-    const std::string table = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t",
-                                        {"start", "end", "deviceId", "contextId", "streamId",
-                                         "correlationId", "globalPid", "graphId", "graphExecId"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::GraphLaunchActivity a;
-        a.startNs = r.integer(0);
-        a.endNs = r.integer(1);
-        a.place = placeAt(r, 2);
-        a.graphId = static_cast<std::uint32_t>(r.integer(7));
-        a.graphExecId = static_cast<std::uint64_t>(r.integer(8));
-        m_mapper->add(a);
-    });
+    return scanTable("CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+                     {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
+                      "globalPid", "graphId", "graphExecId"},
+                     [&](Statement& r) {
+                         model::GraphLaunchActivity a;
+                         a.startNs = r.integer(0);
+                         a.endNs = r.integer(1);
+                         a.place = placeAt(r, 2);
+                         a.graphId = static_cast<std::uint32_t>(r.integer(7));
+                         a.graphExecId = static_cast<std::uint64_t>(r.integer(8));
+                         m_mapper->add(a);
+                     });
 }
 
 model::Status NsysImport::readMemory() {
-    const std::string table = "CUDA_GPU_MEMORY_USAGE_EVENTS";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql =
-        "SELECT " +
-        m_db.select(table, "t",
-                    {"start", "deviceId", "contextId", "correlationId", "globalPid", "address",
-                     "bytes", "memKind", "memoryOperationType"}) +
-        " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::MemoryActivity a;
-        a.timestampNs = r.integer(0);
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(1));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(2));
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(3));
-        a.place.pid = pidOf(r.integer(4));
-        a.detail.address = static_cast<std::uint64_t>(r.integer(5));
-        a.detail.bytes = static_cast<std::uint64_t>(r.integer(6));
-        a.detail.memoryKind = r.isNull(7) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(7));
-        a.detail.op = r.integer(8) == 1 ? model::MemoryOp::Release : model::MemoryOp::Allocation;
-        m_mapper->add(a);
-    });
+    return scanTable("CUDA_GPU_MEMORY_USAGE_EVENTS",
+                     {"start", "deviceId", "contextId", "correlationId", "globalPid", "address",
+                      "bytes", "memKind", "memoryOperationType"},
+                     [&](Statement& r) {
+                         model::MemoryActivity a;
+                         a.timestampNs = r.integer(0);
+                         a.place.deviceId = static_cast<std::int32_t>(r.integer(1));
+                         a.place.contextId = static_cast<std::uint32_t>(r.integer(2));
+                         a.place.correlationId = static_cast<std::uint64_t>(r.integer(3));
+                         a.place.pid = pidOf(r.integer(4));
+                         a.detail.address = static_cast<std::uint64_t>(r.integer(5));
+                         a.detail.bytes = static_cast<std::uint64_t>(r.integer(6));
+                         a.detail.memoryKind =
+                             r.isNull(7) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(7));
+                         a.detail.op = r.integer(8) == 1 ? model::MemoryOp::Release
+                                                         : model::MemoryOp::Allocation;
+                         m_mapper->add(a);
+                     });
 }
 
 model::Status NsysImport::readEvents() {
-    const std::string table = "CUPTI_ACTIVITY_KIND_CUDA_EVENT";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t",
-                                        {"deviceId", "contextId", "streamId", "correlationId",
-                                         "globalPid", "eventId"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::CudaEventActivity a;
-        a.place = placeAt(r, 0);
-        a.eventId = static_cast<std::uint64_t>(r.integer(5));
-        m_mapper->add(a);
-    });
+    return scanTable("CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+                     {"deviceId", "contextId", "streamId", "correlationId", "globalPid", "eventId"},
+                     [&](Statement& r) {
+                         model::CudaEventActivity a;
+                         a.place = placeAt(r, 0);
+                         a.eventId = static_cast<std::uint64_t>(r.integer(5));
+                         m_mapper->add(a);
+                     });
 }
 
 model::Status NsysImport::readSyncs() {
-    const std::string table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t",
-                                        {"start", "end", "deviceId", "contextId", "streamId",
-                                         "correlationId", "globalPid", "syncType", "eventId"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        model::SyncActivity a;
-        a.startNs = r.integer(0);
-        a.endNs = r.integer(1);
-        a.place.deviceId = static_cast<std::int32_t>(r.integer(2));
-        a.place.contextId = static_cast<std::uint32_t>(r.integer(3));
-        a.place.correlationId = static_cast<std::uint64_t>(r.integer(5));
-        a.place.pid = pidOf(r.integer(6));
-        a.detail.syncKind = model::syncKindFromCuptiCode(static_cast<std::uint32_t>(r.integer(7)));
-        a.detail.streamId = notApplicable(r, 4) ? -1 : r.integer(4);
-        if (!notApplicable(r, 8)) {
-            a.eventId = static_cast<std::uint64_t>(r.integer(8));
-            a.detail.eventId = a.eventId;
-        }
-        m_mapper->add(a);
-    });
+    return scanTable("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                     {"start", "end", "deviceId", "contextId", "streamId", "correlationId",
+                      "globalPid", "syncType", "eventId"},
+                     [&](Statement& r) {
+                         model::SyncActivity a;
+                         a.startNs = r.integer(0);
+                         a.endNs = r.integer(1);
+                         a.place.deviceId = static_cast<std::int32_t>(r.integer(2));
+                         a.place.contextId = static_cast<std::uint32_t>(r.integer(3));
+                         a.place.correlationId = static_cast<std::uint64_t>(r.integer(5));
+                         a.place.pid = pidOf(r.integer(6));
+                         a.detail.syncKind =
+                             model::syncKindFromCuptiCode(static_cast<std::uint32_t>(r.integer(7)));
+                         a.detail.streamId = notApplicable(r, 4) ? -1 : r.integer(4);
+                         if (!notApplicable(r, 8)) {
+                             a.eventId = static_cast<std::uint64_t>(r.integer(8));
+                             a.detail.eventId = a.eventId;
+                         }
+                         m_mapper->add(a);
+                     });
 }
 
 model::Status NsysImport::readApi() {
     const std::string table = "CUPTI_ACTIVITY_KIND_RUNTIME";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t",
-                                        {"start", "end", "eventClass", "globalTid", "correlationId",
-                                         "returnValue", "nameId"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
-        const std::int64_t eventClass = r.isNull(2) ? kClassRuntime : r.integer(2);
-        if (eventClass != kClassRuntime && eventClass != kClassDriver) {
-            // CUDA backtraces (class 67 in 2022.x) and anything else of the table.
-            ++m_skipped[table + " rows of event class " + std::to_string(eventClass)];
-            return;
-        }
-        const std::int64_t globalTid = r.integer(3);
-        const auto track = threadRow(m_apiRows, globalTid, "CUDA API", true);
-        const std::string_view versioned = stringOf(r, 6);
-        model::ApiActivity a;
-        a.startNs = r.integer(0);
-        a.endNs = r.integer(1);
-        a.pid = pidOf(globalTid);
-        a.tid = tidOf(globalTid);
-        a.name = model::apiNameOf(versioned);
-        if (a.name.empty())
-            a.name = eventClass == kClassRuntime ? "CUDA runtime call" : "CUDA driver call";
-        a.correlationId = static_cast<std::uint64_t>(r.integer(4));
-        a.detail.apiKind =
-            eventClass == kClassRuntime ? model::ApiKind::Runtime : model::ApiKind::Driver;
-        a.detail.returnCode = static_cast<std::int32_t>(r.integer(5));
-        if (versioned.size() != a.name.size())
-            a.detail.versionedNameId = m_builder.intern(versioned);
-        m_mapper->add(track, a);
-    });
+    return scanTable(
+        table,
+        {"start", "end", "eventClass", "globalTid", "correlationId", "returnValue", "nameId"},
+        [&](Statement& r) {
+            const std::int64_t eventClass = r.isNull(2) ? kClassRuntime : r.integer(2);
+            if (eventClass != kClassRuntime && eventClass != kClassDriver) {
+                // CUDA backtraces (class 67 in 2022.x) and anything else of the table.
+                ++m_skipped[table + " rows of event class " + std::to_string(eventClass)];
+                return;
+            }
+            const std::int64_t globalTid = r.integer(3);
+            const auto track = threadRow(m_apiRows, globalTid, "CUDA API", true);
+            const std::string_view versioned = stringOf(r, 6);
+            model::ApiActivity a;
+            a.startNs = r.integer(0);
+            a.endNs = r.integer(1);
+            a.pid = pidOf(globalTid);
+            a.tid = tidOf(globalTid);
+            a.name = model::apiNameOf(versioned);
+            if (a.name.empty())
+                a.name = eventClass == kClassRuntime ? "CUDA runtime call" : "CUDA driver call";
+            a.correlationId = static_cast<std::uint64_t>(r.integer(4));
+            a.detail.apiKind =
+                eventClass == kClassRuntime ? model::ApiKind::Runtime : model::ApiKind::Driver;
+            a.detail.returnCode = static_cast<std::int32_t>(r.integer(5));
+            if (versioned.size() != a.name.size())
+                a.detail.versionedNameId = m_builder.intern(versioned);
+            m_mapper->add(track, a);
+        });
 }
 
 model::Status NsysImport::readNvtx() {
@@ -657,13 +621,7 @@ model::Status NsysImport::readNvtx() {
 }
 
 model::Status NsysImport::readOsRuntime() {
-    const std::string table = "OSRT_API";
-    if (!m_db.hasTable(table))
-        return {};
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t", {"start", "end", "globalTid", "nameId"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
+    return scanTable("OSRT_API", {"start", "end", "globalTid", "nameId"}, [&](Statement& r) {
         const auto track = threadRow(m_osrtRows, r.integer(2), "OS runtime", false);
         std::string_view text = stringOf(r, 3);
         if (text.empty())
@@ -680,22 +638,14 @@ model::Status NsysImport::readMetrics() {
     // Metric names (TARGET_INFO_GPU_METRICS: typeId, metricId, metricName); the GPU is the
     // type's low byte (inference: one type per GPU).
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> names;
-    if (m_db.hasTable("TARGET_INFO_GPU_METRICS")) {
-        auto status = scan(
-            "SELECT " +
-                m_db.select("TARGET_INFO_GPU_METRICS", "t", {"typeId", "metricId", "metricName"}) +
-                " FROM TARGET_INFO_GPU_METRICS AS t",
-            [&](Statement& r) {
-                names[{r.integer(0), r.integer(1)}] = std::string(r.text(2));
-            });
-        if (!status)
-            return status;
-    }
+    const auto status = scanTable("TARGET_INFO_GPU_METRICS", {"typeId", "metricId", "metricName"},
+                                  [&](Statement& r) {
+                                      names[{r.integer(0), r.integer(1)}] = std::string(r.text(2));
+                                  });
+    if (!status)
+        return status;
     std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> counters;
-    const std::string sql = "SELECT " +
-                            m_db.select(table, "t", {"timestamp", "typeId", "metricId", "value"}) +
-                            " FROM " + table + " AS t";
-    return scan(sql, [&](Statement& r) {
+    return scanTable(table, {"timestamp", "typeId", "metricId", "value"}, [&](Statement& r) {
         const auto key = std::make_pair(r.integer(1), r.integer(2));
         auto [it, fresh] = counters.try_emplace(key, 0);
         if (fresh) {
