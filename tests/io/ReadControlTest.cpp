@@ -101,8 +101,9 @@ TEST(ReadControl, AFlagSetDuringTheReadStopsItThere) {
         // It stopped at the first look after the flag was set, well before the end.
         EXPECT_EQ(reports, 1);
         EXPECT_LT(lastDone, json12Mb().size() / 2);
-        if (runs)  // and not by reading the whole document again
+        if (runs) {  // and not by reading the whole document again
             EXPECT_EQ(runsParsed, 0u);
+        }
     }
 }
 

@@ -44,6 +44,21 @@ public:
     }
 };
 
+// A format read from its file by path (an SQLite database, an Nsight Systems report): its bytes
+// in memory are not enough, and reading them says to open the file itself.
+class FileTraceReader : public TraceReader {
+public:
+    model::Result<model::TracePtr> read(std::string_view, const std::string& name, std::size_t,
+                                        bool, const ReadControl&) const final {
+        return model::Error{"a file in this format (" + std::string(formatName()) +
+                                ") is read from the file, not from memory: open the file itself",
+                            name, -1};
+    }
+    bool readsFiles() const final { return true; }
+    model::Result<model::TracePtr> readFile(const std::string& path,
+                                            const ReadControl& control) const override = 0;
+};
+
 // The reader for this content: the one that recognizes it, else the text reader of last resort
 // (Chrome trace JSON, whose errors explain what is wrong with a JSON text). Content in a format
 // Warpline knows of but does not read (a zip archive, a protobuf trace) is an Error that names

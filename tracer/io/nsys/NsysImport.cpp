@@ -831,14 +831,6 @@ bool NsysSqliteReader::recognizes(std::string_view head) const {
     return head.starts_with(std::string_view("SQLite format 3\0", 16));
 }
 
-model::Result<model::TracePtr> NsysSqliteReader::read(std::string_view, const std::string& name,
-                                                      std::size_t, bool, const ReadControl&) const {
-    return model::Error{
-        "an SQLite database (such as an Nsight Systems export) is read from its "
-        "file, not from memory: open the file itself",
-        name, -1};
-}
-
 model::Result<model::TracePtr> NsysSqliteReader::readFile(const std::string& path,
                                                           const ReadControl& control) const {
     return readNsysSqlite(path, control);

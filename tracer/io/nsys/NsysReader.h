@@ -9,26 +9,18 @@
 
 namespace wl::io {
 
-class NsysSqliteReader final : public TraceReader {
+class NsysSqliteReader final : public FileTraceReader {
 public:
     std::string_view formatName() const override { return "Nsight Systems SQLite export"; }
     bool recognizes(std::string_view head) const override;
-    model::Result<model::TracePtr> read(std::string_view text, const std::string& name,
-                                        std::size_t readableBytes, bool textIsFileMapping,
-                                        const ReadControl& control) const override;
-    bool readsFiles() const override { return true; }
     model::Result<model::TracePtr> readFile(const std::string& path,
                                             const ReadControl& control) const override;
 };
 
-class NsysReportReader final : public TraceReader {
+class NsysReportReader final : public FileTraceReader {
 public:
     std::string_view formatName() const override { return "Nsight Systems report (.nsys-rep)"; }
     bool recognizes(std::string_view head) const override;
-    model::Result<model::TracePtr> read(std::string_view text, const std::string& name,
-                                        std::size_t readableBytes, bool textIsFileMapping,
-                                        const ReadControl& control) const override;
-    bool readsFiles() const override { return true; }
     model::Result<model::TracePtr> readFile(const std::string& path,
                                             const ReadControl& control) const override;
 };

@@ -156,14 +156,6 @@ bool NsysReportReader::recognizes(std::string_view head) const {
     return head.starts_with("NVIDIA Tegra Profiler Report") || head.starts_with("NVIDIA Nsight");
 }
 
-model::Result<model::TracePtr> NsysReportReader::read(std::string_view, const std::string& name,
-                                                      std::size_t, bool, const ReadControl&) const {
-    return model::Error{
-        "an Nsight Systems report is read from its file (through `nsys export`), "
-        "not from memory: open the file itself",
-        name, -1};
-}
-
 model::Result<model::TracePtr> NsysReportReader::readFile(const std::string& path,
                                                           const ReadControl& control) const {
     std::error_code ec;
