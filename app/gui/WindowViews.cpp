@@ -81,23 +81,21 @@ void WindowViews::connectViews() {
     connect(m_diagnostics, &ui::DiagnosticsPanel::evidenceActivated, this,
             &WindowViews::showSlicesOnTimeline);
     connect(m_statistics, &ui::StatisticsView::kernelActivated, this, [this](model::StringId name) {
-        const model::TracePtr trace = m_timeline->trace();
-        const auto current = m_documents.currentAnalysis();
-        if (!current || !m_documents.current() || trace != m_documents.current()->trace)
+        const auto current = shownAnalysis();
+        if (!current)
             return;
         // The launches the row counted: those in the analysed window.
         showSlicesOnTimeline(
-            analysis::kernelLaunches(*trace, name, current->result->window().parts));
+            analysis::kernelLaunches(*m_timeline->trace(), name, current->result->window().parts));
     });
     // A line of the selection's summary: its events, in the analysed window, on the timeline.
     connect(m_statistics, &ui::StatisticsView::summaryActivated, this,
             [this](analysis::SummaryKind kind, model::StringId name) {
-                const model::TracePtr trace = m_timeline->trace();
-                const auto current = m_documents.currentAnalysis();
-                if (!current || !m_documents.current() || trace != m_documents.current()->trace)
+                const auto current = shownAnalysis();
+                if (!current)
                     return;
-                showSlicesOnTimeline(
-                    analysis::summarySlices(*trace, current->result->window(), kind, name));
+                showSlicesOnTimeline(analysis::summarySlices(
+                    *m_timeline->trace(), current->result->window(), kind, name));
             });
     connect(m_diagnostics, &ui::DiagnosticsPanel::rangeActivated, this,
             [this](model::TimeNs startNs, model::TimeNs endNs) {
@@ -213,11 +211,19 @@ void WindowViews::followAnalysisWindow(const analysis::WindowRequest& request) {
     m_events->setTimeSelection(m_timeline->timeSelection());
 }
 
-void WindowViews::showSliceMenu(model::SliceRef ref, QPoint globalPos) {
+bool WindowViews::showsCurrentDocument() const {
     const DocumentPtr doc = m_documents.current();
-    if (!doc || m_timeline->trace() != doc->trace)
+    return doc && m_timeline->trace() == doc->trace;
+}
+
+std::shared_ptr<const DocumentAnalysis> WindowViews::shownAnalysis() const {
+    return showsCurrentDocument() ? m_documents.currentAnalysis() : nullptr;
+}
+
+void WindowViews::showSliceMenu(model::SliceRef ref, QPoint globalPos) {
+    if (!showsCurrentDocument())
         return;
-    const model::Trace& trace = *doc->trace;
+    const model::Trace& trace = *m_timeline->trace();
     QMenu menu(&m_window);
     const model::Slice& slice = trace.slice(ref);
     const std::int32_t instance = analysis::nvtxInstanceNumber(trace, ref);
@@ -273,8 +279,7 @@ void WindowViews::showSlicesOnTimeline(const std::vector<model::SliceRef>& refs)
 }
 
 void WindowViews::revealOnTimeline(model::SliceRef ref) {
-    const DocumentPtr doc = m_documents.current();
-    if (!doc || m_timeline->trace() != doc->trace)
+    if (!showsCurrentDocument())
         return;
     m_tabs->setCurrentWidget(m_timeline);
     m_timeline->revealSlice(ref);

@@ -108,6 +108,10 @@ signals:
 
 private:
     void createCentre(QMainWindow& window);
+    // Whether the timeline shows the current document (not an older one, nor none).
+    bool showsCurrentDocument() const;
+    // The current document's analysis when the timeline shows that document; else null.
+    std::shared_ptr<const DocumentAnalysis> shownAnalysis() const;
     void connectViews();
     // The right-click menu of a slice on the timeline: analyse its range, its time, the default
     // window or the whole trace.
