@@ -13,6 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "QtBenchmarkMain.h"
 #include "support/TraceFactory.h"
 #include "ui/timeline/CounterSummary.h"
 #include "ui/timeline/DrawListBuilder.h"
@@ -178,17 +179,4 @@ BENCHMARK(BM_TraceMemory)->Arg(1'000'000)->Arg(10'000'000)->Iterations(1);
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    // Fonts and QPainter need a QGuiApplication; offscreen needs no display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    }
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 1;
-    }
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+WARPLINE_QT_BENCHMARK_MAIN();

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "QtBenchmarkMain.h"
 #include "io/TraceFile.h"
 #include "model/TraceMerge.h"
 #include "ui/timeline/TimelineView.h"
@@ -92,17 +93,4 @@ BENCHMARK(BM_VerticalScrollFrame)->Arg(0)->Arg(1)->ArgName("whole")->Unit(benchm
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    // Fonts and QPainter need a QGuiApplication; offscreen needs no display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    }
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 1;
-    }
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+WARPLINE_QT_BENCHMARK_MAIN();
