@@ -7,6 +7,8 @@
 namespace wl::ui {
 namespace {
 
+using test::identities;
+
 // A host process with an API thread and two plain threads, and GPU 0 with two streams; pid and
 // thread ids are given, as a new recording of one program would change them.
 model::TracePtr recording(std::int64_t pid, std::int64_t tid, std::int32_t rank = -1) {
@@ -19,14 +21,6 @@ model::TracePtr recording(std::int64_t pid, std::int64_t tid, std::int32_t rank 
     b.addKernel(b.gpuStreamTrack(gpu, 7), 20, 40, "k", 1, {});
     b.addKernel(b.gpuStreamTrack(gpu, 13), 20, 40, "k", 1, {});
     return b.finalize();
-}
-
-// The rows' identities top to bottom, joined by "|" (readable when a test fails).
-std::string identities(const TimelineLayout& layout) {
-    QStringList out;
-    for (const TimelineRow& row : layout.rows())
-        out << row.identity;
-    return out.join(QLatin1Char('|')).toStdString();
 }
 
 std::string joined(const QStringList& list) {

@@ -8,6 +8,8 @@
 namespace wl::ui {
 namespace {
 
+using test::identities;
+
 // A host process with an API thread and a plain thread, and GPU 0 with two streams.
 model::TracePtr program() {
     model::TraceBuilder b;
@@ -18,13 +20,6 @@ model::TracePtr program() {
     b.addKernel(b.gpuStreamTrack(gpu, 7), 20, 40, "k", 1, {});
     b.addKernel(b.gpuStreamTrack(gpu, 13), 20, 40, "k", 1, {});
     return b.finalize();
-}
-
-std::string identities(const TimelineLayout& layout) {
-    QStringList out;
-    for (const TimelineRow& row : layout.rows())
-        out << row.identity;
-    return out.join(QLatin1Char('|')).toStdString();
 }
 
 int rowOf(const TimelineLayout& layout, const QString& identity) {

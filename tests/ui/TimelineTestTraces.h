@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <string>
 
+#include <QStringList>
+
 #include "model/TraceBuilder.h"
+#include "ui/timeline/TimelineLayout.h"
 
 namespace wl::ui::test {
 
@@ -78,6 +81,14 @@ inline SmallTrace makeSmallTrace() {
     }
     out.trace = b.finalize();
     return out;
+}
+
+// The rows' identities top to bottom, joined by "|" (readable when a test fails).
+inline std::string identities(const TimelineLayout& layout) {
+    QStringList out;
+    for (const TimelineRow& row : layout.rows())
+        out << row.identity;
+    return out.join(QLatin1Char('|')).toStdString();
 }
 
 }  // namespace wl::ui::test
