@@ -41,6 +41,12 @@ def main():
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--slow-rank", type=int, default=1)
     parser.add_argument("--slow-ms", type=float, default=8.0)
+    # Slow only every N-th step (1: every step), so the late rank varies in size along the job.
+    parser.add_argument("--slow-every", type=int, default=1)
+    # Write each rank's steps as a torch.profiler (Kineto) trace, DIR/rank-R.pt.trace.json, the
+    # form PyTorch users bring (NCCL kernels with their collective's name, group and sequence
+    # number). Not under `warpline record`: both would use CUPTI.
+    parser.add_argument("--profile-dir", default="")
     args = parser.parse_args()
 
     dist.init_process_group("nccl")
@@ -57,7 +63,7 @@ def main():
 
     def step(n):
         torch.cuda.nvtx.range_push(f"step {n}")
-        if rank == args.slow_rank:
+        if rank == args.slow_rank and n % max(args.slow_every, 1) == 0:
             time.sleep(args.slow_ms / 1000.0)  # the straggler's host work
         x = images.to(device, non_blocking=True)
         y = labels.to(device, non_blocking=True)
@@ -73,8 +79,18 @@ def main():
         step(-1 - n)
     torch.cuda.synchronize()
     start = time.perf_counter()
-    for n in range(args.steps):
-        loss = step(n)
+    if args.profile_dir:
+        from torch.profiler import ProfilerActivity, profile
+
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            for n in range(args.steps):
+                loss = step(n)
+            torch.cuda.synchronize()
+        os.makedirs(args.profile_dir, exist_ok=True)
+        prof.export_chrome_trace(os.path.join(args.profile_dir, f"rank-{rank}.pt.trace.json"))
+    else:
+        for n in range(args.steps):
+            loss = step(n)
     torch.cuda.synchronize()
     ms = (time.perf_counter() - start) * 1000.0
     print(f"rank {rank}: {args.steps} steps in {ms:.1f} ms, loss {loss:.4f}", flush=True)

@@ -41,9 +41,10 @@ namespace {
 constexpr std::uint32_t kMinRepeats = 3;
 constexpr model::TimeNs kGapFactor = 10;
 constexpr int kMaxCuts = 4;
-constexpr double kMinLeftOutPct = 5.0;
 
-bool ranksOnNoClock(const model::Trace& trace) {
+}  // namespace
+
+bool ranksShareNoClock(const model::Trace& trace) {
     const std::string mode = trace.metadataValue("rank alignment mode");
     if (mode != "range" && mode != "start") {
         return false;
@@ -59,6 +60,8 @@ bool ranksOnNoClock(const model::Trace& trace) {
     }
     return false;
 }
+
+namespace {
 
 struct Op {
     model::TimeNs startNs;
@@ -162,7 +165,7 @@ bool cutOnce(const std::vector<Op>& ops, std::uint32_t nameCount, std::size_t& l
 }  // namespace
 
 std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace) {
-    if (ranksOnNoClock(trace)) {
+    if (ranksShareNoClock(trace)) {
         return std::nullopt;
     }
     std::uint32_t nameCount = 0;

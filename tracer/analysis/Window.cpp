@@ -26,6 +26,8 @@ const char* toString(WindowSource source) {
             return "nvtx";
         case WindowSource::Iterations:
             return "iterations";
+        case WindowSource::GraphLaunches:
+            return "graph_launches";
         case WindowSource::Time:
             return "time";
         case WindowSource::Selection:
@@ -50,11 +52,12 @@ const char* toString(LeftOut::Kind kind) {
 
 std::string describeLeftOut(const LeftOut& leftOut) {
     const std::string duration = formatDuration(leftOut.range.durationNs());
+    const std::string what = leftOut.name.empty() ? "steady state" : leftOut.name;
     switch (leftOut.kind) {
         case LeftOut::Kind::StartUp:
-            return "start-up: " + duration + " before the steady state, not analysed";
+            return "start-up: " + duration + " before the " + what + ", not analysed";
         case LeftOut::Kind::TearDown:
-            return "tear-down: " + duration + " after the steady state, not analysed";
+            return "tear-down: " + duration + " after the " + what + ", not analysed";
         case LeftOut::Kind::WarmUp:
             break;
     }
@@ -288,6 +291,9 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
             if (auto iterations = iterationWindow(trace)) {
                 return *iterations;
             }
+            if (auto replays = graphLaunchWindow(trace)) {
+                return *replays;
+            }
             if (auto steady = steadyStateWindow(trace)) {
                 return *steady;
             }
@@ -436,19 +442,11 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
     std::sort(steps.begin(), steps.end(), [](const Instance& a, const Instance& b) {
         return a.range.startNs < b.range.startNs;
     });
-    std::size_t warmUps = 0;
-    while (steps.size() - warmUps > 2) {
-        std::vector<model::TimeNs> rest;
-        for (std::size_t i = warmUps + 1; i < steps.size(); ++i) {
-            rest.push_back(steps[i].range.durationNs());
-        }
-        std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rest.size() / 2),
-                         rest.end());
-        if (steps[warmUps].range.durationNs() <= kWarmUpFactor * rest[rest.size() / 2]) {
-            break;
-        }
-        ++warmUps;
+    std::vector<model::TimeNs> durationsNs;
+    for (const Instance& step : steps) {
+        durationsNs.push_back(step.range.durationNs());
     }
+    const std::size_t warmUps = leadingWarmUps(durationsNs);
     if (warmUps == 0) {
         return w;
     }
@@ -472,6 +470,46 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
     w.instance -= static_cast<std::int32_t>(warmUps);
     w.parts = {{startNs, best->lastNs}};
     return w;
+}
+
+std::size_t leadingWarmUps(const std::vector<model::TimeNs>& durationsNs) {
+    // A first step that compiles, autotunes or allocates for seconds before steps of
+    // milliseconds would be most of what the window measures.
+    std::size_t warmUps = 0;
+    while (durationsNs.size() - warmUps > 2) {
+        std::vector<model::TimeNs> rest(
+            durationsNs.begin() + static_cast<std::ptrdiff_t>(warmUps + 1), durationsNs.end());
+        std::nth_element(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rest.size() / 2),
+                         rest.end());
+        if (durationsNs[warmUps] <= kWarmUpFactor * rest[rest.size() / 2]) {
+            break;
+        }
+        ++warmUps;
+    }
+    return warmUps;
+}
+
+void addStartUpAndTearDown(const model::Trace& trace, AnalysisWindow& window,
+                           std::string_view what) {
+    const model::TimeRange extent = gpuExtent(trace);
+    if (extent.empty() || window.parts.empty()) {
+        return;
+    }
+    // Leaving out a sliver (a 10 ns upload before a loop) would change the window's name and
+    // nothing of what it measures.
+    const auto counts = [&extent](model::TimeNs ns) {
+        return 100.0 * static_cast<double>(ns) >=
+               kMinLeftOutPct * static_cast<double>(extent.durationNs());
+    };
+    if (window.startNs() > extent.startNs && counts(window.startNs() - extent.startNs)) {
+        window.leftOut.insert(
+            window.leftOut.begin(),
+            {LeftOut::Kind::StartUp, {extent.startNs, window.startNs()}, std::string(what)});
+    }
+    if (window.endNs() < extent.endNs && counts(extent.endNs - window.endNs())) {
+        window.leftOut.push_back(
+            {LeftOut::Kind::TearDown, {window.endNs(), extent.endNs}, std::string(what)});
+    }
 }
 
 std::vector<std::string> nvtxRangeNames(const model::Trace& trace) {
@@ -538,6 +576,9 @@ std::string describeWindow(const AnalysisWindow& window) {
                    " spans, " + formatDuration(window.durationNs()) + ")";
         case WindowSource::Iterations:
             return std::to_string(window.instance) + " iterations '" + window.name + "' (" +
+                   formatDuration(window.durationNs()) + ")";
+        case WindowSource::GraphLaunches:
+            return std::to_string(window.instance) + " launches of " + window.name + " (" +
                    formatDuration(window.durationNs()) + ")";
         case WindowSource::SteadyState:
             return "steady state (" + formatDuration(window.durationNs()) + ")";

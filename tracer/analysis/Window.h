@@ -22,6 +22,11 @@ enum class WindowSource : std::uint8_t {
     // trace without a capture range that has them, so a job's start-up (library loading,
     // communicator set-up, data loading) is not measured with its steps.
     Iterations,
+    // The launches of the CUDA graph launched most often (a replay loop), found from the launch
+    // calls and their ops (graphLaunchWindow): the default window of a trace that marks neither a
+    // capture range nor NVTX iterations and replays a graph, so the eager warm-up, the capture
+    // and the lazy module loading before the replays are not measured with them.
+    GraphLaunches,
     Time,       // an explicit time range (command line)
     Selection,  // a time range selected in the window
     // The program's repeated GPU work, found from the ops themselves (steadyStateWindow): the
@@ -29,7 +34,8 @@ enum class WindowSource : std::uint8_t {
     // start-up and tear-down are not measured with the loop.
     SteadyState,
 };
-// "trace", "capture", "nvtx", "iterations", "time", "selection", "steady_state"
+// "trace", "capture", "nvtx", "iterations", "graph_launches", "time", "selection",
+// "steady_state"
 const char* toString(WindowSource source);
 
 // A stretch of the trace that a default window leaves out, for the report to say so.
@@ -41,11 +47,13 @@ struct LeftOut {
     };
     Kind kind = Kind::StartUp;
     model::TimeRange range;
-    std::string name;  // WarmUp: the iteration's NVTX name ("ProfilerStep#0")
+    // WarmUp: the iteration's name ("ProfilerStep#0", "launch 1 of CUDA graph 2"); StartUp and
+    // TearDown: what the window is ("graph launches"; empty: the steady state)
+    std::string name;
 };
 // "start-up", "tear-down", "warm-up"
 const char* toString(LeftOut::Kind kind);
-// "start-up: 30.1 ms before the steady state, not analysed",
+// "start-up: 30.1 ms before the steady state, not analysed" (or "before the graph launches"),
 // "warm-up: 'ProfilerStep#0' (652.0 ms) left out of the iterations"
 std::string describeLeftOut(const LeftOut& leftOut);
 
@@ -87,8 +95,8 @@ bool overlapsParts(const std::vector<model::TimeRange>& parts, model::TimeNs sta
 // What the user asked for; resolveWindow() turns it into parts of a given trace.
 struct WindowRequest {
     enum class Kind : std::uint8_t {
-        Default,     // the capture range, else the iterations, else the steady state, else the
-                     // whole trace
+        Default,     // the capture range, else the NVTX iterations, else the graph launches,
+                     // else the steady state, else the whole trace
         WholeTrace,  // first to last GPU op
         Capture,     // the capture range(s); an error when there are none
         NvtxRange,   // rangeName, instance (0 = every instance)
@@ -129,6 +137,9 @@ std::vector<model::TimeRange> captureRanges(const model::Trace& trace);
 // when there are none.
 std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace);
 inline constexpr std::int64_t kWarmUpFactor = 5;
+// A default window leaves out start-up or tear-down only when it is at least this share of the GPU
+// work's extent, in percent.
+inline constexpr double kMinLeftOutPct = 5.0;
 
 // The program's steady state, for a trace that marks neither a capture range nor iterations: the
 // span of its repeated GPU work, without the one-off start-up before it and tear-down after it
@@ -137,6 +148,27 @@ inline constexpr std::int64_t kWarmUpFactor = 5;
 // were aligned by a range or their starts (no common clock). Linear in the number of GPU ops after
 // one sort. The rule is in SteadyState.cpp.
 std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace);
+
+// The iterations of a CUDA graph replay loop: every launch of the graph launched most often (at
+// least 3 times), from the first launch's first GPU op to the end of the last launch's GPU work.
+// Leading launches far longer than the others are left out as warm-up (leadingWarmUps), and the
+// start-up and tear-down outside the window are named in leftOut. Nullopt when no graph is launched
+// 3 times, and for a merged job whose ranks share no clock. The rule is in GraphLaunchWindow.cpp.
+std::optional<AnalysisWindow> graphLaunchWindow(const model::Trace& trace);
+
+// How many leading iterations of `durationsNs` (in order) are warm-up: each more than
+// kWarmUpFactor times the median of those after it, while at least two remain.
+std::size_t leadingWarmUps(const std::vector<model::TimeNs>& durationsNs);
+
+// Whether the trace is a merged job whose ranks were aligned by a chosen range or by their starts:
+// its axis is no clock, so no window can be found from the order of its ranks' work.
+bool ranksShareNoClock(const model::Trace& trace);
+
+// Adds to a default window's leftOut the GPU work before its start (start-up) and after its end
+// (tear-down), each when it is at least 5% of the GPU work's extent; `what` names the window in
+// their descriptions ("graph launches").
+void addStartUpAndTearDown(const model::Trace& trace, AnalysisWindow& window,
+                           std::string_view what);
 
 // Resolves a request against a trace. Errors (with the names or counts that exist) for an NVTX
 // name that is not in the trace, an instance past the last, an empty time range, or a capture
