@@ -684,6 +684,54 @@ TEST(LibraryKernels, InstantiationsOfOneTemplateAreListedOnce) {
         << d.message;
 }
 
+TEST(LibraryKernels, ALaunchBoundLoopsElementwiseKernelIsNamedOnceAfterTheLaunchBoundFinding) {
+    // A loop of tiny PyTorch ops, one every 10 us: two instantiations of the elementwise kernel
+    // (one block each), 60% and 25% of the kernel time, and a user kernel. Per instantiation only
+    // the first dominated, so it was warned of on its own and the other named again in the
+    // library finding; and that warning came before launch-bound, the finding that explains it.
+    test::HandTrace t;
+    t.addH100();
+    const std::string fill =
+        "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+        "at::detail::Array<char*, 1>)";
+    const std::string fillLong =
+        "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, "
+        "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<long>, "
+        "at::detail::Array<char*, 1>)";
+    for (int i = 0; i < 200; ++i) {
+        const model::TimeNs base = 10'000 * i;
+        const int which = i % 20;
+        const std::string& name = which < 12 ? fill : which < 17 ? fillLong : std::string("step");
+        t.kernel(
+            1, base + 6'000, base + 8'000, base + 4'000, name,
+            name == "step" ? test::launchConfig(1280, 256, 32) : test::launchConfig(1, 128, 32));
+    }
+    const AnalysisResult r = analyzeTrace(*t.finish());
+    const auto describe = [](const AnalysisResult& result) {
+        std::string s;
+        for (const Diagnostic& d : result.diagnostics) {
+            s += std::string(toString(d.rule)) + ": " + d.message + "\n";
+        }
+        return s;
+    };
+    ASSERT_TRUE(r.fired(RuleId::LaunchBound)) << describe(r);
+    const auto occupancy = r.findings(RuleId::LowOccupancyKernel);
+    ASSERT_EQ(occupancy.size(), 2u) << describe(r);
+    EXPECT_FALSE(r.fired(RuleId::LibraryKernels)) << describe(r);
+    std::size_t launchBoundAt = 0;
+    for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+        if (r.diagnostics[i].rule == RuleId::LaunchBound) {
+            launchBoundAt = i;
+        }
+    }
+    for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+        if (r.diagnostics[i].rule == RuleId::LowOccupancyKernel) {
+            EXPECT_GT(i, launchBoundAt) << describe(r);
+        }
+    }
+}
+
 TEST(LowOccupancyKernel, UserKernelsAreNamedByTheirShortNames) {
     test::HandTrace t;
     t.addH100();

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "analysis/GpuOps.h"
+#include "analysis/KernelNames.h"
 #include "analysis/Rules.h"
 
 namespace wl::analysis {
@@ -54,6 +55,35 @@ void keepInProportion(const AnalysisResult& result, std::vector<Diagnostic>& fou
             }
         }
     }
+}
+
+// Warnings first, then by rule; but a library kernel's low occupancy comes after the launch-bound
+// finding of its device, which explains it: a framework's elementwise kernel launched on a few
+// thousand elements fills little of the GPU because the program's ops are small, and only the
+// launch-bound finding says what to change (batch the work, fuse ops, capture a graph).
+void orderFindings(const model::Trace& trace, std::vector<Diagnostic>& found) {
+    std::set<std::int32_t> launchBound;
+    for (const Diagnostic& d : found) {
+        if (d.rule == RuleId::LaunchBound && d.severity == Severity::Warning) {
+            launchBound.insert(d.deviceId);
+        }
+    }
+    const auto explained = [&](const Diagnostic& d) {
+        return d.rule == RuleId::LowOccupancyKernel && !d.evidence.empty() &&
+               (launchBound.count(d.deviceId) != 0 || launchBound.count(-1) != 0) &&
+               !kernelLibrary(trace.str(trace.slice(d.evidence.front()).nameId)).empty();
+    };
+    const auto rank = [&](const Diagnostic& d) {
+        // Between LaunchBound and the next rule: after what explains it, before what follows.
+        return explained(d) ? 2.0 * static_cast<double>(RuleId::LaunchBound) + 1.0
+                            : 2.0 * static_cast<double>(d.rule);
+    };
+    std::stable_sort(found.begin(), found.end(), [&](const Diagnostic& a, const Diagnostic& b) {
+        if (a.severity != b.severity) {
+            return a.severity > b.severity;
+        }
+        return rank(a) < rank(b);
+    });
 }
 
 // The devices of which `window` selects some but not all of the streams that worked in its span
@@ -166,12 +196,7 @@ std::optional<AnalysisResult> analyzeTrace(const model::Trace& trace,
         nameTheirGpu(found);
     }
     keepInProportion(result, found);
-    std::stable_sort(found.begin(), found.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        if (a.severity != b.severity) {
-            return a.severity > b.severity;
-        }
-        return a.rule < b.rule;
-    });
+    orderFindings(trace, found);
     result.diagnostics = std::move(found);
     return result;
 }

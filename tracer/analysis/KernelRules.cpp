@@ -121,6 +121,19 @@ static void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& o
     for (const KernelStats& k : ctx.result.statistics.kernels) {
         shown.emplace(k.nameId, &k.shortName);
     }
+    // A library kernel dominates by its short name: the template instantiations of one
+    // PyTorch kernel are one kernel to the user, and are either all in the library finding or
+    // each in a warning of its own, never the same name in both.
+    const auto labelOf = [&ctx](model::StringId nameId) {
+        const std::string_view fullName = ctx.trace.str(nameId);
+        return std::string(kernelLibrary(fullName)) + " " + shortKernelName(fullName);
+    };
+    std::map<std::string, model::TimeNs> labelNs;
+    for (const auto& [key, g] : groups) {
+        if (!kernelLibrary(ctx.trace.str(key.second)).empty()) {
+            labelNs[labelOf(key.second)] += g.d.costNs;
+        }
+    }
     for (auto& [key, g] : groups) {
         const double sharePct = kernelTotal > 0 ? 100.0 * g.d.costNs / kernelTotal : 0.0;
         if (kernelTotal > 0 && sharePct < ctx.options.minKernelSharePct) {
@@ -129,8 +142,12 @@ static void checkLowOccupancy(const RuleContext& ctx, std::vector<Diagnostic>& o
         const std::string_view fullName = ctx.trace.str(key.second);
         const std::string name = shortKernelName(fullName);
         const std::string_view lib = kernelLibrary(fullName);
-        if (!lib.empty() && sharePct <= ctx.options.libraryKernelDominantPct) {
-            const std::string label = std::string(lib) + " " + name;
+        const double labelSharePct =
+            lib.empty() || kernelTotal <= 0
+                ? sharePct
+                : 100.0 * static_cast<double>(labelNs[labelOf(key.second)]) / kernelTotal;
+        if (!lib.empty() && labelSharePct <= ctx.options.libraryKernelDominantPct) {
+            const std::string label = labelOf(key.second);
             const auto [at, fresh] = listedAt.try_emplace(label, listed.size());
             if (fresh) {
                 listed.push_back(Listed{label, 0, {}});
