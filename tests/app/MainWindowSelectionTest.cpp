@@ -153,8 +153,9 @@ model::TrackIndex shiftDragOverStream2(MainWindow& window, model::TimeNs fromNs,
                      Qt::LeftButton, Qt::ShiftModifier);
     QApplication::sendEvent(timeline, &move);
     QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(toNs), rowY + 2));
-    if (window.isBusy())
+    if (window.isBusy()) {
         EXPECT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
     return stream2;
 }
 

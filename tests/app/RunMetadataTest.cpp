@@ -79,8 +79,9 @@ TEST(RunMetadata, EveryOptionRoundTrips) {
         change(option.id, request);
         ASSERT_NE(request, before) << "the test changes nothing for " << option.name;
         const auto metadata = runMetadata(request);
-        if (const char* key = workloads::metadataKey(option.id))
+        if (const char* key = workloads::metadataKey(option.id)) {
             EXPECT_TRUE(metadata.count(key)) << key;
+        }
         const auto back = runRequestOf(*traceWith(metadata));
         ASSERT_TRUE(back.has_value());
         EXPECT_EQ(*back, request);
