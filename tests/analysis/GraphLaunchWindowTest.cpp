@@ -112,17 +112,45 @@ TEST(GraphLaunchWindow, AFirstLaunchThatUploadsTheGraphIsWarmUp) {
     EXPECT_EQ(w->endNs(), ReplayLoop::lastNodeEndNs(10 * kMs));
 }
 
-TEST(GraphLaunchWindow, AGraphLaunchedTwiceIsNoLoopAndNvtxIterationsComeFirst) {
-    test::HandTrace twice;
-    for (int i = 0; i < 2; ++i) {
-        const std::uint64_t launch = twice.api("cudaGraphLaunch", i * kMs, i * kMs + 10 * kUs);
-        model::KernelDetail d;
-        d.graph.graphId = 1;
-        twice.builder().addKernel(twice.stream(1), i * kMs + 20 * kUs, i * kMs + 90 * kUs, "k",
-                                  launch, d);
+TEST(GraphLaunchWindow, GraphsLaunchedAFewTimesEachAreNoLoop) {
+    // NVIDIA's simpleCudaGraphs: four graphs made in four ways, each launched 3 times.
+    test::HandTrace few;
+    for (std::uint32_t graph = 1; graph <= 4; ++graph) {
+        for (int i = 0; i < 3; ++i) {
+            const model::TimeNs at = (graph * 3 + i) * kMs;
+            const std::uint64_t launch = few.api("cudaGraphLaunch", at, at + 10 * kUs);
+            model::KernelDetail d;
+            d.graph.graphId = graph;
+            few.builder().addKernel(few.stream(1), at + 20 * kUs, at + 90 * kUs, "k", launch, d);
+        }
     }
-    EXPECT_FALSE(graphLaunchWindow(*twice.finish()).has_value());
+    EXPECT_FALSE(graphLaunchWindow(*few.finish()).has_value());
+}
 
+TEST(GraphLaunchWindow, TwoGraphsLaunchedOncePerStepAreOneLoop) {
+    // A compiled model's forward and backward graphs, one launch of each per step; an eager step
+    // before them.
+    test::HandTrace t;
+    t.kernel(1, 0, 100 * kUs, -1, "eager");
+    for (int step = 0; step < 20; ++step) {
+        for (std::uint32_t graph : {3u, 4u}) {
+            const model::TimeNs at = kMs + step * 400 * kUs + (graph - 3) * 200 * kUs;
+            const std::uint64_t launch = t.api("cudaGraphLaunch", at, at + 10 * kUs);
+            model::KernelDetail d;
+            d.graph.graphId = graph;
+            t.builder().addKernel(t.stream(1), at + 20 * kUs, at + 150 * kUs,
+                                  graph == 3 ? "forward" : "backward", launch, d);
+        }
+    }
+    const auto w = graphLaunchWindow(*t.finish());
+    ASSERT_TRUE(w.has_value());
+    EXPECT_EQ(w->name, "CUDA graphs 3, 4");
+    EXPECT_EQ(w->instance, 20);
+    EXPECT_EQ(w->startNs(), kMs + 20 * kUs);
+    EXPECT_EQ(w->endNs(), kMs + 19 * 400 * kUs + 200 * kUs + 150 * kUs);
+}
+
+TEST(GraphLaunchWindow, NvtxIterationsComeFirst) {
     ReplayLoop marked;
     for (int step = 0; step < 5; ++step) {
         const model::TimeNs at = ReplayLoop::kReplaysNs + step * 10 * ReplayLoop::kPeriodNs;

@@ -18,13 +18,17 @@ namespace wl::analysis {
 // flows reach. Its graph is the ops' graph id where the producer records one (CUPTI, Nsight);
 // Kineto writes none, so there a graph is known by what a launch runs: its op count and the name
 // of its first op. The launch takes from its call's start to the end of its last op. The window
-// spans the launches of the graph launched most often, at least kMinLaunches times, from the
-// first kept launch's first op to the last one's last op: the eager warm-up before the capture, the
+// spans the launches of the graph launched most often, at least kMinLaunches times, and of any
+// graph launched at least half as often, from the first kept launch's first op to the last one's
+// last op: the eager warm-up before the capture, the
 // capture and instantiation, and the lazy loading of the modules they use are start-up, and the
 // GPU work of the replays (with the copies into the graph's inputs between them) is measured.
 namespace {
 
-constexpr std::size_t kMinLaunches = 3;
+// A replay loop replays many times (PyTorch's: hundreds; jacobiCudaGraphs: thousands). Samples
+// that launch each of several graphs a few times to show it can be done (simpleCudaGraphs: 4
+// graphs x 3) have no loop of graphs, and are better measured whole.
+constexpr std::size_t kMinLaunches = 10;
 
 struct Launch {
     model::TimeNs callNs = 0;
@@ -92,35 +96,64 @@ std::optional<AnalysisWindow> graphLaunchWindow(const model::Trace& trace) {
     for (const auto& [call, launch] : gatherLaunches(trace)) {
         byGraph[keyOf(launch)].push_back(launch);
     }
+    std::size_t most = 0;
     const std::vector<Launch>* best = nullptr;
     for (const auto& [key, list] : byGraph) {
-        if (list.size() >= kMinLaunches && (best == nullptr || list.size() > best->size())) {
+        if (list.size() > most) {
+            most = list.size();
             best = &list;
         }
     }
-    if (best == nullptr) {
+    if (best == nullptr || most < kMinLaunches) {
         return std::nullopt;
     }
+    // The loop's graphs: the most launched one and any launched about as often (a compiled
+    // model's forward and backward graphs, one launch each per step).
+    std::vector<const std::vector<Launch>*> loop;
+    std::vector<std::uint32_t> graphIds;
+    for (const auto& [key, list] : byGraph) {
+        if (2 * list.size() >= most) {
+            loop.push_back(&list);
+            graphIds.push_back(std::get<1>(key));
+        }
+    }
     std::vector<Launch> launches = *best;
-    std::sort(launches.begin(), launches.end(),
-              [](const Launch& a, const Launch& b) { return a.callNs < b.callNs; });
+    const auto byCall = [](const Launch& a, const Launch& b) { return a.callNs < b.callNs; };
+    std::sort(launches.begin(), launches.end(), byCall);
     std::vector<model::TimeNs> durationsNs;
     for (const Launch& l : launches) {
         durationsNs.push_back(l.lastOpEndNs - l.callNs);
     }
     const std::size_t warmUps = leadingWarmUps(durationsNs);
-    const std::uint32_t graphId = launches.front().graphId;
 
     AnalysisWindow w;
     w.source = WindowSource::GraphLaunches;
-    w.name = graphId != 0 ? model::graphLaunchName(graphId) : std::string("CUDA graph");
-    w.instance = static_cast<std::int32_t>(launches.size() - warmUps);
-    model::TimeNs endNs = 0;
-    for (std::size_t i = warmUps; i < launches.size(); ++i) {
-        endNs = std::max(endNs, launches[i].lastOpEndNs);
+    std::sort(graphIds.begin(), graphIds.end());
+    if (graphIds.front() == 0) {
+        w.name = loop.size() == 1 ? "CUDA graph" : std::to_string(loop.size()) + " CUDA graphs";
+    } else if (loop.size() == 1) {
+        w.name = model::graphLaunchName(graphIds.front());
+    } else {
+        w.name = "CUDA graphs";
+        for (std::size_t i = 0; i < graphIds.size(); ++i) {
+            w.name += (i == 0 ? " " : ", ") + std::to_string(graphIds[i]);
+        }
     }
-    // From the first kept launch's first op: the GPU is not idle before the host launched it.
-    w.parts = {{launches[warmUps].firstOpNs, endNs}};
+    w.instance = static_cast<std::int32_t>(launches.size() - warmUps);
+    // From the first op of the first launch after the warm-up (of any of the loop's graphs: the
+    // GPU is not idle before the host launched it) to the last op of the last launch.
+    const model::TimeNs fromCallNs = launches[warmUps].callNs;
+    model::TimeNs startNs = launches[warmUps].firstOpNs;
+    model::TimeNs endNs = 0;
+    for (const std::vector<Launch>* list : loop) {
+        for (const Launch& l : *list) {
+            if (l.callNs >= fromCallNs || warmUps == 0) {
+                startNs = std::min(startNs, l.firstOpNs);
+            }
+            endNs = std::max(endNs, l.lastOpEndNs);
+        }
+    }
+    w.parts = {{startNs, endNs}};
     for (std::size_t i = 0; i < warmUps; ++i) {
         w.leftOut.push_back({LeftOut::Kind::WarmUp,
                              {launches[i].callNs, launches[i].lastOpEndNs},

@@ -150,7 +150,8 @@ inline constexpr double kMinLeftOutPct = 5.0;
 std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace);
 
 // The iterations of a CUDA graph replay loop: every launch of the graph launched most often (at
-// least 3 times), from the first launch's first GPU op to the end of the last launch's GPU work.
+// least 10 times; with any graph launched at least half as often), from the first launch's first
+// GPU op to the end of the last launch's GPU work.
 // Leading launches far longer than the others are left out as warm-up (leadingWarmUps), and the
 // start-up and tear-down outside the window are named in leftOut. Nullopt when no graph is launched
 // 3 times, and for a merged job whose ranks share no clock. The rule is in GraphLaunchWindow.cpp.
