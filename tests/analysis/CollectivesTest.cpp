@@ -1,0 +1,256 @@
+// Collectives matched across the ranks of a job: arrivals, the last rank, its lateness, the
+// others' waits, and what cannot be matched.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "HandJob.h"
+#include "analysis/Collectives.h"
+#include "analysis/Ranks.h"
+
+namespace wl::analysis {
+namespace {
+
+using model::TimeNs;
+using test::HandJob;
+
+constexpr std::string_view kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(Storage<4096ul>)";
+constexpr std::string_view kBroadcast = "ncclDevKernel_Broadcast_RING_LL(Storage<4096ul>)";
+
+AnalysisWindow everything() {
+    AnalysisWindow w;
+    w.parts = {{0, 1'000'000'000}};
+    return w;
+}
+
+const std::vector<std::int32_t> kTwoRanks = {0, 1};
+const std::vector<std::int32_t> kThreeRanks = {0, 1, 2};
+
+// The PyTorch profiler's args on a NCCL kernel of process group `group` over ranks `ranks`.
+std::string groupArgs(std::string_view collective, std::string_view group, std::string_view ranks) {
+    return std::string(R"("Collective name":")") + std::string(collective) +
+           R"(","In msg nelems":1051402,"Process Group Name":")" + std::string(group) +
+           R"(","Process Group Description":"default_pg","Process Group Ranks":")" +
+           std::string(ranks) + R"(")";
+}
+
+TEST(Collectives, TheCollectiveANcclKernelNameSays) {
+    EXPECT_EQ(collectiveOfKernel(kAllReduce), "AllReduce");
+    EXPECT_EQ(collectiveOfKernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ...)"),
+              "AllReduce");
+    EXPECT_EQ(collectiveOfKernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"),
+              "SendRecv");
+    EXPECT_EQ(collectiveOfKernel("gemm"), "gemm");
+}
+
+TEST(Collectives, TwoRanksTheKthKernelOfEachIsOneCollective) {
+    // Rank 1 arrives 200 ns late at the first all-reduce, rank 0 100 ns late at the second; each
+    // collective's kernels end together, when the last rank has joined.
+    HandJob job;
+    job.kernel(0, 0, 7, 50, 90);  // not a collective
+    job.kernel(0, 0, 17, 100, 500, kAllReduce);
+    job.kernel(1, 0, 17, 300, 500, kAllReduce);
+    job.kernel(0, 0, 17, 1000, 1300, kAllReduce);
+    job.kernel(1, 0, 17, 900, 1300, kAllReduce);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kTwoRanks);
+
+    ASSERT_EQ(s.communicators.size(), 1u);
+    EXPECT_EQ(s.communicators[0].key, CollectiveKey::StreamOrder);
+    EXPECT_EQ(s.communicators[0].name, "NCCL stream 17");
+    EXPECT_EQ(s.communicators[0].counts, (std::vector<std::uint64_t>{2, 2}));
+    EXPECT_TRUE(s.mismatches.empty());
+    ASSERT_EQ(s.collectives.size(), 2u);
+
+    const MatchedCollective& first = s.collectives[0];
+    EXPECT_EQ(first.sequence, 1u);
+    EXPECT_EQ(first.name, "AllReduce");
+    ASSERT_EQ(first.arrivals.size(), 2u);
+    EXPECT_EQ(first.arrivals[0].arrivalNs, 100);
+    EXPECT_EQ(first.arrivals[1].arrivalNs, 300);
+    EXPECT_EQ(first.lastArrival().rank, 1u);
+    EXPECT_EQ(first.latenessNs, 200);
+    EXPECT_EQ(first.arrivals[0].waitNs, 200);
+    EXPECT_EQ(first.arrivals[1].waitNs, 0);
+    EXPECT_EQ(first.totalWaitNs, 200);
+    EXPECT_EQ(first.endSpreadNs, 0);
+    EXPECT_EQ(trace->slice(first.arrivals[1].kernel).startNs, 300);
+
+    const MatchedCollective& second = s.collectives[1];
+    EXPECT_EQ(second.sequence, 2u);
+    EXPECT_EQ(second.lastArrival().rank, 0u);
+    EXPECT_EQ(second.latenessNs, 100);
+    EXPECT_EQ(second.arrivals[1].waitNs, 100);
+
+    EXPECT_EQ(s.lastCount, (std::vector<std::uint64_t>{1, 1}));
+    EXPECT_EQ(s.latenessNs, (std::vector<TimeNs>{100, 200}));
+    EXPECT_EQ(s.waitNs, (std::vector<TimeNs>{200, 100}));
+    EXPECT_EQ(s.totalWaitNs, 300);
+    EXPECT_EQ(s.mostOftenLast(), 0u);  // a tie: the lowest rank
+    EXPECT_EQ(s.costliest(5), (std::vector<std::size_t>{0, 1}));
+    EXPECT_EQ(s.costliest(1), (std::vector<std::size_t>{0}));
+}
+
+TEST(Collectives, ThreeRanksLatenessIsAgainstTheSecondLast) {
+    // Arrivals 100, 400 and 250: rank 1 is last, 150 ns after rank 2 (had it been on time, the
+    // collective would have waited for rank 2 instead); rank 0 waited the spread, 300 ns.
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 600, kAllReduce);
+    job.kernel(1, 0, 17, 400, 600, kAllReduce);
+    job.kernel(2, 0, 17, 250, 605, kAllReduce);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kThreeRanks);
+    ASSERT_EQ(s.collectives.size(), 1u);
+    const MatchedCollective& c = s.collectives[0];
+    EXPECT_EQ(c.lastArrival().rank, 1u);
+    EXPECT_EQ(c.latenessNs, 150);
+    EXPECT_EQ(c.spreadNs(), 300);
+    ASSERT_EQ(c.arrivals.size(), 3u);
+    EXPECT_EQ(c.arrivals[0].waitNs, 300);
+    EXPECT_EQ(c.arrivals[1].waitNs, 0);
+    EXPECT_EQ(c.arrivals[2].waitNs, 150);
+    EXPECT_EQ(c.totalWaitNs, 450);
+    EXPECT_EQ(c.endSpreadNs, 5);
+    EXPECT_EQ(s.lastCount, (std::vector<std::uint64_t>{0, 1, 0}));
+    EXPECT_EQ(s.mostOftenLast(), 1u);
+    EXPECT_EQ(s.totalWaitNs, 450);
+}
+
+TEST(Collectives, ARankWithFewerAndDifferentNamesAreReported) {
+    // Rank 1 lost its third all-reduce; at the second, rank 0 ran a broadcast where rank 1 ran
+    // an all-reduce: that one is no match, and the first is.
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 200, kAllReduce);
+    job.kernel(1, 0, 17, 150, 200, kAllReduce);
+    job.kernel(0, 0, 17, 300, 400, kBroadcast);
+    job.kernel(1, 0, 17, 320, 400, kAllReduce);
+    job.kernel(0, 0, 17, 500, 600, kAllReduce);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kTwoRanks);
+    ASSERT_EQ(s.collectives.size(), 1u);
+    EXPECT_EQ(s.collectives[0].sequence, 1u);
+    ASSERT_EQ(s.mismatches.size(), 2u);
+
+    const CollectiveMismatch& fewer = s.mismatches[0];
+    EXPECT_EQ(fewer.kind, CollectiveMismatch::Kind::FewerOnRank);
+    EXPECT_EQ(fewer.rank, 1u);
+    EXPECT_EQ(fewer.sequence, 2u);  // its count
+    EXPECT_EQ(fewer.count, 1u);
+
+    const CollectiveMismatch& names = s.mismatches[1];
+    EXPECT_EQ(names.kind, CollectiveMismatch::Kind::DifferentNames);
+    EXPECT_EQ(names.sequence, 2u);
+    EXPECT_EQ(names.count, 1u);
+    EXPECT_EQ(names.detail, "Broadcast on rank 0, AllReduce on rank 1");
+}
+
+TEST(Collectives, ProcessGroupsAreMatchedByTheirArgsNotByTime) {
+    // Two process groups whose collectives interleave differently on the two ranks, on streams
+    // whose ids differ: the args say which is which.
+    const std::string pg0 = groupArgs("allreduce", "0", "[0, 1]");
+    const std::string pg1 = groupArgs("allgather", "1", "[0, 1]");
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 300, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", pg0);
+    job.kernel(0, 0, 21, 150, 350, "ncclDevKernel_AllGather_RING_LL", pg1);
+    job.kernel(1, 0, 40, 120, 350, "ncclDevKernel_AllGather_RING_LL", pg1);  // gathers first
+    job.kernel(1, 0, 33, 260, 300, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", pg0);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kTwoRanks);
+    EXPECT_TRUE(s.mismatches.empty());
+    ASSERT_EQ(s.communicators.size(), 2u);
+    EXPECT_EQ(s.communicators[0].key, CollectiveKey::ProcessGroup);
+    EXPECT_EQ(s.communicators[0].name, "process group 0 (default_pg)");
+    ASSERT_EQ(s.collectives.size(), 2u);
+    const MatchedCollective& reduce = s.collectives[0];  // the first to start
+    EXPECT_EQ(reduce.name, "allreduce");
+    EXPECT_EQ(reduce.communicator, 0u);
+    EXPECT_EQ(reduce.lastArrival().rank, 1u);
+    EXPECT_EQ(reduce.latenessNs, 160);
+    const MatchedCollective& gather = s.collectives[1];
+    EXPECT_EQ(gather.name, "allgather");
+    EXPECT_EQ(s.communicators[gather.communicator].name, "process group 1 (default_pg)");
+    EXPECT_EQ(gather.lastArrival().rank, 0u);
+    EXPECT_EQ(gather.latenessNs, 30);
+}
+
+TEST(Collectives, ARankAProcessGroupListsButThatRanNoneOfItsCollectivesIsReported) {
+    const std::string all = groupArgs("allreduce", "0", "[0, 1, 2]");
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 300, kAllReduce, all);
+    job.kernel(1, 0, 17, 150, 300, kAllReduce, all);
+    job.kernel(2, 0, 7, 0, 50);  // rank 2 did other work
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kThreeRanks);
+    ASSERT_EQ(s.communicators.size(), 1u);
+    EXPECT_EQ(s.communicators[0].members, (std::vector<bool>{true, true, true}));
+    EXPECT_TRUE(s.collectives.empty());  // never complete without rank 2
+    ASSERT_EQ(s.mismatches.size(), 1u);
+    EXPECT_EQ(s.mismatches[0].kind, CollectiveMismatch::Kind::FewerOnRank);
+    EXPECT_EQ(s.mismatches[0].rank, 2u);
+    EXPECT_EQ(s.mismatches[0].count, 1u);
+}
+
+TEST(Collectives, StreamsArePairedByFirstUseWhateverTheirIds) {
+    // Each rank's first NCCL stream is one communicator, its second another.
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 200, kAllReduce);
+    job.kernel(0, 0, 21, 150, 260, kBroadcast);
+    job.kernel(1, 1, 23, 120, 200, kAllReduce);
+    job.kernel(1, 1, 29, 160, 260, kBroadcast);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kTwoRanks);
+    EXPECT_TRUE(s.mismatches.empty());
+    ASSERT_EQ(s.communicators.size(), 2u);
+    EXPECT_EQ(s.communicators[0].name, "NCCL streams 17, 23");
+    EXPECT_EQ(s.communicators[1].name, "NCCL streams 21, 29");
+    ASSERT_EQ(s.collectives.size(), 2u);
+    EXPECT_EQ(s.collectives[0].name, "AllReduce");
+    EXPECT_EQ(s.collectives[0].latenessNs, 20);
+    EXPECT_EQ(s.collectives[1].name, "Broadcast");
+    EXPECT_EQ(s.collectives[1].latenessNs, 10);
+}
+
+TEST(Collectives, TheWindowKeepsTheCollectivesInItNumberedFromTheTraceStart) {
+    HandJob job;
+    for (TimeNs t : {0, 1000, 2000}) {
+        job.kernel(0, 0, 17, t, t + 500, kAllReduce);
+        job.kernel(1, 0, 17, t + 100, t + 500, kAllReduce);
+    }
+    const auto trace = job.finish();
+    AnalysisWindow w;
+    w.parts = {{900, 1600}};
+    const CollectiveStats s = matchCollectives(*trace, w, kTwoRanks);
+    ASSERT_EQ(s.collectives.size(), 1u);
+    EXPECT_EQ(s.collectives[0].sequence, 2u);
+    EXPECT_EQ(s.collectives[0].firstArrivalNs, 1000);
+    EXPECT_EQ(s.totalWaitNs, 100);
+}
+
+TEST(Collectives, RankStatsMatchTheJobsCollectives) {
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 500, kAllReduce);
+    job.kernel(1, 0, 17, 300, 500, kAllReduce);
+    job.metadata("rank alignment mode", "start");
+    const auto trace = job.finish();
+    const auto window = resolveWindow(*trace);
+    ASSERT_TRUE(window.ok());
+    const RankStats stats = computeRankStats(*trace, window.value());
+    ASSERT_EQ(stats.collectives.collectives.size(), 1u);
+    EXPECT_EQ(stats.collectives.collectives[0].latenessNs, 200);
+    EXPECT_EQ(stats.collectives.mostOftenLast(), 1u);
+}
+
+TEST(Collectives, OneRankHasNothingToCompare) {
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 500, kAllReduce);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), std::vector<std::int32_t>{0});
+    EXPECT_TRUE(s.communicators.empty());
+    EXPECT_TRUE(s.collectives.empty());
+    EXPECT_FALSE(s.mostOftenLast().has_value());
+}
+
+}  // namespace
+}  // namespace wl::analysis
