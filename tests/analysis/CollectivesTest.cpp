@@ -9,6 +9,9 @@
 #include "HandJob.h"
 #include "analysis/Collectives.h"
 #include "analysis/Ranks.h"
+#include "io/RankJob.h"
+#include "io/TraceFile.h"
+#include "support/TestData.h"
 
 namespace wl::analysis {
 namespace {
@@ -250,6 +253,92 @@ TEST(Collectives, OneRankHasNothingToCompare) {
     EXPECT_TRUE(s.communicators.empty());
     EXPECT_TRUE(s.collectives.empty());
     EXPECT_FALSE(s.mostOftenLast().has_value());
+}
+
+// A real job: two ranks of a PyTorch DDP training run on one host, the second slowed by 20 ms on
+// the host every third step (tests/data/collectives/README.md). The expected figures come from
+// tests/data/collectives/check_collectives.py, which computes them from the JSON alone (the
+// k-th NCCL kernel of each rank per communicator, its "ts" read as an exact decimal):
+//   check_collectives.py ddp_kineto_rank-0.json.gz ddp_kineto_rank-1.json.gz
+//   check_collectives.py ddp_record.merged.json.gz
+
+RankStats wholeJob(const model::Trace& trace) {
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::WholeTrace;
+    const auto window = resolveWindow(trace, whole);
+    EXPECT_TRUE(window.ok());
+    return computeRankStats(trace, window.value());
+}
+
+// (sequence, lateness) of the collectives in which the last rank was more than 10 ms late.
+std::vector<std::pair<std::uint64_t, TimeNs>> lateByMoreThan10Ms(const CollectiveStats& s) {
+    std::vector<std::pair<std::uint64_t, TimeNs>> out;
+    for (const MatchedCollective& c : s.collectives) {
+        if (c.latenessNs > 10'000'000)
+            out.emplace_back(c.sequence, c.latenessNs);
+    }
+    return out;
+}
+
+TEST(CollectivesOfARealJob, ProfilerTracesMatchByProcessGroup) {
+    const auto job = io::loadRankJob({test::dataPath("collectives/ddp_kineto_rank-0.json.gz"),
+                                      test::dataPath("collectives/ddp_kineto_rank-1.json.gz")});
+    ASSERT_TRUE(job.ok()) << job.error().describe();
+    const RankStats stats = wholeJob(*job.value().trace);
+    const CollectiveStats& s = stats.collectives;
+    ASSERT_EQ(s.communicators.size(), 1u);
+    EXPECT_EQ(s.communicators[0].key, CollectiveKey::ProcessGroup);
+    EXPECT_EQ(s.communicators[0].name, "process group 0 (default_pg)");
+    EXPECT_TRUE(s.mismatches.empty());
+    ASSERT_EQ(s.collectives.size(), 60u);
+    EXPECT_EQ(s.collectives.front().name, "allreduce");
+    // Rank 1 is last at every all-reduce, by 20-odd ms in every third step's first one (and in
+    // the first step, the warm-up).
+    EXPECT_EQ(s.lastCount, (std::vector<std::uint64_t>{0, 60}));
+    EXPECT_EQ(s.latenessNs, (std::vector<TimeNs>{0, 269'226'093}));
+    EXPECT_EQ(s.totalWaitNs, 269'226'093);
+    EXPECT_EQ(s.mostOftenLast(), 1u);
+    const std::vector<std::pair<std::uint64_t, TimeNs>> late = {
+        {1, 26'850'315},  {7, 22'370'097},  {13, 22'426'950}, {19, 22'236'758}, {25, 22'497'254},
+        {31, 21'956'224}, {37, 22'181'767}, {43, 22'038'013}, {49, 22'500'081}, {55, 22'059'915}};
+    EXPECT_EQ(lateByMoreThan10Ms(s), late);
+    const std::vector<std::size_t> costliest = s.costliest(3);
+    ASSERT_EQ(costliest.size(), 3u);
+    EXPECT_EQ(s.collectives[costliest[0]].sequence, 1u);
+    EXPECT_EQ(s.collectives[costliest[1]].sequence, 49u);
+    EXPECT_EQ(s.collectives[costliest[2]].sequence, 25u);
+    // Matched right on one clock: each all-reduce's kernels end within a few microseconds.
+    for (const MatchedCollective& c : s.collectives)
+        EXPECT_LT(c.endSpreadNs, 5'000) << "all-reduce #" << c.sequence;
+}
+
+TEST(CollectivesOfARealJob, ARecordingWithoutArgsMatchesByStreamOrder) {
+    const auto trace = io::loadTrace(test::dataPath("collectives/ddp_record.merged.json.gz"));
+    ASSERT_TRUE(trace.ok()) << trace.error().describe();
+    const RankStats stats = wholeJob(*trace.value());
+    const CollectiveStats& s = stats.collectives;
+    ASSERT_EQ(s.communicators.size(), 1u);
+    EXPECT_EQ(s.communicators[0].key, CollectiveKey::StreamOrder);
+    EXPECT_EQ(s.communicators[0].name, "NCCL stream 17");
+    EXPECT_TRUE(s.mismatches.empty());
+    // DDP's start-up (an all-gather, four broadcasts), then two all-reduces a step.
+    ASSERT_EQ(s.collectives.size(), 70u);
+    EXPECT_EQ(s.collectives[0].name, "AllGather");
+    EXPECT_EQ(s.collectives[1].name, "Broadcast");
+    EXPECT_EQ(s.collectives[69].name, "AllReduce");
+    EXPECT_EQ(s.lastCount, (std::vector<std::uint64_t>{26, 44}));
+    EXPECT_EQ(s.latenessNs, (std::vector<TimeNs>{13'627'593, 247'762'087}));
+    EXPECT_EQ(s.totalWaitNs, 261'389'680);
+    EXPECT_EQ(s.mostOftenLast(), 1u);
+    const std::vector<std::pair<std::uint64_t, TimeNs>> late = {
+        {9, 21'879'357},  {11, 21'020'435}, {17, 20'522'845}, {23, 20'448'664},
+        {29, 20'544'234}, {35, 21'956'891}, {41, 20'337'643}, {47, 21'067'009},
+        {53, 20'620'510}, {59, 20'026'075}, {65, 20'370'672}};
+    EXPECT_EQ(lateByMoreThan10Ms(s), late);
+    for (const MatchedCollective& c : s.collectives) {
+        if (c.latenessNs > 10'000'000)
+            EXPECT_EQ(c.lastArrival().rank, 1u) << "#" << c.sequence;
+    }
 }
 
 }  // namespace
