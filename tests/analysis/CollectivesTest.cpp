@@ -215,6 +215,27 @@ TEST(Collectives, StreamsArePairedByFirstUseWhateverTheirIds) {
     EXPECT_EQ(s.collectives[1].latenessNs, 10);
 }
 
+TEST(Collectives, PointToPointKernelsAreCountedNotMatched) {
+    // A send/receive pairs two ranks, each with its own peer: no all-ranks arrival to compare.
+    constexpr std::string_view kSendRecv =
+        "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)";
+    HandJob job;
+    job.kernel(0, 0, 17, 100, 200, kSendRecv);
+    job.kernel(1, 0, 17, 400, 500, kSendRecv);
+    job.kernel(1, 0, 17, 600, 700, "ncclDevKernel_AllReduce", groupArgs("recv", "0", "[0, 1]"));
+    job.kernel(0, 0, 17, 800, 900, kAllReduce);
+    job.kernel(1, 0, 17, 850, 900, kAllReduce);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kTwoRanks);
+    EXPECT_EQ(s.pointToPoint, (std::vector<std::uint64_t>{1, 2}));
+    EXPECT_TRUE(s.mismatches.empty());
+    ASSERT_EQ(s.collectives.size(), 1u);
+    EXPECT_EQ(s.collectives[0].latenessNs, 50);
+    EXPECT_TRUE(isPointToPoint("SendRecv"));
+    EXPECT_TRUE(isPointToPoint("recv"));
+    EXPECT_FALSE(isPointToPoint("allreduce"));
+}
+
 TEST(Collectives, TheWindowKeepsTheCollectivesInItNumberedFromTheTraceStart) {
     HandJob job;
     for (TimeNs t : {0, 1000, 2000}) {

@@ -1,6 +1,7 @@
 #include "analysis/Collectives.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <limits>
 #include <map>
@@ -62,10 +63,10 @@ bool byStart(const RankKernel& a, const RankKernel& b) {
     return a.startNs != b.startNs ? a.startNs < b.startNs : a.ref < b.ref;
 }
 
-// Every NCCL kernel of the job's ranks, on its communicator: process groups by their args, the
-// rest by the order of each rank's NCCL streams.
-std::vector<Gathered> gatherKernels(const model::Trace& trace,
-                                    std::span<const std::int32_t> ranks) {
+// Every NCCL kernel of the job's ranks but the point-to-point ones (counted per rank), on its
+// communicator: process groups by their args, the rest by the order of each rank's NCCL streams.
+std::vector<Gathered> gatherKernels(const model::Trace& trace, std::span<const std::int32_t> ranks,
+                                    std::vector<std::uint64_t>& pointToPoint) {
     std::unordered_map<std::int32_t, std::size_t> rankIndex;
     for (std::size_t i = 0; i < ranks.size(); ++i)
         rankIndex.emplace(ranks[i], i);
@@ -90,18 +91,18 @@ std::vector<Gathered> gatherKernels(const model::Trace& trace,
                 continue;
             RankKernel k{{t, i}, s.startNs, s.endNs(), {}};
             const std::string_view args = trace.extraArgs(s);
+            auto known = kernelCollective.find(s.nameId);
+            if (known == kernelCollective.end())
+                known = kernelCollective.emplace(s.nameId, collectiveOfKernel(trace.str(s.nameId)))
+                            .first;
             std::optional<std::string> name;
             if (!args.empty())
                 name = keptArg(args, kCollectiveNameArg);
-            if (!name) {
-                auto known = kernelCollective.find(s.nameId);
-                if (known == kernelCollective.end())
-                    known =
-                        kernelCollective.emplace(s.nameId, collectiveOfKernel(trace.str(s.nameId)))
-                            .first;
-                name = known->second;
+            if (isPointToPoint(known->second) || (name && isPointToPoint(*name))) {
+                ++pointToPoint[rank->second];
+                continue;
             }
-            k.name = std::move(*name);
+            k.name = name ? std::move(*name) : known->second;
             const std::optional<std::string> group =
                 args.empty() ? std::nullopt : keptArg(args, kGroupNameArg);
             if (!group) {
@@ -258,6 +259,17 @@ std::vector<std::size_t> CollectiveStats::costliest(std::size_t count) const {
     return out;
 }
 
+bool isPointToPoint(std::string_view collective) {
+    const auto is = [&](std::string_view name) {
+        return std::equal(collective.begin(), collective.end(), name.begin(), name.end(),
+                          [](char a, char b) {
+                              return std::tolower(static_cast<unsigned char>(a)) ==
+                                     std::tolower(static_cast<unsigned char>(b));
+                          });
+    };
+    return is("sendrecv") || is("send") || is("recv");
+}
+
 std::string collectiveOfKernel(std::string_view kernelName) {
     for (const std::string_view prefix : {"ncclDevKernel_", "ncclKernel_"}) {
         if (kernelName.starts_with(prefix)) {
@@ -276,7 +288,8 @@ CollectiveStats matchCollectives(const model::Trace& trace, const AnalysisWindow
     stats.lastCount.assign(ranks.size(), 0);
     stats.latenessNs.assign(ranks.size(), 0);
     stats.waitNs.assign(ranks.size(), 0);
-    for (Gathered& g : gatherKernels(trace, ranks)) {
+    stats.pointToPoint.assign(ranks.size(), 0);
+    for (Gathered& g : gatherKernels(trace, ranks, stats.pointToPoint)) {
         Communicator comm;
         comm.key = g.key;
         comm.name = g.name;

@@ -114,6 +114,10 @@ struct CollectiveStats {
     std::vector<model::TimeNs> latenessNs;  // its lateness summed over those
     std::vector<model::TimeNs> waitNs;      // its waits summed
     model::TimeNs totalWaitNs = 0;          // every rank's waits summed
+    // Per rank: its point-to-point NCCL kernels (send/receive), over the whole trace. Left out:
+    // one pairs two ranks, each with a peer of its own, so the k-th of each rank is no one
+    // operation and no rank waits for every other.
+    std::vector<std::uint64_t> pointToPoint;
 
     // The rank (index) that arrived last most often (the lowest on a tie); nullopt when no
     // collective had a late rank.
@@ -128,6 +132,10 @@ struct CollectiveStats {
 // collective. Pure function of its arguments; thread-safe.
 CollectiveStats matchCollectives(const model::Trace& trace, const AnalysisWindow& window,
                                  std::span<const std::int32_t> ranks);
+
+// Whether a collective's name (collectiveOfKernel's, or the profiler's "Collective name") is a
+// point-to-point transfer: "SendRecv", "send", "recv".
+bool isPointToPoint(std::string_view collective);
 
 // The collective a NCCL kernel's name says ("ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)" and
 // "ncclKernel_AllReduce_RING_LL_Sum_float(...)": "AllReduce"); the name itself when it says none.

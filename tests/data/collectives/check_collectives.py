@@ -4,7 +4,8 @@
     check_collectives.py RANK0.json.gz RANK1.json.gz ...   (PyTorch profiler traces, one per rank)
     check_collectives.py JOB.merged.json.gz                (a job `warpline record` merged)
 
-Each rank's NCCL kernels ("cat": "kernel", name "nccl...") are put on a communicator: the
+Each rank's NCCL kernels ("cat": "kernel", name "nccl...") but the point-to-point ones
+(send/receive) are put on a communicator: the
 profiler's "Process Group Name" and "Process Group Ranks" args where the kernel has them, else the
 kernel's stream; on each communicator the k-th kernel of every rank, in start order, is one
 collective. A rank arrives when its kernel starts; the last rank is the latest arrival (the lowest
@@ -53,6 +54,8 @@ def kernels_by_rank(paths):
         for e in trace["traceEvents"]:
             if e.get("cat") != "kernel" or not e.get("name", "").startswith("nccl"):
                 continue
+            if collective_name(e).lower() in ("sendrecv", "send", "recv"):
+                continue  # point-to-point: pairs two ranks, no all-ranks arrival
             rank = int(rank_of_pid.get(e["pid"], own_rank))
             start = base + int(e["ts"] * 1000)
             end = base + int((e["ts"] + e["dur"]) * 1000)
