@@ -45,22 +45,6 @@ void collectiveJson(io::JsonWriter& out, const analysis::RankStats& stats,
     out.endObject();
 }
 
-// "rank 1 ran 58 collectives on process group 0, 2 fewer than another rank"
-std::string mismatchText(const analysis::RankStats& stats, const analysis::CollectiveMismatch& m) {
-    const analysis::CollectiveStats& s = stats.collectives;
-    const std::string& comm = s.communicators[m.communicator].name;
-    if (m.kind == analysis::CollectiveMismatch::Kind::FewerOnRank) {
-        return "rank " + std::to_string(rankNumber(stats, m.rank)) + " ran " +
-               std::to_string(m.sequence) + " collectives on " + comm + ", " +
-               std::to_string(m.count) +
-               " fewer than another rank: the later ones are not compared, and if one was lost "
-               "in the middle, the ones after it are matched wrong";
-    }
-    return comm + ": " + std::to_string(m.count) +
-           " sequence numbers hold different collectives, not compared (the first, #" +
-           std::to_string(m.sequence) + ": " + m.detail + ")";
-}
-
 }  // namespace
 
 void appendCollectiveJson(io::JsonWriter& out, const analysis::RankStats& stats) {
@@ -121,7 +105,7 @@ void appendCollectiveJson(io::JsonWriter& out, const analysis::RankStats& stats)
             out.null();
         out.field("sequence", m.sequence);
         out.field("count", m.count);
-        out.field("text", mismatchText(stats, m));
+        out.field("text", s.describe(m));
         out.endObject();
     }
     out.endArray();
@@ -162,7 +146,7 @@ void printCollectiveText(std::ostream& out, const analysis::RankStats& stats) {
             << "\n";
     }
     for (const analysis::CollectiveMismatch& m : s.mismatches)
-        out << "  mismatch: " << mismatchText(stats, m) << "\n";
+        out << "  mismatch: " << s.describe(m) << "\n";
     if (s.collectives.empty())
         return;
     if (const auto most = s.mostOftenLast()) {

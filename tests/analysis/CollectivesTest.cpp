@@ -121,6 +121,29 @@ TEST(Collectives, ThreeRanksLatenessIsAgainstTheSecondLast) {
     EXPECT_EQ(s.totalWaitNs, 450);
 }
 
+TEST(Collectives, ASubgroupsCollectivesHaveOnlyItsMembers) {
+    // Process group 1 holds ranks 1 and 2 of three: rank 0 has no part in its collectives.
+    const std::string pg1 = groupArgs("allreduce", "1", "[1, 2]");
+    HandJob job;
+    job.kernel(1, 0, 17, 100, 300, kAllReduce, pg1);
+    job.kernel(2, 0, 17, 180, 300, kAllReduce, pg1);
+    const auto trace = job.finish();
+    const CollectiveStats s = matchCollectives(*trace, everything(), kThreeRanks);
+    ASSERT_EQ(s.communicators.size(), 1u);
+    EXPECT_EQ(s.communicators[0].members, (std::vector<bool>{false, true, true}));
+    EXPECT_EQ(s.communicators[0].counts, (std::vector<std::uint64_t>{0, 1, 1}));
+    EXPECT_TRUE(s.mismatches.empty());
+    ASSERT_EQ(s.collectives.size(), 1u);
+    const MatchedCollective& c = s.collectives[0];
+    ASSERT_EQ(c.arrivals.size(), 2u);
+    EXPECT_EQ(c.arrivalOf(0), nullptr);
+    ASSERT_NE(c.arrivalOf(1), nullptr);
+    EXPECT_EQ(c.arrivalOf(1)->waitNs, 80);
+    ASSERT_NE(c.arrivalOf(2), nullptr);
+    EXPECT_EQ(c.arrivalOf(2)->arrivalNs, 180);
+    EXPECT_EQ(s.lastCount, (std::vector<std::uint64_t>{0, 0, 1}));
+}
+
 TEST(Collectives, ARankWithFewerAndDifferentNamesAreReported) {
     // Rank 1 lost its third all-reduce; at the second, rank 0 ran a broadcast where rank 1 ran
     // an all-reduce: that one is no match, and the first is.
@@ -147,6 +170,13 @@ TEST(Collectives, ARankWithFewerAndDifferentNamesAreReported) {
     EXPECT_EQ(names.sequence, 2u);
     EXPECT_EQ(names.count, 1u);
     EXPECT_EQ(names.detail, "Broadcast on rank 0, AllReduce on rank 1");
+    EXPECT_EQ(s.describe(fewer),
+              "rank 1 ran 2 collectives on NCCL stream 17, 1 fewer than another rank: the later "
+              "ones are not compared, and if one was lost in the middle, the ones after it are "
+              "matched wrong");
+    EXPECT_EQ(s.describe(names),
+              "NCCL stream 17: 1 sequence number holds different collectives, not compared (the "
+              "first, #2: Broadcast on rank 0, AllReduce on rank 1)");
 }
 
 TEST(Collectives, ProcessGroupsAreMatchedByTheirArgsNotByTime) {
@@ -357,8 +387,9 @@ TEST(CollectivesOfARealJob, ARecordingWithoutArgsMatchesByStreamOrder) {
         {53, 20'620'510}, {59, 20'026'075}, {65, 20'370'672}};
     EXPECT_EQ(lateByMoreThan10Ms(s), late);
     for (const MatchedCollective& c : s.collectives) {
-        if (c.latenessNs > 10'000'000)
+        if (c.latenessNs > 10'000'000) {
             EXPECT_EQ(c.lastArrival().rank, 1u) << "#" << c.sequence;
+        }
     }
 }
 

@@ -227,11 +227,11 @@ const char* toString(CollectiveMismatch::Kind kind) {
 }
 
 const CollectiveArrival* MatchedCollective::arrivalOf(std::size_t rank) const {
-    for (const CollectiveArrival& a : arrivals) {
-        if (a.rank == rank)
-            return &a;
-    }
-    return nullptr;
+    // By rank, so a map of many ranks finds each cell's arrival in log time.
+    const auto it =
+        std::lower_bound(arrivals.begin(), arrivals.end(), rank,
+                         [](const CollectiveArrival& a, std::size_t r) { return a.rank < r; });
+    return it != arrivals.end() && it->rank == rank ? &*it : nullptr;
 }
 
 std::optional<std::size_t> CollectiveStats::mostOftenLast() const {
@@ -239,6 +239,20 @@ std::optional<std::size_t> CollectiveStats::mostOftenLast() const {
     if (most == lastCount.end() || *most == 0)
         return std::nullopt;
     return static_cast<std::size_t>(most - lastCount.begin());
+}
+
+std::string CollectiveStats::describe(const CollectiveMismatch& m) const {
+    const std::string& comm = communicators[m.communicator].name;
+    if (m.kind == CollectiveMismatch::Kind::FewerOnRank) {
+        return "rank " + std::to_string(ranks[m.rank]) + " ran " + std::to_string(m.sequence) +
+               " collectives on " + comm + ", " + std::to_string(m.count) +
+               " fewer than another rank: the later ones are not compared, and if one was lost "
+               "in the middle, the ones after it are matched wrong";
+    }
+    return comm + ": " + std::to_string(m.count) +
+           (m.count == 1 ? " sequence number holds" : " sequence numbers hold") +
+           " different collectives, not compared (the first, #" + std::to_string(m.sequence) +
+           ": " + m.detail + ")";
 }
 
 std::vector<std::size_t> CollectiveStats::costliest(std::size_t count) const {
@@ -285,6 +299,7 @@ std::string collectiveOfKernel(std::string_view kernelName) {
 CollectiveStats matchCollectives(const model::Trace& trace, const AnalysisWindow& window,
                                  std::span<const std::int32_t> ranks) {
     CollectiveStats stats;
+    stats.ranks.assign(ranks.begin(), ranks.end());
     stats.lastCount.assign(ranks.size(), 0);
     stats.latenessNs.assign(ranks.size(), 0);
     stats.waitNs.assign(ranks.size(), 0);

@@ -103,6 +103,7 @@ const char* toString(CollectiveMismatch::Kind kind);  // "fewer_on_rank", "diffe
 // Every collective of a job's window, matched across ranks. Plain value; refers to kernels by
 // SliceRef, so keep it with its trace.
 struct CollectiveStats {
+    std::vector<std::int32_t> ranks;          // the rank numbers every per-rank table follows
     std::vector<Communicator> communicators;  // with two or more member ranks
     // The matched collectives that overlap the window, by first arrival. Matching runs over the
     // whole trace (a window's edge may cut one rank's kernel and not another's), so sequence
@@ -125,6 +126,10 @@ struct CollectiveStats {
     // Indices into `collectives` of the `count` that kept the others waiting longest (total
     // wait), costliest first; only those with some wait.
     std::vector<std::size_t> costliest(std::size_t count) const;
+    // A mismatch in a sentence: "rank 1 ran 58 collectives on process group 0 (default_pg), 2
+    // fewer than another rank: ..."; "NCCL stream 17: 3 sequence numbers hold different
+    // collectives, not compared (the first, #12: Broadcast on rank 0, AllReduce on rank 1)".
+    std::string describe(const CollectiveMismatch& mismatch) const;
 };
 
 // Matches the NCCL kernels of the ranks `ranks` (rank numbers: Process::rank; the tables follow
