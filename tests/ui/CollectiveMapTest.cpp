@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QLabel>
+#include <QPoint>
 #include <QSignalSpy>
 #include <QTest>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "analysis/HandJob.h"
 #include "analysis/Ranks.h"
 #include "ui/ranks/CollectiveMap.h"
+#include "ui/ranks/RankHeatMap.h"
 #include "ui/ranks/RankPanel.h"
 
 namespace wl::ui {
@@ -137,17 +139,25 @@ TEST(CollectiveMap, NoCollectivesNoCells) {
 TEST(RankPanel, TheCollectivesLineAndAClickSelectThatCollectivesKernels) {
     const Job job = threeAllReduces();
     EXPECT_EQ(RankPanel::collectivesText(*job.stats),
-              QStringLiteral(
-                  "Collectives: 3 matched across the ranks on NCCL stream 17 (by the order of each "
-                  "rank's NCCL kernels). Rank 0 arrived last at 1 of them, late by 1.00 ms in "
-                  "all; the ranks waited 3.00 ms in all. The costliest: AllReduce #1, rank 1 late "
-                  "by 2.00 ms. Below, amber: a rank waited in that collective; red: the rank that "
-                  "arrived last; click a cell to select the collective's kernels."));
+              QStringLiteral("Collectives: 3 matched on NCCL stream 17 (by each rank's kernel "
+                             "order). Rank 0 arrived last at 1, late by 1.00 ms in all; the ranks "
+                             "waited 3.00 ms. Costliest: AllReduce #1, rank 1 late by 2.00 ms. "
+                             "Amber: a rank waited; red: it arrived last; click to select."));
     RankPanel panel;
     panel.resize(900, 600);
     panel.setStats(job.trace, job.stats);
     panel.show();
     EXPECT_TRUE(panel.collectiveMap()->isVisible());
+    // Who kept the others waiting comes first, above the time overview, at a readable height
+    // however low the dock (the panel scrolls instead).
+    EXPECT_LT(panel.collectiveMap()->mapTo(&panel, QPoint(0, 0)).y(),
+              panel.heatMap()->mapTo(&panel, QPoint(0, 0)).y());
+    RankPanel low;
+    low.resize(600, 150);
+    low.setStats(job.trace, job.stats);
+    low.show();
+    EXPECT_GE(low.collectiveMap()->height(), low.collectiveMap()->minimumSizeHint().height());
+    EXPECT_GE(low.heatMap()->height(), low.heatMap()->minimumSizeHint().height());
     EXPECT_EQ(panel.collectivesLabel()->text(), RankPanel::collectivesText(*job.stats));
     QSignalSpy spy(&panel, &RankPanel::collectiveActivated);
     const auto centre = panel.collectiveMap()->cellCentre(1, 0);

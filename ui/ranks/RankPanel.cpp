@@ -71,6 +71,11 @@ RankPanel::RankPanel(QWidget* parent) : QWidget(parent) {
     m_summary = new QLabel(emptyText(), this);
     m_summary->setObjectName(QStringLiteral("rankSummary"));
     m_summary->setWordWrap(true);
+    m_overviewCaption = new QLabel(
+        tr("Over time: dark where a rank's GPUs worked (NCCL collectives, which wait for late "
+           "ranks, left out); click to see a rank at that time."),
+        this);
+    m_overviewCaption->setWordWrap(true);
     m_heatMap = new RankHeatMap(this);
     m_heatMap->setObjectName(QStringLiteral("rankHeatMap"));
     m_collectives = new QLabel(this);
@@ -95,20 +100,29 @@ RankPanel::RankPanel(QWidget* parent) : QWidget(parent) {
     m_stragglers->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stragglers->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
-    // The panel lives in a bottom dock a few hundred pixels high: the overview keeps the height
-    // its ranks need, the table at least three ranks' rows (setStats), the stragglers the rest.
-    auto* stragglers = new QScrollArea(this);
-    stragglers->setWidget(m_stragglers);
-    stragglers->setWidgetResizable(true);
-    stragglers->setFrameShape(QFrame::NoFrame);
-    auto* layout = new QVBoxLayout(this);
+    // The panel lives in a bottom dock a few hundred pixels high: each part keeps the height it
+    // is read at (the maps their ranks' rows, the table three ranks' rows: setStats, the texts
+    // their lines) and the panel scrolls when the dock is lower than their sum; a taller dock
+    // gives the rest to the maps, the table and the stragglers.
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
+    // Who kept the others waiting at the collectives first: what a job's user asks first.
     layout->addWidget(m_summary);
-    layout->addWidget(m_heatMap, 2);
     layout->addWidget(m_collectives);
     layout->addWidget(m_collectiveMap, 2);
+    layout->addWidget(m_overviewCaption);
+    layout->addWidget(m_heatMap, 2);
     layout->addWidget(m_table, 2);
-    layout->addWidget(stragglers, 1);
+    layout->addWidget(m_stragglers, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the texts wrap instead
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 
     connect(m_heatMap, &RankHeatMap::cellActivated, this,
             [this](int row, model::TimeNs startNs, model::TimeNs endNs) {
@@ -155,28 +169,25 @@ QString RankPanel::collectivesText(const analysis::RankStats& stats) {
             names << QString::fromStdString(c.name);
             byOrder = byOrder || c.key == analysis::CollectiveKey::StreamOrder;
         }
-        parts << tr("Collectives: %1 matched across the ranks on %2%3.")
+        parts << tr("Collectives: %1 matched on %2%3.")
                      .arg(s.collectives.size())
                      .arg(names.join(QStringLiteral(", ")))
-                     .arg(byOrder ? tr(" (by the order of each rank's NCCL kernels)") : QString());
+                     .arg(byOrder ? tr(" (by each rank's kernel order)") : QString());
         if (const auto most = s.mostOftenLast()) {
-            parts << tr("Rank %1 arrived last at %2 of them, late by %3 in all; the ranks waited "
-                        "%4 in all.")
+            parts << tr("Rank %1 arrived last at %2, late by %3 in all; the ranks waited %4.")
                          .arg(stats.ranks[*most].rank)
                          .arg(s.lastCount[*most])
                          .arg(units::duration(s.latenessNs[*most]), units::duration(s.totalWaitNs));
         }
         if (const auto costliest = s.costliest(1); !costliest.empty()) {
             const analysis::MatchedCollective& c = s.collectives[costliest.front()];
-            parts << tr("The costliest: %1 #%2, rank %3 late by %4.")
+            parts << tr("Costliest: %1 #%2, rank %3 late by %4.")
                          .arg(QString::fromStdString(c.name))
                          .arg(c.sequence)
                          .arg(stats.ranks[c.lastArrival().rank].rank)
                          .arg(units::duration(c.latenessNs));
         }
-        parts << tr(
-            "Below, amber: a rank waited in that collective; red: the rank that arrived "
-            "last; click a cell to select the collective's kernels.");
+        parts << tr("Amber: a rank waited; red: it arrived last; click to select.");
     }
     for (const analysis::CollectiveMismatch& m : s.mismatches)
         parts << tr("Not matched: %1.").arg(QString::fromStdString(s.describe(m)));
@@ -210,6 +221,7 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
     m_table->setRowCount(0);
     if (!m_stats || m_stats->ranks.empty()) {
         m_summary->setText(emptyText());
+        m_overviewCaption->hide();
         m_heatMap->setData({});
         m_collectives->clear();
         m_collectives->hide();
@@ -219,12 +231,11 @@ void RankPanel::setStats(model::TracePtr trace, std::shared_ptr<const analysis::
         return;
     }
     const analysis::RankStats& s = *m_stats;
-    m_summary->setText(tr("%1 ranks, %2, over %3. The overview: dark where a rank's GPUs worked "
-                          "(NCCL collectives, which wait for late ranks, left out); click it to "
-                          "see a rank at that time.")
+    m_summary->setText(tr("%1 ranks, %2, over %3.")
                            .arg(s.ranks.size())
                            .arg(QString::fromStdString(analysis::rankAlignment(*m_trace)))
                            .arg(QString::fromStdString(analysis::describeWindow(s.window))));
+    m_overviewCaption->show();
     m_heatMap->setData(heatMapOf(s));
     // The map only where collectives were matched; a job without any says so in a line.
     const QString collectives = collectivesText(s);

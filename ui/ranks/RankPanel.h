@@ -61,6 +61,7 @@ private:
     model::TracePtr m_trace;
     std::shared_ptr<const analysis::RankStats> m_stats;
     QLabel* m_summary = nullptr;
+    QLabel* m_overviewCaption = nullptr;
     RankHeatMap* m_heatMap = nullptr;
     QLabel* m_collectives = nullptr;
     CollectiveMap* m_collectiveMap = nullptr;
