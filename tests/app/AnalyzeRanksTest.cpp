@@ -142,6 +142,10 @@ TEST(AnalyzeRanks, TheCollectivesSayWhoArrivedLastAndWhatTheOthersWaited) {
     EXPECT_EQ(costliest["others_wait_ns"].get_int64().value(), 26'850'315);
     EXPECT_EQ(c["per_collective"].get_array().size(), 60u);
     EXPECT_EQ(c["mismatches"].get_array().size(), 0u);
+
+    const auto [rcHelp, help] = analyze({"--help"});
+    EXPECT_EQ(rcHelp, kExitOk);
+    EXPECT_NE(help.find("collective by collective"), std::string::npos) << help;
 }
 
 // A profiler trace of one rank with NCCL all-reduces starting at `startsUs` (us).
