@@ -189,7 +189,9 @@ constexpr const char* kAnalyzeUsage =
     "  Several traces, or a folder of them (*.json, *.json.gz), are the ranks of one job: merged\n"
     "  on one time axis (host wall clock when every trace has it, else each rank's first\n"
     "  --align-range NAME when set, else the traces' starts; --align forces one) and compared\n"
-    "  rank by rank; --rank-buckets: columns of the rank x time overview (default 50).";
+    "  rank by rank, and collective by collective: each NCCL collective matched across the\n"
+    "  ranks, who arrived last (its kernel started last), how late and what the others waited;\n"
+    "  --rank-buckets: columns of the rank x time overview (default 50).";
 
 // The value of an option given as "--name VALUE" or "--name=VALUE"; false when it is missing.
 bool optionValue(const std::vector<std::string>& args, std::size_t& i, const std::string& name,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/Format.h"
+#include "app/cli/CollectiveReport.h"
 
 namespace wl::app {
 
@@ -157,6 +158,7 @@ void appendRankJson(io::JsonWriter& out, const model::Trace& trace,
     }
     out.endArray();
     out.endObject();
+    appendCollectiveJson(out, stats);
     out.endObject();
 }
 
@@ -203,6 +205,8 @@ void printRankText(std::ostream& out, const model::Trace& trace, const analysis:
             out << line << strip << "]\n";
         }
     }
+
+    printCollectiveText(out, stats);
 
     if (stats.stragglers.empty()) {
         out << "Stragglers: no NVTX or annotation range repeats on every rank in the window\n";

@@ -11,7 +11,8 @@ namespace wl::app {
 
 // The rank part of `warpline analyze` on a job's traces, after the usual analysis of the merged
 // trace: how the ranks were aligned, a table of the ranks (busy, idle, kernel and NCCL time), the
-// stragglers of the ranges every rank repeats, and the rank × time overview. The JSON form writes
+// stragglers of the ranges every rank repeats, the rank × time overview and the collectives
+// matched across the ranks (CollectiveReport.h). The JSON form writes
 // the "ranks" key into the one object the command prints (README.md lists its keys). What the
 // merged trace says is all it needs (a job's trace opened again); `job`, when the traces were
 // just merged, adds its warnings and whether each trace named its rank.

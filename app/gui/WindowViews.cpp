@@ -74,6 +74,13 @@ void WindowViews::connectViews() {
                 m_timeline->revealProcess(process);
                 m_timeline->setVisibleRange(startNs, endNs);
             });
+    // A cell of the collective map: that collective's kernels on every rank, selected and fitted
+    // (the clicked rank's selected, in Details).
+    connect(m_ranks, &ui::RankPanel::collectiveActivated, this,
+            [this](const std::vector<model::SliceRef>& kernels) {
+                if (showsCurrentDocument())
+                    showSlicesOnTimeline(kernels);
+            });
     // Compare needs the height for two timelines and its charts: the bottom docks step aside
     // while it is shown and come back with the timeline.
     connect(m_tabs, &QTabWidget::currentChanged, this,

@@ -5,51 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "HandJob.h"
 #include "analysis/Analysis.h"
 #include "analysis/Ranks.h"
 #include "io/RankJob.h"
 #include "io/TraceFile.h"
-#include "model/TraceBuilder.h"
 #include "support/TestData.h"
 
 namespace wl::analysis {
 namespace {
 
 using model::TimeNs;
-
-// A merged job built by hand, times kept as given (ns). Every rank's processes have pid 4242 and
-// its GPUs the ordinals given: ranks on different hosts share both.
-class HandJob {
-public:
-    HandJob() { m_b.setKeepTimes(true); }
-
-    void kernel(std::int32_t rank, std::int32_t device, std::int64_t stream, TimeNs startNs,
-                TimeNs endNs, std::string_view name = "gemm") {
-        m_b.addKernel(m_b.gpuStreamTrack(gpu(rank, device), stream), startNs, endNs, name, 0, {});
-    }
-    void copy(std::int32_t rank, std::int32_t device, std::int64_t stream, TimeNs startNs,
-              TimeNs endNs) {
-        model::MemcpyDetail d;
-        d.copyKind = model::CopyKind::HostToDevice;
-        d.bytes = 1024;
-        m_b.addMemcpy(m_b.gpuStreamTrack(gpu(rank, device), stream), startNs, endNs, "Memcpy HtoD",
-                      0, d);
-    }
-    void range(std::int32_t rank, std::string_view name, TimeNs startNs, TimeNs endNs) {
-        const auto host = m_b.hostProcess(4242, "python3", rank);
-        m_b.addNvtx(m_b.nvtxTrack(host, 4242), startNs, endNs, name, {});
-    }
-    void metadata(std::string key, std::string value) {
-        m_b.setMetadata(std::move(key), std::move(value));
-    }
-    model::TracePtr finish() { return m_b.finalize(); }
-
-private:
-    model::ProcessIndex gpu(std::int32_t rank, std::int32_t device) {
-        return m_b.gpuProcess(device, {}, 4242, rank);
-    }
-    model::TraceBuilder m_b;
-};
+using test::HandJob;
 
 AnalysisWindow timeWindow(std::vector<model::TimeRange> parts) {
     AnalysisWindow w;

@@ -24,6 +24,7 @@
 #include "ui/analysis/RowStatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"
+#include "ui/ranks/CollectiveMap.h"
 #include "ui/ranks/RankHeatMap.h"
 #include "ui/ranks/RankPanel.h"
 #include "ui/timeline/TimeMapper.h"
@@ -251,6 +252,48 @@ TEST(MainWindowRanks, RankTracesOpenTogetherWithTheRanksTab) {
         ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
     }
     EXPECT_FALSE(panel->isVisible());
+}
+
+TEST(MainWindowRanks, AClickOnTheCollectiveMapSelectsThatCollectivesKernels) {
+    // A real DDP job's two ranks (tests/data/collectives): rank 1 is last at every all-reduce.
+    QSettings().clear();
+    MainWindow window(windowTestDeps());
+    window.resize(1400, 1000);
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    window.openRankJob(
+        {QString::fromStdString(test::dataPath("collectives/ddp_kineto_rank-0.json.gz")),
+         QString::fromStdString(test::dataPath("collectives/ddp_kineto_rank-1.json.gz"))});
+    ASSERT_TRUE(opened.wait(30000));
+    ASSERT_TRUE(opened.front().front().toBool());
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(30000));
+    }
+    const auto analysis = window.currentAnalysis();
+    ASSERT_TRUE(analysis && analysis->ranks);
+    const analysis::CollectiveStats& collectives = analysis->ranks->collectives;
+    ASSERT_FALSE(collectives.collectives.empty());
+    auto* panel = window.findChild<ui::RankPanel*>();
+    ASSERT_NE(panel, nullptr);
+    ui::CollectiveMap* map = panel->collectiveMap();
+    ASSERT_TRUE(map->isVisible());
+    EXPECT_TRUE(panel->collectivesLabel()->text().contains(QStringLiteral("Rank 1 arrived last")))
+        << panel->collectivesLabel()->text().toStdString();
+
+    // Rank 0's cell of the costliest collective: it waited there for rank 1.
+    const std::size_t costliest = collectives.costliest(1).front();
+    const analysis::MatchedCollective& c = collectives.collectives[costliest];
+    const auto cell = map->cellCentre(0, costliest);
+    ASSERT_TRUE(cell.has_value()) << "the costliest collective's cell is hidden";
+    QTest::mouseClick(map, Qt::LeftButton, {}, *cell);
+    // The timeline selects rank 0's kernel of it and shows both ranks' kernels of it.
+    const model::SliceRef selected = window.timeline()->selectedSlice();
+    ASSERT_NE(c.arrivalOf(0), nullptr);
+    EXPECT_EQ(selected, c.arrivalOf(0)->kernel);
+    EXPECT_LE(window.timeline()->visibleStartNs(), c.firstArrivalNs);
+    EXPECT_GE(window.timeline()->visibleEndNs(), c.lastArrival().endNs);
+    EXPECT_LT(window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs(),
+              10 * (c.lastArrival().endNs - c.firstArrivalNs));
 }
 
 }  // namespace

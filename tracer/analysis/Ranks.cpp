@@ -314,6 +314,10 @@ RankStats computeRankStats(const model::Trace& trace, const AnalysisWindow& wind
         }
     });
     stats.stragglers = compareRanges(trace, window, stats.ranks, options);
+    std::vector<std::int32_t> rankNumbers;
+    for (const JobRank& r : stats.ranks)
+        rankNumbers.push_back(r.rank);
+    stats.collectives = matchCollectives(trace, window, rankNumbers);
     std::vector<GpuOps> ops;
     ops.reserve(rankOps.size());
     for (auto& o : rankOps)

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Collectives.h"
 #include "analysis/Options.h"
 #include "analysis/Window.h"
 #include "model/Trace.h"
@@ -109,6 +110,8 @@ struct RankStats {
     std::vector<RankUtilization> utilization;  // per rank
     std::vector<RangeStragglers> stragglers;   // longest total first
     RankOverview overview;
+    // Each collective matched across the ranks: who arrived last and what the others waited.
+    CollectiveStats collectives;
 };
 
 // The cross-rank analysis of a merged job over a window (resolveWindow over the merged trace).
