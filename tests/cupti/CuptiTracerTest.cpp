@@ -395,6 +395,30 @@ TEST(CuptiTracerUnifiedMemoryTest, TooEarlyAtStartIsDoneAtTheFirstContext) {
               std::string::npos);
 }
 
+// Inside cuInit (record: no device checks) any refusal may be CUPTI not being ready yet: tried
+// again at the first context, and what CUPTI says then is what the user is told.
+TEST(CuptiTracerUnifiedMemoryTest, InsideCuInitARefusalIsTriedAgainAtTheFirstContext) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->umResult = CUPTI_ERROR_UNKNOWN;
+    std::vector<std::string> told;
+    TracerOptions options;
+    options.checkDevices = false;
+    options.synchronizeAtStop = false;
+    options.queryDeviceProperties = false;
+    options.unifiedMemory = {.migrations = true};
+    options.onSettingRefused = [&](const std::string& w) { told.push_back(w); };
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start(options).ok());
+    EXPECT_TRUE(told.empty());
+    api->createContext();  // the platform has none: refused again, and now said
+    ASSERT_EQ(told.size(), 1u);
+    EXPECT_NE(told[0].find("unified memory migrations are not recorded"), std::string::npos);
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_NE(joined(trace.value()->diagnostics().warnings).find(told[0]), std::string::npos);
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+}
+
 TEST(BufferPoolTest, BuffersAreAlignedRecycledAndGrowWhenDry) {
     BufferPool pool(1 << 16);
     pool.reserve(2, 1 << 16);

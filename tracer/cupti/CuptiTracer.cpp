@@ -471,13 +471,21 @@ struct CuptiTracer::Impl {
             return;
         }
         const UnifiedMemorySetup setup = configureUnifiedMemory(*api, options.unifiedMemory);
-        if (!setup.tooEarly) {
+        // `record` starts inside cuInit, and CUPTI wants the configuration after the driver is
+        // initialised: when nothing could be configured there ("not initialised", or another
+        // refusal that may be the same cause), it is tried again at the program's first
+        // context, and what CUPTI says then is reported.
+        const bool retry = setup.tooEarly || (!options.checkDevices && !setup.enabled);
+        if (!retry) {
             takeUnifiedMemory(setup, true);
             return;
         }
-        // `record` starts inside cuInit: CUPTI takes the configuration after the driver's.
         if (subscriber == nullptr ||
             api->enableDomain(true, subscriber, CUPTI_CB_DOMAIN_RESOURCE) != CUPTI_SUCCESS) {
+            if (!setup.tooEarly) {
+                takeUnifiedMemory(setup, true);  // CUPTI's own reason
+                return;
+            }
             UnifiedMemorySetup refused;
             refused.warnings.push_back(
                 "unified memory counters are not recorded: CUPTI was not initialised when "
