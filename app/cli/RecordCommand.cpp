@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/Commands.h"
@@ -73,6 +74,20 @@ Options:
                            uses, every 100 us (CUPTI PM sampling; locks the GPU clocks while on,
                            one process per GPU). The program's first kernel on each GPU waits
                            for sampling to start (about half a second)
+  --cuda-um-migrations=true|false
+                           unified (managed) memory migrations: the bytes the driver moved
+                           between the host and each GPU, when and why (with thrashing, throttling
+                           and remote maps where the GPU reports them); default true. Costs only
+                           programs that use managed memory: one record per migration
+  --cuda-um-gpu-page-faults=true|false
+                           page faults of kernels on managed memory that is not on their GPU,
+                           counted per batch the driver services; default false. A kernel that
+                           faults on every page makes thousands of records: it may run
+                           noticeably slower while recorded
+  --cuda-um-cpu-page-faults=true|false
+                           page faults of host code on managed memory that is on a GPU; default
+                           false. One record per fault: host loops over managed memory may run
+                           noticeably slower while recorded
   --no-merge               do not write the merged trace of several processes
   -h, --help               this text
 Records left out by a capture range, delay or duration are counted and reported.
@@ -156,6 +171,7 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
     bool bad = false;
     std::string traceList;  // --trace and --buffer-size, checked after the loop
     std::string bufferMiB;
+    std::vector<std::pair<std::string, std::string>> unifiedMemory;  // (option, value)
     for (; i < args.size() && !bad; ++i) {
         const std::string& arg = args[i];
         if (arg == "--") {
@@ -197,6 +213,19 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
             optionValue(args, i, "--buffer-size", bufferMiB, bad)) {
             continue;
         }
+        bool unifiedMemoryOption = false;
+        for (const char* name :
+             {"--cuda-um-migrations", "--cuda-um-cpu-page-faults", "--cuda-um-gpu-page-faults"}) {
+            std::string value;
+            if (optionValue(args, i, name, value, bad)) {
+                unifiedMemory.emplace_back(name, value);
+                unifiedMemoryOption = true;
+                break;
+            }
+        }
+        if (unifiedMemoryOption) {
+            continue;
+        }
         if (arg.rfind("-", 0) == 0) {
             printError("record: unknown option '" + arg + "' (see warpline record --help)");
             return false;
@@ -212,6 +241,11 @@ bool parseArgs(const std::vector<std::string>& args, RecordArgs& out, bool& help
     }
     if (status.ok() && !bufferMiB.empty()) {
         status = out.settings.setBufferSize(bufferMiB);
+    }
+    for (const auto& [option, value] : unifiedMemory) {
+        if (status.ok()) {
+            status = out.settings.setUnifiedMemory(option, value);
+        }
     }
     if (status.ok()) {
         status = out.settings.check();

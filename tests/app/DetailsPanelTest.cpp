@@ -257,6 +257,33 @@ TEST(DetailsPanel, MemoryOperationsShowBytesAddressAndPool) {
     EXPECT_EQ(panel.value("Pool holds"), "2.1 MB");
 }
 
+TEST(DetailsPanel, UnifiedMemoryShowsWhatMovedWhereAndWhy) {
+    model::TraceBuilder b;
+    const auto gpu = b.gpuProcess(0, "GPU 0");
+    model::UnifiedMemoryDetail d;
+    d.kind = model::UnifiedMemoryKind::MigrationHtoD;
+    d.bytes = 2 << 20;
+    d.address = 0x7f0000200000;
+    d.srcDevice = model::kUnifiedMemoryCpu;
+    d.dstDevice = 0;
+    d.cause = model::UnifiedMemoryCause::Prefetch;
+    b.addUnifiedMemory(b.unifiedMemoryTrack(gpu, d.kind), 100, 2'100, "Migration HtoD", d);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice({0, 0});
+    EXPECT_EQ(panel.value("Kind"), "Unified memory");
+    EXPECT_EQ(panel.value("Row"), "Unified memory HtoD");
+    EXPECT_EQ(panel.value("Device"), "GPU 0");
+    EXPECT_EQ(panel.value("Event"), "Migration HtoD");
+    EXPECT_EQ(panel.value("Bytes"), "2.1 MB (2,097,152 B)");
+    EXPECT_EQ(panel.value("Throughput"), units::gbPerSecond(2 << 20, 2'000));
+    EXPECT_EQ(panel.value("From"), "host");
+    EXPECT_EQ(panel.value("To"), "GPU 0");
+    EXPECT_EQ(panel.value("Cause"), "driver's speculative prefetch");
+    EXPECT_EQ(panel.value("Address"), "0x7f0000200000");
+}
+
 // A Kineto kernel as PyTorch writes it: a long demangled name, long argument keys and values
 // that cannot wrap. At a narrow dock every value must still be shown beside its key, inside the
 // panel, and the name must not widen the panel.

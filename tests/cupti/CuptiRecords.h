@@ -242,6 +242,27 @@ inline CUpti_ActivityDevice5 deviceRecord(std::uint32_t id, const char* name) {
     return d;
 }
 
+// A unified-memory counter record: `value` is bytes (migrations), fault groups (GPU page
+// faults) or the faulting pc (CPU page faults); `flags` the cause or access type.
+inline CUpti_ActivityUnifiedMemoryCounter3 unifiedMemoryRecord(
+    CUpti_ActivityUnifiedMemoryCounterKind counterKind, std::uint64_t value, std::uint64_t start,
+    std::uint64_t end, std::uint64_t address, std::uint32_t srcId, std::uint32_t dstId,
+    std::uint32_t flags = 0, std::uint32_t processId = 4242) {
+    auto u = zeroed<CUpti_ActivityUnifiedMemoryCounter3>();
+    u.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+    u.counterKind = counterKind;
+    u.value = value;
+    u.start = start;
+    u.end = end;
+    u.address = address;
+    u.srcId = srcId;
+    u.dstId = dstId;
+    u.flags = flags;
+    u.processId = processId;
+    u.streamId = CUPTI_INVALID_STREAM_ID;  // "the value of this field is invalid"
+    return u;
+}
+
 inline CUpti_ActivityContext3 contextRecord(std::uint32_t context, std::uint32_t device) {
     auto c = zeroed<CUpti_ActivityContext3>();
     c.kind = CUPTI_ACTIVITY_KIND_CONTEXT;

@@ -261,6 +261,164 @@ TEST(CuptiTracerTest, AnotherNvtxToolIsNamedInTheTrace) {
     EXPECT_EQ(traceWith("/proc/self/exe").find("another NVTX tool"), std::string::npos);
 }
 
+using UmKind = CUpti_ActivityUnifiedMemoryCounterKind;
+constexpr UmKind kHtoD = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+constexpr UmKind kDtoH = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+constexpr UmKind kGpuFaults = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT;
+constexpr UmKind kCpuFaults = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT;
+constexpr UmKind kThrashing = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING;
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string all;
+    for (const std::string& line : lines) {
+        all += line + "\n";
+    }
+    return all;
+}
+
+TEST(CuptiTracerUnifiedMemoryTest, CountersAreConfiguredOnlyWhenAsked) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start().ok());
+    EXPECT_TRUE(api->umCalls.empty());
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+    ASSERT_TRUE(tracer.stop().ok());
+
+    TracerOptions options;
+    options.unifiedMemory = {.migrations = true, .cpuPageFaults = true, .gpuPageFaults = true};
+    ASSERT_TRUE(tracer.start(options).ok());
+    // One call with every counter: the options' and those that explain migrations.
+    ASSERT_EQ(api->umCalls.size(), 1u);
+    for (UmKind k : {kHtoD, kDtoH, kGpuFaults, kCpuFaults, kThrashing}) {
+        EXPECT_EQ(api->umConfigured.count(k), 1u) << k;
+    }
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 1u);
+    api->queue(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+                                   4096, 100, 200, 0x1000, CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID, 0));
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_EQ(trace.value()->counts().unifiedMemory, 1u);
+    EXPECT_EQ(trace.value()->metadataValue(kUnifiedMemoryCountersKey),
+              "migrations, CPU page faults, GPU page faults");
+    EXPECT_TRUE(trace.value()->diagnostics().warnings.empty())
+        << joined(trace.value()->diagnostics().warnings);
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+}
+
+// A platform without unified memory profiling: what was asked for is said, at once and in the
+// trace, and the rest of the run is recorded.
+TEST(CuptiTracerUnifiedMemoryTest, ARefusalIsSaidAndTracingGoesOn) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->umResult = CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED;
+    std::vector<std::string> told;
+    TracerOptions options;
+    options.unifiedMemory = {.migrations = true, .gpuPageFaults = true};
+    options.onSettingRefused = [&](const std::string& w) { told.push_back(w); };
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start(options).ok());
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+    ASSERT_EQ(told.size(), 2u);  // one per option
+    EXPECT_NE(told[0].find("unified memory migrations are not recorded (--cuda-um-migrations)"),
+              std::string::npos)
+        << told[0];
+    EXPECT_NE(told[0].find("this platform (OS or architecture) has no unified memory profiling"),
+              std::string::npos)
+        << told[0];
+    EXPECT_NE(told[1].find("GPU page faults are not recorded (--cuda-um-gpu-page-faults)"),
+              std::string::npos)
+        << told[1];
+    api->queue(kernelRecord("k", 200, 400, 5));
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_EQ(trace.value()->counts().kernel, 1u);
+    const std::string warnings = joined(trace.value()->diagnostics().warnings);
+    EXPECT_NE(warnings.find(told[0]), std::string::npos) << warnings;
+    EXPECT_NE(warnings.find(told[1]), std::string::npos) << warnings;
+}
+
+// A GPU without page-fault counters (compute capability below 6.0) still records migrations;
+// counters that only explain them are noted when the GPU lacks them.
+TEST(CuptiTracerUnifiedMemoryTest, WhatTheGpuRefusesAloneLeavesTheRest) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->umRefused[kGpuFaults] = CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED_ON_DEVICE;
+    api->umRefused[kThrashing] = CUPTI_ERROR_NOT_SUPPORTED;
+    TracerOptions options;
+    options.unifiedMemory = {.migrations = true, .gpuPageFaults = true};
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start(options).ok());
+    EXPECT_EQ(api->umConfigured, (std::set<UmKind>{kHtoD, kDtoH}));
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 1u);
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    const auto& diag = trace.value()->diagnostics();
+    ASSERT_EQ(diag.warnings.size(), 1u) << joined(diag.warnings);
+    EXPECT_NE(diag.warnings[0].find("GPU page faults are not recorded"), std::string::npos);
+    EXPECT_NE(diag.warnings[0].find("compute capability 6.0"), std::string::npos);
+    EXPECT_NE(joined(diag.notes).find("no thrashing, throttling, remote maps"), std::string::npos)
+        << joined(diag.notes);
+}
+
+// `record` starts inside cuInit, before CUPTI takes this configuration: it is made at the
+// program's first CUDA context instead, before the program can allocate managed memory.
+TEST(CuptiTracerUnifiedMemoryTest, TooEarlyAtStartIsDoneAtTheFirstContext) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->umResult = CUPTI_ERROR_NOT_INITIALIZED;
+    std::vector<std::string> told;
+    TracerOptions options;
+    options.unifiedMemory = {.migrations = true};
+    options.onSettingRefused = [&](const std::string& w) { told.push_back(w); };
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start(options).ok());
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+    EXPECT_TRUE(told.empty());
+    api->umResult = CUPTI_SUCCESS;
+    api->createContext();
+    EXPECT_EQ(api->umConfigured.count(kHtoD), 1u);
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 1u);
+    const std::size_t calls = api->umCalls.size();
+    api->createContext();  // a second context configures nothing again
+    EXPECT_EQ(api->umCalls.size(), calls);
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_TRUE(trace.value()->diagnostics().warnings.empty());
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+
+    // Still too early at the context: said, not lost.
+    api->umResult = CUPTI_ERROR_NOT_INITIALIZED;
+    ASSERT_TRUE(tracer.start(options).ok());
+    api->createContext();
+    ASSERT_EQ(told.size(), 1u);
+    EXPECT_NE(told[0].find("still not initialised"), std::string::npos) << told[0];
+    auto second = tracer.stop();
+    ASSERT_TRUE(second.ok());
+    EXPECT_NE(joined(second.value()->diagnostics().warnings).find("still not initialised"),
+              std::string::npos);
+}
+
+// Inside cuInit (record: no device checks) any refusal may be CUPTI not being ready yet: tried
+// again at the first context, and what CUPTI says then is what the user is told.
+TEST(CuptiTracerUnifiedMemoryTest, InsideCuInitARefusalIsTriedAgainAtTheFirstContext) {
+    auto api = std::make_shared<FakeCuptiApi>();
+    api->umResult = CUPTI_ERROR_UNKNOWN;
+    std::vector<std::string> told;
+    TracerOptions options;
+    options.checkDevices = false;
+    options.synchronizeAtStop = false;
+    options.queryDeviceProperties = false;
+    options.unifiedMemory = {.migrations = true};
+    options.onSettingRefused = [&](const std::string& w) { told.push_back(w); };
+    CuptiTracer tracer(api);
+    ASSERT_TRUE(tracer.start(options).ok());
+    EXPECT_TRUE(told.empty());
+    api->createContext();  // the platform has none: refused again, and now said
+    ASSERT_EQ(told.size(), 1u);
+    EXPECT_NE(told[0].find("unified memory migrations are not recorded"), std::string::npos);
+    auto trace = tracer.stop();
+    ASSERT_TRUE(trace.ok());
+    EXPECT_NE(joined(trace.value()->diagnostics().warnings).find(told[0]), std::string::npos);
+    EXPECT_EQ(api->enabledKinds.count(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), 0u);
+}
+
 TEST(BufferPoolTest, BuffersAreAlignedRecycledAndGrowWhenDry) {
     BufferPool pool(1 << 16);
     pool.reserve(2, 1 << 16);

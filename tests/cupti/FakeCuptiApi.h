@@ -46,17 +46,31 @@ public:
         return DefaultStreams{device < 0 ? 0 : device, 7, 9};
     }
     void synchronizeDevices(const std::vector<int>&) override { ++synchronizations; }
-    CUptiResult subscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc, void*) override {
+    CUptiResult subscribe(CUpti_SubscriberHandle* s, CUpti_CallbackFunc callback,
+                          void* userData) override {
         if (subscribeResult != CUPTI_SUCCESS) {
             return subscribeResult;
         }
+        m_callback = callback;
+        m_userData = userData;
         ++subscriptions;
         *s = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
         return CUPTI_SUCCESS;
     }
     CUptiResult unsubscribe(CUpti_SubscriberHandle) override {
         --subscriptions;
+        m_callback = nullptr;
         return CUPTI_SUCCESS;
+    }
+    // The program creates its first CUDA context: the subscriber's resource callback, as CUPTI
+    // calls it (no context object: none exists without a GPU).
+    void createContext() {
+        if (m_callback == nullptr) {
+            return;
+        }
+        CUpti_ResourceData data{};
+        m_callback(m_userData, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+                   &data);
     }
     CUptiResult enableDomain(bool, CUpti_SubscriberHandle, CUpti_CallbackDomain) override {
         return CUPTI_SUCCESS;
@@ -156,6 +170,32 @@ public:
     CUptiResult setAttribute(CUpti_ActivityAttribute, std::size_t*, void*) override {
         return CUPTI_SUCCESS;
     }
+    // Unified-memory counters: the kinds of each configuration call, in order; CUPTI's answer
+    // to every call (umResult) or to a call holding a kind (umRefused); and, as CUPTI replaces
+    // the configuration with each call that succeeds, the kinds configured last.
+    using UmKind = CUpti_ActivityUnifiedMemoryCounterKind;
+    std::vector<std::vector<UmKind>> umCalls;
+    CUptiResult umResult = CUPTI_SUCCESS;
+    std::map<UmKind, CUptiResult> umRefused;
+    std::set<UmKind> umConfigured;
+    CUptiResult configureUnifiedMemoryCounters(
+        std::vector<CUpti_ActivityUnifiedMemoryCounterConfig>& configs) override {
+        std::vector<UmKind> kinds;
+        for (const auto& c : configs) {
+            kinds.push_back(c.kind);
+        }
+        umCalls.push_back(kinds);
+        if (umResult != CUPTI_SUCCESS) {
+            return umResult;
+        }
+        for (UmKind k : kinds) {
+            if (auto it = umRefused.find(k); it != umRefused.end()) {
+                return it->second;
+            }
+        }
+        umConfigured = std::set<UmKind>(kinds.begin(), kinds.end());
+        return CUPTI_SUCCESS;
+    }
     std::string callbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) override {
         // Two state queries (analysis::isStateQueryApi) and a driver launch, with CUPTI's ids.
         if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
@@ -193,6 +233,8 @@ public:
     std::uint64_t clockNs = 0;
 
 private:
+    CUpti_CallbackFunc m_callback = nullptr;
+    void* m_userData = nullptr;
     CUpti_BuffersCallbackRequestFunc m_request = nullptr;
     CUpti_BuffersCallbackCompleteFunc m_complete = nullptr;
     std::vector<std::vector<std::uint8_t>> m_pending;

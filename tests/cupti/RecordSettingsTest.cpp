@@ -21,6 +21,9 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     ASSERT_TRUE(sent.setBufferSize("32").ok());
     sent.forceOverwrite = true;
     sent.gpuMetrics = true;
+    ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-migrations", "false").ok());
+    ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-cpu-page-faults", "true").ok());
+    ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-gpu-page-faults", "true").ok());
     ASSERT_TRUE(sent.check().ok());
     sent.exportToEnvironment();
 
@@ -35,6 +38,9 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     EXPECT_EQ(got.bufferMiB, 32u);
     EXPECT_TRUE(got.forceOverwrite);
     EXPECT_TRUE(got.gpuMetrics);
+    EXPECT_FALSE(got.unifiedMemory.migrations);
+    EXPECT_TRUE(got.unifiedMemory.cpuPageFaults);
+    EXPECT_TRUE(got.unifiedMemory.gpuPageFaults);
 
     TracerOptions options;
     ASSERT_TRUE(got.applyTo(options).ok());
@@ -44,6 +50,9 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     EXPECT_FALSE(options.traceDriverApi);
     EXPECT_TRUE(options.recordStateQueries);
     EXPECT_EQ(options.bufferBytes, std::size_t{32} << 20);
+    EXPECT_FALSE(options.unifiedMemory.migrations);
+    EXPECT_TRUE(options.unifiedMemory.cpuPageFaults);
+    EXPECT_TRUE(options.unifiedMemory.gpuPageFaults);
 
     RecordSettings defaults;
     defaults.exportToEnvironment();
@@ -52,6 +61,13 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     EXPECT_TRUE(plain.traceNvtx);
     EXPECT_EQ(plain.cudaApi, "both");
     EXPECT_FALSE(plain.cudaApiQueries);
+    // As Nsight Systems: migrations with CUDA, page faults only when asked (they cost).
+    EXPECT_TRUE(plain.unifiedMemory.migrations);
+    EXPECT_FALSE(plain.unifiedMemory.cpuPageFaults);
+    EXPECT_FALSE(plain.unifiedMemory.gpuPageFaults);
+    // An environment without the keys (a hand-made one) has the defaults too.
+    unsetenv("WARPLINE_RECORD_CUDA_UM_MIGRATIONS");
+    EXPECT_TRUE(RecordSettings::fromEnvironment().unifiedMemory.migrations);
 }
 
 TEST(RecordSettings, BadValuesAreErrorsThatNameTheOption) {
@@ -68,6 +84,12 @@ TEST(RecordSettings, BadValuesAreErrorsThatNameTheOption) {
     const auto api = s.check();
     ASSERT_FALSE(api.ok());
     EXPECT_NE(api.error().message.find("--cuda-api 'all'"), std::string::npos);
+    const auto um = s.setUnifiedMemory("--cuda-um-gpu-page-faults", "yes");
+    ASSERT_FALSE(um.ok());
+    EXPECT_NE(um.error().message.find("--cuda-um-gpu-page-faults 'yes' is not true or false"),
+              std::string::npos);
+    EXPECT_FALSE(s.unifiedMemory.gpuPageFaults);
+    EXPECT_FALSE(s.setUnifiedMemory("--cuda-um-everything", "true").ok());
 }
 
 }  // namespace

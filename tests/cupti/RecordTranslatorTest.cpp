@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include <set>
 #include <string>
@@ -343,6 +344,92 @@ NvtxRange nvtxRange(std::uint64_t start, std::uint64_t end, std::string name,
     r.tid = tid;
     r.endTid = tid;
     return r;
+}
+
+TEST_F(RecordTranslatorTest, UnifiedMemoryCountersMakeTheirRows) {
+    constexpr std::uint32_t kCpu = CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID;
+    // A 2 MiB migration to GPU 1 caused by a page fault, 64 KiB back to the host on eviction.
+    feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+                             2 << 20, 1000, 3000, 0x7f0000200000, kCpu, 1,
+                             CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE));
+    feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+                             64 << 10, 4000, 4100, 0x7f0000400000, 1, kCpu,
+                             CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION));
+    // Two faults of one batch on GPU 1 (one page with 3 fault groups), a write.
+    for (const std::uint64_t page : {0x7f0000201000ull, 0x7f0000200000ull}) {
+        feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+                                 page == 0x7f0000200000ull ? 3 : 1, 900, 2900, page, 1, 0,
+                                 CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_WRITE));
+    }
+    // A CPU page fault: no end, the pc in its value.
+    feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+                             0x401234, 5000, 0, 0x7f0000200000, 0, 0));
+    // Thrashing of GPUs 0 and 1 (a mask), throttling of the CPU, a remote map for a policy.
+    auto thrashing = unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING, 4096,
+                                         6000, 0, 0x7f0000200000, 3, 0);
+    thrashing.processors[0] = 0b110;
+    feed(thrashing);
+    feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING, 0, 7000, 7500,
+                             0x7f0000200000, 0, 0, CUPTI_ACTIVITY_FLAG_THROTTLING_IN_CPU));
+    feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP, 8192, 8000, 0,
+                             0x7f0000200000, kCpu, 1,
+                             CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_POLICY));
+    auto trace = finish();
+    EXPECT_EQ(trace->counts().unifiedMemory, 7u);  // the two faults are one batch
+    EXPECT_EQ(trace->diagnostics().unknownRecords, 0u);
+    EXPECT_EQ(trace->diagnostics().invalidTimestamps, 0u);
+
+    std::map<model::UnifiedMemoryKind, std::pair<const model::Track*, const model::Slice*>> rows;
+    for (const model::Track* track : tracksOf(*trace, TrackKind::UnifiedMemory)) {
+        ASSERT_EQ(track->slices.size(), 1u) << trace->str(track->nameId);
+        rows[track->unifiedMemoryKind] = {track, &track->slices[0]};
+    }
+    ASSERT_EQ(rows.size(), 7u);
+    const auto detail = [&](model::UnifiedMemoryKind kind) {
+        return trace->unifiedMemory(*rows.at(kind).second);
+    };
+    const auto deviceOf = [&](model::UnifiedMemoryKind kind) {
+        return trace->processes()[rows.at(kind).first->process].deviceId;
+    };
+    using K = model::UnifiedMemoryKind;
+    const model::UnifiedMemoryDetail* htod = detail(K::MigrationHtoD);
+    EXPECT_EQ(deviceOf(K::MigrationHtoD), 1);
+    EXPECT_EQ(htod->bytes, 2u << 20);
+    EXPECT_EQ(htod->address, 0x7f0000200000u);
+    EXPECT_EQ(htod->srcDevice, model::kUnifiedMemoryCpu);
+    EXPECT_EQ(htod->dstDevice, 1);
+    EXPECT_EQ(htod->cause, model::UnifiedMemoryCause::Coherence);
+    EXPECT_EQ(rows.at(K::MigrationHtoD).second->durationNs, 2000);
+    EXPECT_EQ(deviceOf(K::MigrationDtoH), 1);  // the GPU that gave the pages up
+    EXPECT_EQ(detail(K::MigrationDtoH)->cause, model::UnifiedMemoryCause::Eviction);
+
+    const model::UnifiedMemoryDetail* fault = detail(K::GpuPageFault);
+    EXPECT_EQ(deviceOf(K::GpuPageFault), 1);
+    EXPECT_EQ(fault->faultCount, 4u);
+    EXPECT_EQ(fault->address, 0x7f0000200000u);
+    EXPECT_EQ(fault->access, model::UnifiedMemoryAccess::Write);
+    EXPECT_EQ(rows.at(K::GpuPageFault).second->durationNs, 2000);
+
+    const model::Track& cpu = *rows.at(K::CpuPageFault).first;
+    EXPECT_EQ(trace->processes()[cpu.process].deviceId, -1);
+    EXPECT_EQ(trace->processes()[cpu.process].pid, 4242);
+    EXPECT_EQ(rows.at(K::CpuPageFault).second->durationNs, 0);
+    EXPECT_EQ(detail(K::CpuPageFault)->pc, 0x401234u);
+
+    EXPECT_EQ(deviceOf(K::Thrashing), 1);  // the lowest GPU of the mask
+    EXPECT_EQ(rows.at(K::Thrashing).second->durationNs, 0);
+    EXPECT_EQ(deviceOf(K::Throttling), -1);  // the CPU's
+    EXPECT_EQ(rows.at(K::Throttling).second->durationNs, 500);
+    EXPECT_EQ(deviceOf(K::RemoteMap), 1);
+    EXPECT_EQ(detail(K::RemoteMap)->cause, model::UnifiedMemoryCause::Policy);
+}
+
+TEST_F(RecordTranslatorTest, UnifiedMemoryRecordsWithoutTimeAreCounted) {
+    feed(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD, 4096,
+                             0, 0, 0x1000, CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID, 0));
+    auto trace = finish();
+    EXPECT_EQ(trace->counts().unifiedMemory, 0u);
+    EXPECT_EQ(trace->diagnostics().invalidTimestamps, 1u);
 }
 
 TEST_F(RecordTranslatorTest, NvtxPayloadsAndCategoryNamesAreKept) {

@@ -85,6 +85,10 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     ASSERT_TRUE(tracer.start(spilling()).ok());
     queueLaunches(*api, 1, 10'000);
     api->queue(deviceRecord(0, "Fake H200"));
+    // A migration of managed memory: unified-memory records come back too.
+    api->queue(unifiedMemoryRecord(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+                                   1 << 20, 10'500, 11'500, 0x7f0000000000,
+                                   CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID, 0));
     api->flushAll(0);  // buffer 1 handed over
     queueLaunches(*api, 10, 20'000);
     api->flushAll(0);  // buffer 2
@@ -96,6 +100,7 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     EXPECT_EQ(r.counts().kernel, 6u);
     EXPECT_EQ(r.counts().api, 6u);
     EXPECT_EQ(r.flows().size(), 6u);  // every launch joined to its kernel, as live
+    EXPECT_EQ(r.counts().unifiedMemory, 1u);
     EXPECT_EQ(r.metadataValue("pid"), "4242");
     EXPECT_EQ(r.metadataValue("command"), "python3 train.py");
     EXPECT_TRUE(r.metadataValue("spill.output").empty()) << "recovery keys stay out of the trace";
@@ -113,6 +118,7 @@ TEST_F(SpillFileTest, AKilledProcessesBuffersComeBackAsTheSameTrace) {
     ASSERT_TRUE(live.ok());
     EXPECT_EQ(kernelNames(*live.value()), kernelNames(r));
     EXPECT_EQ(live.value()->spanNs(), r.spanNs());
+    EXPECT_EQ(live.value()->counts().unifiedMemory, r.counts().unifiedMemory);
     EXPECT_TRUE(exists(m_dir + "/4242.spill")) << "kept until the trace is written";
     tracer.discardSpill();
     EXPECT_FALSE(exists(m_dir + "/4242.spill"));

@@ -30,7 +30,7 @@ using testing::findSlice;
 constexpr SliceKind kKinds[] = {SliceKind::Kernel,    SliceKind::Memcpy, SliceKind::Memset,
                                 SliceKind::Memory,    SliceKind::Sync,   SliceKind::RuntimeApi,
                                 SliceKind::DriverApi, SliceKind::Nvtx,   SliceKind::Overhead,
-                                SliceKind::Instant,   SliceKind::Other};
+                                SliceKind::Instant,   SliceKind::Other,  SliceKind::UnifiedMemory};
 
 bool inLayout(SliceKind kind, ArgField f) {
     for (ArgField g : format::writtenArgs(kind)) {
@@ -186,6 +186,17 @@ model::TracePtr everyKeyTrace() {
     b.addSlice(other, 100, 200, "k-other", SliceKind::Other, 27);
     b.addSlice(other, 300, 300, "k-instant", SliceKind::Instant, 28);
     b.addSlice(other, 350, 360, "k-overhead", SliceKind::Overhead, 29);
+    model::UnifiedMemoryDetail u;
+    u.kind = model::UnifiedMemoryKind::MigrationHtoD;
+    u.bytes = 65536;
+    u.address = 0x7f0000010000;
+    u.srcDevice = model::kUnifiedMemoryCpu;
+    u.dstDevice = 0;
+    u.cause = model::UnifiedMemoryCause::Coherence;
+    u.access = model::UnifiedMemoryAccess::Read;
+    u.faultCount = 5;
+    u.pc = 0x401000;
+    b.addUnifiedMemory(b.unifiedMemoryTrack(gpu, u.kind), 700, 800, "k-unified-memory", u);
     return b.finalize();
 }
 
@@ -212,12 +223,12 @@ std::map<std::string, std::vector<ArgCounts>> argsByEvent(const std::string& jso
 }
 
 const std::map<std::string, SliceKind> kEventKinds = {
-    {"k-kernel", SliceKind::Kernel},    {"k-memcpy", SliceKind::Memcpy},
-    {"k-memset", SliceKind::Memset},    {"k-memory", SliceKind::Memory},
-    {"k-sync", SliceKind::Sync},        {"k-runtime", SliceKind::RuntimeApi},
-    {"k-driver", SliceKind::DriverApi}, {"k-nvtx", SliceKind::Nvtx},
-    {"k-other", SliceKind::Other},      {"k-instant", SliceKind::Instant},
-    {"k-overhead", SliceKind::Overhead}};
+    {"k-kernel", SliceKind::Kernel},     {"k-memcpy", SliceKind::Memcpy},
+    {"k-memset", SliceKind::Memset},     {"k-memory", SliceKind::Memory},
+    {"k-sync", SliceKind::Sync},         {"k-runtime", SliceKind::RuntimeApi},
+    {"k-driver", SliceKind::DriverApi},  {"k-nvtx", SliceKind::Nvtx},
+    {"k-other", SliceKind::Other},       {"k-instant", SliceKind::Instant},
+    {"k-overhead", SliceKind::Overhead}, {"k-unified-memory", SliceKind::UnifiedMemory}};
 
 TEST(ArgKeys, EveryKeyOfEveryLayoutIsWrittenOnce) {
     const std::string json = ChromeTraceWriter(*everyKeyTrace()).toString();

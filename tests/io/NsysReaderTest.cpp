@@ -131,7 +131,17 @@ TEST(NsysReader, RealExportsMatchTheirTables) {
         // A graph traced as a whole is one kernel slice per launch.
         EXPECT_EQ(kind(model::SliceKind::Kernel), db.rows("CUPTI_ACTIVITY_KIND_KERNEL") +
                                                       db.rows("CUPTI_ACTIVITY_KIND_GRAPH_TRACE"));
-        EXPECT_EQ(kind(model::SliceKind::Memcpy), db.rows("CUPTI_ACTIVITY_KIND_MEMCPY"));
+        // Copies of Nsight's unified-memory kinds (11-13) are migrations.
+        constexpr const char* kMigrations = "copyKind IN (11, 12, 13)";
+        EXPECT_EQ(kind(model::SliceKind::Memcpy),
+                  db.rows("CUPTI_ACTIVITY_KIND_MEMCPY") -
+                      db.rows("CUPTI_ACTIVITY_KIND_MEMCPY", kMigrations));
+        // GPU page faults of one batch are one event: at most a row each.
+        const std::int64_t migrations = db.rows("CUPTI_ACTIVITY_KIND_MEMCPY", kMigrations);
+        const std::int64_t cpuFaults = db.rows("CUDA_UM_CPU_PAGE_FAULT_EVENTS");
+        const std::int64_t gpuFaults = db.rows("CUDA_UM_GPU_PAGE_FAULT_EVENTS");
+        EXPECT_GE(kind(model::SliceKind::UnifiedMemory), migrations + cpuFaults + (gpuFaults > 0));
+        EXPECT_LE(kind(model::SliceKind::UnifiedMemory), migrations + cpuFaults + gpuFaults);
         EXPECT_EQ(kind(model::SliceKind::Memset), db.rows("CUPTI_ACTIVITY_KIND_MEMSET"));
         EXPECT_EQ(kind(model::SliceKind::RuntimeApi),
                   db.rows("CUPTI_ACTIVITY_KIND_RUNTIME", "eventClass = 0"));
@@ -151,11 +161,13 @@ TEST(NsysReader, RealExportsMatchTheirTables) {
               "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"}) {
             if (!db.has(table))
                 continue;
-            db.query(std::string("SELECT deviceId, start, end FROM ") + table,
-                     [&](sqlite3_stmt* s) {
-                         expected[sqlite3_column_int64(s, 0)].emplace_back(
-                             sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
-                     });
+            const std::string table_(table);
+            const std::string where =
+                table_ == "CUPTI_ACTIVITY_KIND_MEMCPY" ? " WHERE copyKind NOT IN (11, 12, 13)" : "";
+            db.query("SELECT deviceId, start, end FROM " + table_ + where, [&](sqlite3_stmt* s) {
+                expected[sqlite3_column_int64(s, 0)].emplace_back(sqlite3_column_int64(s, 1),
+                                                                  sqlite3_column_int64(s, 2));
+            });
         }
         std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> got;
         for (const model::Track& t : trace.tracks()) {
@@ -335,6 +347,108 @@ TEST(NsysReader, ColumnsAreReadByName) {
         }
     }
     EXPECT_EQ(trace.counts().flows, 1u);
+}
+
+// Unified memory as Nsight Systems exports it (none of the real exports holds any): migrations
+// as copies of its kinds 11-13 with their cause and address, GPU page faults one row per page,
+// CPU page faults as instants of their process.
+TEST(NsysReader, UnifiedMemoryMigrationsAndPageFaults) {
+    const std::string path = handMade("um.sqlite");
+    const std::int64_t pid = std::int64_t{4242} << 24;
+    {
+        Db db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        makeExport(db);
+        db.exec(
+            "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT "
+            "NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT "
+            "NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind "
+            "INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER, "
+            "srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId "
+            "INTEGER, migrationCause INTEGER, graphNodeId INTEGER, virtualAddress INTEGER)");
+        const std::string p = std::to_string(pid);
+        // 2 MiB to GPU 0 for a page fault, 64 KiB back for an eviction, a plain HtoD copy.
+        db.exec(
+            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, "
+            "streamId, correlationId, globalPid, bytes, copyKind, srcDeviceId, dstDeviceId, "
+            "migrationCause, virtualAddress) VALUES "
+            "(1000, 3000, 0, 1, 0, 0, " +
+            p +
+            ", 2097152, 11, NULL, 0, 2, 139637976727552), "
+            "(5000, 5100, 0, 1, 0, 0, " +
+            p +
+            ", 65536, 12, 0, NULL, 4, 139637978824704), "
+            "(6000, 7000, 0, 1, 7, 9, " +
+            p + ", 4096, 1, 0, 0, NULL, NULL)");
+        db.exec(
+            "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, end INTEGER NOT "
+            "NULL, globalPid INTEGER NOT NULL, deviceId INTEGER NOT NULL, address INTEGER NOT "
+            "NULL, numberOfPageFaults INTEGER NOT NULL, faultAccessType INTEGER NOT NULL)");
+        db.exec(
+            "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS VALUES "
+            "(900, 2900, " +
+            p +
+            ", 0, 139637976731648, 1, 1), "
+            "(900, 2900, " +
+            p +
+            ", 0, 139637976727552, 2, 1), "
+            "(4000, 4500, " +
+            p + ", 0, 139637976735744, 1, 2)");
+        db.exec(
+            "CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS (start INTEGER NOT NULL, globalPid "
+            "INTEGER NOT NULL, address INTEGER NOT NULL, originalFaultPc INTEGER, CpuInstruction "
+            "INTEGER NOT NULL, module INTEGER NOT NULL, unresolvedFaultPc INTEGER)");
+        db.exec("INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES (8000, " + p +
+                ", 139637976727552, 4198964, 1, 1, 0)");
+    }
+    const auto loaded = loadTrace(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    const model::Trace& trace = *loaded.value();
+    EXPECT_EQ(trace.counts().memcpy, 1u);  // the plain copy
+    EXPECT_EQ(trace.counts().unifiedMemory, 5u);
+    for (const std::string& note : trace.diagnostics().notes)
+        EXPECT_EQ(note.find("CUDA_UM_"), std::string::npos) << note;  // every table is read
+
+    using K = model::UnifiedMemoryKind;
+    std::map<K, std::vector<std::pair<const model::Slice*, const model::UnifiedMemoryDetail*>>> by;
+    std::map<K, const model::Track*> rows;
+    for (const model::Track& t : trace.tracks()) {
+        if (t.kind != model::TrackKind::UnifiedMemory)
+            continue;
+        rows[t.unifiedMemoryKind] = &t;
+        for (const model::Slice& s : t.slices)
+            by[t.unifiedMemoryKind].emplace_back(&s, trace.unifiedMemory(s));
+    }
+    ASSERT_EQ(rows.size(), 4u);
+    const auto& htod = by.at(K::MigrationHtoD).at(0);
+    EXPECT_EQ(htod.second->bytes, 2u << 20);
+    EXPECT_EQ(htod.second->cause, model::UnifiedMemoryCause::Coherence);
+    EXPECT_EQ(htod.second->address, 139637976727552u);
+    EXPECT_EQ(htod.second->srcDevice, model::kUnifiedMemoryCpu);
+    EXPECT_EQ(htod.second->dstDevice, 0);
+    EXPECT_EQ(htod.first->durationNs, 2000);
+    EXPECT_EQ(trace.processes()[rows.at(K::MigrationHtoD)->process].deviceId, 0);
+    const auto& dtoh = by.at(K::MigrationDtoH).at(0);
+    EXPECT_EQ(dtoh.second->cause, model::UnifiedMemoryCause::Eviction);
+    EXPECT_EQ(dtoh.second->srcDevice, 0);
+    EXPECT_EQ(dtoh.second->dstDevice, model::kUnifiedMemoryCpu);
+
+    // The first two faults were serviced together: one event of 3 faults at the lower page.
+    auto faults = by.at(K::GpuPageFault);
+    ASSERT_EQ(faults.size(), 2u);
+    std::sort(faults.begin(), faults.end(),
+              [](const auto& a, const auto& b) { return a.first->startNs < b.first->startNs; });
+    EXPECT_EQ(faults[0].second->faultCount, 3u);
+    EXPECT_EQ(faults[0].second->address, 139637976727552u);
+    EXPECT_EQ(faults[0].second->access, model::UnifiedMemoryAccess::Read);
+    EXPECT_EQ(faults[1].second->faultCount, 1u);
+    EXPECT_EQ(faults[1].second->access, model::UnifiedMemoryAccess::Write);
+
+    const model::Track& cpu = *rows.at(K::CpuPageFault);
+    EXPECT_EQ(trace.processes()[cpu.process].deviceId, -1);
+    EXPECT_EQ(trace.processes()[cpu.process].pid, 4242);
+    const auto& cpuFault = by.at(K::CpuPageFault).at(0);
+    EXPECT_EQ(cpuFault.first->durationNs, 0);
+    EXPECT_EQ(cpuFault.second->pc, 4198964u);
 }
 
 TEST(NsysReader, CorrelationIdsArePerProcess) {

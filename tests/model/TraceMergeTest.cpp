@@ -325,6 +325,41 @@ TEST(TraceMerge, CountsDetailsAndDiagnosticsAreTheInputsSum) {
     }
 }
 
+// Unified-memory rows and their details come along with each process's GPU.
+TEST(TraceMerge, UnifiedMemoryRowsAndDetailsAreKept) {
+    std::vector<MergeInput> withMigrations;
+    for (std::size_t i = 0; i < 2; ++i) {
+        TraceBuilder b;
+        const auto row = b.unifiedMemoryTrack(b.gpuProcess(0), UnifiedMemoryKind::MigrationDtoH);
+        UnifiedMemoryDetail d;
+        d.kind = UnifiedMemoryKind::MigrationDtoH;
+        d.bytes = 4096 * (i + 1);
+        d.address = 0x1000;
+        b.addUnifiedMemory(row, kClock, kClock + 100, "Migration DtoH", d);
+        b.setMetadata("pid", std::to_string(5000 + i));
+        withMigrations.push_back({b.finalize(), "p" + std::to_string(i)});
+    }
+    const auto merged = mergeOrFail(withMigrations);
+    ASSERT_TRUE(merged);
+    EXPECT_EQ(merged->counts().unifiedMemory, 2u);
+    std::set<std::uint64_t> bytes;
+    std::set<ProcessIndex> gpus;
+    for (const Track& t : merged->tracks()) {
+        if (t.kind != TrackKind::UnifiedMemory)
+            continue;
+        EXPECT_EQ(t.unifiedMemoryKind, UnifiedMemoryKind::MigrationDtoH);
+        EXPECT_EQ(merged->str(t.nameId), "Unified memory DtoH");
+        gpus.insert(t.process);
+        for (const Slice& s : t.slices) {
+            const UnifiedMemoryDetail* d = merged->unifiedMemory(s);
+            ASSERT_NE(d, nullptr);
+            bytes.insert(d->bytes);
+        }
+    }
+    EXPECT_EQ(gpus.size(), 2u);  // one GPU group per process
+    EXPECT_EQ(bytes, (std::set<std::uint64_t>{4096, 8192}));
+}
+
 TEST(TraceMerge, TrackSortIndexesOfTheInputsAreKept) {
     const auto inputs = inputsOf(threeProcesses());
     const auto merged = mergeOrFail(inputs);

@@ -48,6 +48,32 @@ TEST(RowIdentity, NamesRowsByWhatTheyShowNotByPidsOrThreadIds) {
     EXPECT_EQ(rowIdentity(*trace, layout.rows()[0]).row, QStringLiteral("gpu 0"));
 }
 
+// Unified-memory rows are named by what they hold, under their GPU or (CPU page faults) under
+// their host process, whatever its pid: a pinned or hidden one is found again in a new recording.
+TEST(RowIdentity, UnifiedMemoryRowsAreNamedByTheirKind) {
+    const auto withUnifiedMemory = [](std::int64_t pid) {
+        model::TraceBuilder b;
+        const auto host = b.hostProcess(pid, "python");
+        const auto gpu = b.gpuProcess(0, "GPU 0");
+        b.addKernel(b.gpuStreamTrack(gpu, 7), 20, 40, "k", 0, {});
+        model::UnifiedMemoryDetail d;
+        d.kind = model::UnifiedMemoryKind::MigrationHtoD;
+        b.addUnifiedMemory(b.unifiedMemoryTrack(gpu, d.kind), 10, 30, "Migration HtoD", d);
+        d.kind = model::UnifiedMemoryKind::CpuPageFault;
+        b.addUnifiedMemory(b.unifiedMemoryTrack(host, d.kind), 5, 5, "CPU page fault", d);
+        return b.finalize();
+    };
+    const auto first = withUnifiedMemory(4242);
+    EXPECT_EQ(identities(laidOut(*first, {})),
+              joined({"gpu 0", "gpu 0/Stream 7", "gpu 0/Unified memory HtoD", "host python",
+                      "host python/CPU page faults"}));
+    RowArrangement hideFaults;
+    hideFaults.hide(QStringLiteral("host python/CPU page faults"));
+    const TimelineLayout layout = laidOut(*withUnifiedMemory(977), hideFaults);
+    ASSERT_EQ(layout.hiddenRows().size(), 1u);
+    EXPECT_EQ(layout.hiddenRows()[0].first, QStringLiteral("host python/CPU page faults"));
+}
+
 TEST(RowIdentity, ANewRecordingReadsTheSame) {
     EXPECT_EQ(identities(laidOut(*recording(4242, 100), {})),
               identities(laidOut(*recording(977, 5123), {})));

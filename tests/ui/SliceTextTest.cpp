@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "TimelineTestTraces.h"
+#include "model/TraceBuilder.h"
 #include "ui/common/Units.h"
 #include "ui/timeline/SliceText.h"
 
@@ -33,6 +34,43 @@ TEST(SliceText, CopyTooltipHasBytesAndThroughput) {
     EXPECT_TRUE(html.contains("1.0 MB"));
     // 1,048,576 bytes in 1,300 ns.
     EXPECT_TRUE(html.contains("806.6 GB/s"));
+}
+
+TEST(SliceText, UnifiedMemoryTooltipSaysWhatMovedWhereAndWhy) {
+    model::TraceBuilder b;
+    model::UnifiedMemoryDetail d;
+    d.kind = model::UnifiedMemoryKind::MigrationHtoD;
+    d.bytes = 2 << 20;
+    d.address = 0x7f0000200000;
+    d.srcDevice = model::kUnifiedMemoryCpu;
+    d.dstDevice = 1;
+    d.cause = model::UnifiedMemoryCause::Coherence;
+    const auto gpu = b.gpuProcess(1);
+    b.addUnifiedMemory(b.unifiedMemoryTrack(gpu, d.kind), 1'000, 3'000, "Migration HtoD", d);
+    model::UnifiedMemoryDetail f;
+    f.kind = model::UnifiedMemoryKind::GpuPageFault;
+    f.faultCount = 1234;
+    f.address = 0x7f0000201000;
+    f.srcDevice = 1;
+    f.access = model::UnifiedMemoryAccess::Write;
+    b.addUnifiedMemory(b.unifiedMemoryTrack(gpu, f.kind), 500, 2'500, "GPU page fault", f);
+    const auto trace = b.finalize();
+    std::vector<QString> tips;
+    for (model::TrackIndex t = 0; t < trace->tracks().size(); ++t) {
+        if (trace->track(t).kind == model::TrackKind::UnifiedMemory)
+            tips.push_back(sliceTooltip(*trace, {t, 0}, nullptr));
+    }
+    ASSERT_EQ(tips.size(), 2u);
+    const QString& migration = tips[0].contains(QStringLiteral("Migration")) ? tips[0] : tips[1];
+    const QString& fault = &migration == &tips[0] ? tips[1] : tips[0];
+    for (const char* fact : {"Unified memory: Migration HtoD", "2.1 MB (2,097,152 B)", "GB/s",
+                             "host", "GPU 1", "page fault", "0x7f0000200000"})
+        EXPECT_TRUE(migration.contains(QString::fromUtf8(fact))) << fact << "\n"
+                                                                 << migration.toStdString();
+    for (const char* fact :
+         {"Unified memory: GPU page fault", "Page faults", "1,234", "write", "0x7f0000201000"})
+        EXPECT_TRUE(fault.contains(QString::fromUtf8(fact))) << fact << "\n" << fault.toStdString();
+    EXPECT_FALSE(fault.contains(QStringLiteral("Bytes")));  // a fault moves nothing itself
 }
 
 TEST(SliceText, ApiTooltipNamesWhatItLaunches) {

@@ -30,6 +30,7 @@ enum class RuleId : std::uint8_t {
     DevicesWait,
     CollectiveWait,
     HostCodeStallsGpu,
+    UnifiedMemoryStallsKernel,
     Count,  // not a rule: the end of the names (nothing to bump: it follows the last one)
 };
 const char* toString(RuleId rule);

@@ -78,6 +78,12 @@ struct AnalysisOptions {
     double launchBoundHostIdlePct = 50.0;
     model::TimeNs shortGapNs = model::kNsPerMs;
 
+    // unified-memory-stalls-kernel: a kernel that ran at least this share of its time while the
+    // driver serviced GPU page faults or migrated managed memory on its GPU ...
+    double unifiedMemoryStallKernelPct = 10.0;
+    // ... where such kernels' time under that traffic is at least this share of the window.
+    double unifiedMemoryStallWindowPct = 1.0;
+
     // pageable-memcpy: pageable copies of fewer bytes than this in all are not reported.
     std::uint64_t minPageableBytes = 64 * 1024;
 

@@ -201,6 +201,11 @@ public:
                              void* value) override {
         return cuptiActivitySetAttribute(attr, valueSize, value);
     }
+    CUptiResult configureUnifiedMemoryCounters(
+        std::vector<CUpti_ActivityUnifiedMemoryCounterConfig>& configs) override {
+        return cuptiActivityConfigureUnifiedMemoryCounter(
+            configs.data(), static_cast<std::uint32_t>(configs.size()));
+    }
     std::string callbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) override {
         const char* name = nullptr;
         if (cuptiGetCallbackName(domain, id, &name) != CUPTI_SUCCESS || name == nullptr) {

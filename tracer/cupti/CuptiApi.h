@@ -62,6 +62,10 @@ public:
     virtual CUptiResult useSystemThreadIds() = 0;
     virtual CUptiResult setAttribute(CUpti_ActivityAttribute attribute, std::size_t* valueSize,
                                      void* value) = 0;
+    // Which unified-memory counters CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER records
+    // (cuptiActivityConfigureUnifiedMemoryCounter), called before that kind is enabled.
+    virtual CUptiResult configureUnifiedMemoryCounters(
+        std::vector<CUpti_ActivityUnifiedMemoryCounterConfig>& configs) = 0;
 
     // Name of a runtime/driver API function from its callback id ("cudaLaunchKernel"); empty when
     // CUPTI does not know it.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -27,6 +28,7 @@
 #include "cupti/RecordTranslator.h"
 #include "cupti/SpillFile.h"
 #include "cupti/SpillRecovery.h"
+#include "cupti/UnifiedMemoryCounters.h"
 
 namespace wl::cupti {
 namespace {
@@ -85,6 +87,32 @@ ActiveRun* g_run = nullptr;
 std::mutex g_contextMutex;
 std::function<void()> g_onFirstContext;
 std::shared_ptr<DeferredMetrics> g_deferredMetrics;
+// Unified-memory counters that CUPTI would not configure at start (inside cuInit, before the
+// driver is initialised): configured at the program's first CUDA context, on its thread, before
+// it can allocate managed memory. Shared with the tracer, which reads the outcome at stop().
+struct PendingUnifiedMemory {
+    std::shared_ptr<CuptiApi> api;
+    UnifiedMemoryOptions options;
+    std::function<void(const std::string&)> onRefused;
+    std::mutex mutex;
+    std::optional<UnifiedMemorySetup> setup;  // set once tried
+
+    void run() {
+        UnifiedMemorySetup tried = configureUnifiedMemory(*api, options);
+        if (tried.tooEarly) {
+            tried.warnings.push_back(
+                "unified memory counters are not recorded: CUPTI was still not initialised at "
+                "the program's first CUDA context");
+        }
+        if (onRefused) {
+            for (const std::string& warning : tried.warnings)
+                onRefused(warning);
+        }
+        std::lock_guard lock(mutex);
+        setup = std::move(tried);
+    }
+};
+std::shared_ptr<PendingUnifiedMemory> g_pendingUnifiedMemory;  // under g_contextMutex
 // How long a launch waits for GPU metrics to start before it goes on without them.
 constexpr std::chrono::milliseconds kLaunchWaitForMetrics{10'000};
 
@@ -155,12 +183,17 @@ void CUPTIAPI tracerCallback(void* /*userData*/, CUpti_CallbackDomain domain, CU
         std::uint32_t device = 0;
         const bool known = cuptiGetDeviceId(resource->context, &device) == CUPTI_SUCCESS;
         std::function<void()> first;
+        std::shared_ptr<PendingUnifiedMemory> unifiedMemory;
         {
             std::lock_guard lock(g_contextMutex);
             first = std::exchange(g_onFirstContext, nullptr);
+            unifiedMemory = std::exchange(g_pendingUnifiedMemory, nullptr);
             if (known && g_deferredMetrics != nullptr) {
                 g_deferredMetrics->noteDevice(static_cast<int>(device));
             }
+        }
+        if (unifiedMemory) {
+            unifiedMemory->run();
         }
         if (first) {
             first();
@@ -227,6 +260,8 @@ struct CuptiTracer::Impl {
     CUpti_SubscriberHandle subscriber = nullptr;
     std::vector<CUpti_ActivityKind> enabled;
     std::vector<std::string> warnings;
+    std::vector<std::string> notes;
+    std::shared_ptr<PendingUnifiedMemory> pendingUnifiedMemory;  // configured at a first context
     int deviceCount = 0;
     std::map<int, CuptiApi::DefaultStreams> defaultStreams;
     std::string defaultStreamsNote;
@@ -416,6 +451,76 @@ struct CuptiTracer::Impl {
         }
     }
 
+    // A unified-memory setup's outcome into the run: its kind to disable at the end, its
+    // messages into the trace (and to the caller at once, when they are found now).
+    void takeUnifiedMemory(const UnifiedMemorySetup& setup, bool report) {
+        if (setup.enabled) {
+            enabled.push_back(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+        }
+        for (const std::string& warning : setup.warnings) {
+            warnings.push_back(warning);
+            if (report && options.onSettingRefused) {
+                options.onSettingRefused(warning);
+            }
+        }
+        notes.insert(notes.end(), setup.notes.begin(), setup.notes.end());
+    }
+
+    void startUnifiedMemory() {
+        if (!options.unifiedMemory.any()) {
+            return;
+        }
+        const UnifiedMemorySetup setup = configureUnifiedMemory(*api, options.unifiedMemory);
+        // `record` starts inside cuInit, and CUPTI wants the configuration after the driver is
+        // initialised: when nothing could be configured there ("not initialised", or another
+        // refusal that may be the same cause), it is tried again at the program's first
+        // context, and what CUPTI says then is reported.
+        const bool retry = setup.tooEarly || (!options.checkDevices && !setup.enabled);
+        if (!retry) {
+            takeUnifiedMemory(setup, true);
+            return;
+        }
+        if (subscriber == nullptr ||
+            api->enableDomain(true, subscriber, CUPTI_CB_DOMAIN_RESOURCE) != CUPTI_SUCCESS) {
+            if (!setup.tooEarly) {
+                takeUnifiedMemory(setup, true);  // CUPTI's own reason
+                return;
+            }
+            UnifiedMemorySetup refused;
+            refused.warnings.push_back(
+                "unified memory counters are not recorded: CUPTI was not initialised when "
+                "tracing started, and the creation of CUDA contexts, where they would be "
+                "configured, is not reported to Warpline (another CUPTI client holds the "
+                "callback API)");
+            takeUnifiedMemory(refused, true);
+            return;
+        }
+        pendingUnifiedMemory = std::make_shared<PendingUnifiedMemory>();
+        pendingUnifiedMemory->api = api;
+        pendingUnifiedMemory->options = options.unifiedMemory;
+        pendingUnifiedMemory->onRefused = options.onSettingRefused;
+        std::lock_guard lock(g_contextMutex);
+        g_pendingUnifiedMemory = pendingUnifiedMemory;
+    }
+
+    // The deferred unified-memory setup's outcome (none when the program made no context).
+    void endUnifiedMemory() {
+        if (!pendingUnifiedMemory) {
+            return;
+        }
+        {
+            std::lock_guard lock(g_contextMutex);
+            if (g_pendingUnifiedMemory == pendingUnifiedMemory) {
+                g_pendingUnifiedMemory = nullptr;
+            }
+        }
+        std::lock_guard lock(pendingUnifiedMemory->mutex);  // waits for a run under way
+        if (pendingUnifiedMemory->setup) {
+            takeUnifiedMemory(*pendingUnifiedMemory->setup, false);  // reported when found
+        }
+        pendingUnifiedMemory.reset();
+    }
+
     void rollBack() {
         if (std::exchange(nvtxTurnedOn, false)) {
             // What this failed start recorded must not reach the next run's trace.
@@ -424,6 +529,7 @@ struct CuptiTracer::Impl {
         }
         stopFlusher();
         endDeferredMetrics();
+        endUnifiedMemory();
         for (auto& sampler : samplers) {
             if (sampler->running()) {
                 (void)sampler->stop();
@@ -541,6 +647,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
     }
     d.options = options;
     d.warnings.clear();
+    d.notes.clear();
     d.deviceCount = 0;
     if (options.checkDevices) {
         auto count = d.api->deviceCount();
@@ -631,6 +738,7 @@ model::Status CuptiTracer::start(const TracerOptions& options) {
             d.leaveOutStateQueries();
         }
     }
+    d.startUnifiedMemory();
     d.defaultStreams.clear();
     d.defaultStreamsNote.clear();
     if (options.queryDeviceProperties) {
@@ -683,6 +791,7 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
     }
     d.stopFlusher();
     d.endDeferredMetrics();
+    d.endUnifiedMemory();
     if (d.options.synchronizeAtStop && d.deviceCount > 0) {
         std::vector<int> devices(static_cast<std::size_t>(d.deviceCount));
         for (int i = 0; i < d.deviceCount; ++i) {
@@ -745,6 +854,13 @@ model::Result<model::TracePtr> CuptiTracer::stop() {
                  static_cast<model::TimeNs>(d.tracingStartNs));
     for (const std::string& warning : d.warnings) {
         translator.builder().diagnostics().warn(warning);
+    }
+    for (const std::string& note : d.notes) {
+        translator.builder().diagnostics().note(note);
+    }
+    if (const std::string counters = unifiedMemoryCountersText(d.options.unifiedMemory);
+        !counters.empty()) {
+        translator.builder().setMetadata(kUnifiedMemoryCountersKey, counters);
     }
     d.addMetrics(translator);
     if (!d.defaultStreamsNote.empty()) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/CaptureRange.h"
+#include "cupti/UnifiedMemoryCounters.h"
 #include "model/Result.h"
 #include "model/Trace.h"
 
@@ -26,8 +27,15 @@ struct TracerOptions {
     // its first context there.
     bool gpuMetrics = false;
     std::int64_t gpuMetricsIntervalNs = 100'000;  // PmSampler::kDefaultIntervalNs
-    std::size_t bufferBytes = 8u << 20;           // per activity buffer
-    std::size_t maxBuffers = 64;  // pool bound; more are allocated only if the pool runs dry
+    // CUPTI's unified-memory counters (migrations, page faults of managed memory). What CUPTI
+    // refuses is a warning in the trace and goes to onSettingRefused; tracing goes on without it.
+    UnifiedMemoryOptions unifiedMemory;
+    // Called with each warning about a setting the tracer could not apply (unified-memory
+    // counters CUPTI refused), when it is found: `record` prints them while the program runs.
+    // May run on the program's thread (at its first CUDA context).
+    std::function<void(const std::string&)> onSettingRefused;
+    std::size_t bufferBytes = 8u << 20;  // per activity buffer
+    std::size_t maxBuffers = 64;         // pool bound; more are allocated only if the pool runs dry
     std::size_t preallocatedBuffers =
         8;  // allocated at start() so the request callback never waits
     // In-process runs: refuse to start without a GPU, synchronise the devices before the final

@@ -16,6 +16,9 @@ constexpr const char* kQueriesEnv = "WARPLINE_RECORD_CUDA_API_QUERIES";
 constexpr const char* kBufferEnv = "WARPLINE_RECORD_BUFFER_MIB";
 constexpr const char* kForceEnv = "WARPLINE_RECORD_FORCE_OVERWRITE";
 constexpr const char* kGpuMetricsEnv = "WARPLINE_RECORD_GPU_METRICS";
+constexpr const char* kUmMigrationsEnv = "WARPLINE_RECORD_CUDA_UM_MIGRATIONS";
+constexpr const char* kUmCpuFaultsEnv = "WARPLINE_RECORD_CUDA_UM_CPU_PAGE_FAULTS";
+constexpr const char* kUmGpuFaultsEnv = "WARPLINE_RECORD_CUDA_UM_GPU_PAGE_FAULTS";
 constexpr std::size_t kMaxBufferMiB = 256;
 
 model::Error error(std::string message) {
@@ -84,6 +87,21 @@ model::Status RecordSettings::setBufferSize(std::string_view mib) {
     return {};
 }
 
+model::Status RecordSettings::setUnifiedMemory(std::string_view option, std::string_view value) {
+    bool* field = option == "--cuda-um-migrations"        ? &unifiedMemory.migrations
+                  : option == "--cuda-um-cpu-page-faults" ? &unifiedMemory.cpuPageFaults
+                  : option == "--cuda-um-gpu-page-faults" ? &unifiedMemory.gpuPageFaults
+                                                          : nullptr;
+    if (field == nullptr) {
+        return error("'" + std::string(option) + "' is not a unified memory option");
+    }
+    if (value != "true" && value != "false") {
+        return error(std::string(option) + " '" + std::string(value) + "' is not true or false");
+    }
+    *field = value == "true";
+    return {};
+}
+
 void RecordSettings::exportToEnvironment() const {
     setenv(kCaptureRangeEnv, captureRange.c_str(), 1);
     setenv(kCaptureEndEnv, captureEnd.c_str(), 1);
@@ -95,6 +113,9 @@ void RecordSettings::exportToEnvironment() const {
     setenv(kBufferEnv, std::to_string(bufferMiB).c_str(), 1);
     setenv(kForceEnv, forceOverwrite ? "1" : "0", 1);
     setenv(kGpuMetricsEnv, gpuMetrics ? "1" : "0", 1);
+    setenv(kUmMigrationsEnv, unifiedMemory.migrations ? "1" : "0", 1);
+    setenv(kUmCpuFaultsEnv, unifiedMemory.cpuPageFaults ? "1" : "0", 1);
+    setenv(kUmGpuFaultsEnv, unifiedMemory.gpuPageFaults ? "1" : "0", 1);
 }
 
 RecordSettings RecordSettings::fromEnvironment() {
@@ -113,6 +134,12 @@ RecordSettings RecordSettings::fromEnvironment() {
     }
     s.forceOverwrite = env(kForceEnv) == "1";
     s.gpuMetrics = env(kGpuMetricsEnv) == "1";
+    // Unset (a hand-made environment): the defaults.
+    if (const std::string on = env(kUmMigrationsEnv); !on.empty()) {
+        s.unifiedMemory.migrations = on == "1";
+    }
+    s.unifiedMemory.cpuPageFaults = env(kUmCpuFaultsEnv) == "1";
+    s.unifiedMemory.gpuPageFaults = env(kUmGpuFaultsEnv) == "1";
     return s;
 }
 
@@ -129,6 +156,7 @@ model::Status RecordSettings::applyTo(TracerOptions& options) const {
     options.recordStateQueries = cudaApiQueries;
     options.bufferBytes = bufferMiB << 20;
     options.gpuMetrics = gpuMetrics;
+    options.unifiedMemory = unifiedMemory;
     return {};
 }
 

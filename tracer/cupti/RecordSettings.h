@@ -25,6 +25,11 @@ struct RecordSettings {
     std::size_t bufferMiB = 8;
     bool forceOverwrite = false;
     bool gpuMetrics = false;  // PM sampling of each GPU the program uses
+    // CUPTI's unified-memory counters (--cuda-um-migrations, --cuda-um-cpu-page-faults,
+    // --cuda-um-gpu-page-faults). Migrations are on, as Nsight Systems records them with CUDA:
+    // they cost only programs that migrate managed memory, and without them a kernel that waits
+    // for its pages reads as a slow kernel. Page faults are many and cost more: off, as there.
+    UnifiedMemoryOptions unifiedMemory{.migrations = true};
 
     // Checks every field: an error names the option and what it accepts.
     model::Status check() const;
@@ -32,6 +37,9 @@ struct RecordSettings {
     model::Status setTrace(std::string_view list);
     // --buffer-size MIB: 1..256.
     model::Status setBufferSize(std::string_view mib);
+    // --cuda-um-migrations, --cuda-um-cpu-page-faults, --cuda-um-gpu-page-faults: `option` is one
+    // of those names, `value` true or false (Nsight Systems' spelling).
+    model::Status setUnifiedMemory(std::string_view option, std::string_view value);
 
     void exportToEnvironment() const;  // setenv, in the recorder's child before exec
     static RecordSettings fromEnvironment();

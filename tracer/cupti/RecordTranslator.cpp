@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -23,6 +24,23 @@ static_assert(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE == 1 &&
               CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT == 2 &&
               CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE == 3 &&
               CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE == 4);
+
+// And the unified-memory codes model::migrationCauseFromCuptiCode, remoteMapCauseFromCuptiCode
+// and faultAccessFromCuptiCode read.
+static_assert(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER == 1 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE == 2 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH == 3 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION == 4 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS == 5);
+static_assert(CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_COHERENCE == 1 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_THRASHING == 2 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_POLICY == 3 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_OUT_OF_MEMORY == 4 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_EVICTION == 5);
+static_assert(CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_READ == 1 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_WRITE == 2 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC == 3 &&
+              CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH == 4);
 
 MemoryKind memoryKindOf(std::uint32_t kind) {
     switch (kind) {
@@ -150,6 +168,9 @@ void RecordTranslator::translate(const CUpti_Activity& record) {
             break;
         case CUPTI_ACTIVITY_KIND_CONTEXT:
             translateContext(record);
+            break;
+        case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+            translateUnifiedMemory(record);
             break;
         default:
             unknownRecord(static_cast<std::uint32_t>(record.kind));
@@ -568,6 +589,106 @@ void RecordTranslator::translateDevice(const CUpti_Activity& record) {
 void RecordTranslator::translateContext(const CUpti_Activity& record) {
     const auto& c = reinterpret_cast<const CUpti_ActivityContext3&>(record);
     m_mapper.noteContext(c.contextId, static_cast<int>(c.deviceId));
+}
+
+namespace {
+
+// A unified-memory record's processor id as the model has it: a CUDA ordinal or the host.
+std::int32_t processorOf(std::uint32_t id) {
+    return id == CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID ? model::kUnifiedMemoryCpu
+                                                    : static_cast<std::int32_t>(id);
+}
+
+// The lowest GPU of a thrashing record's bitmask of GPUs (-1: none).
+std::int32_t lowestDevice(const std::uint64_t (&processors)[5]) {
+    for (int word = 0; word < 5; ++word) {
+        if (processors[word] != 0) {
+            return word * 64 + __builtin_ctzll(processors[word]);
+        }
+    }
+    return -1;
+}
+
+}  // namespace
+
+void RecordTranslator::translateUnifiedMemory(const CUpti_Activity& record) {
+    const auto& u = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3&>(record);
+    model::UnifiedMemoryActivity a;
+    model::UnifiedMemoryDetail& d = a.detail;
+    d.address = u.address;
+    // Where the event goes: the GPU it happened on, or the host (deviceId < 0).
+    std::int32_t device = -1;
+    // Faults, thrashing and remote maps are instants: CUPTI gives them no end.
+    bool instant = false;
+    switch (u.counterKind) {
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
+            d.kind =
+                u.counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD
+                    ? model::UnifiedMemoryKind::MigrationHtoD
+                : u.counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH
+                    ? model::UnifiedMemoryKind::MigrationDtoH
+                    : model::UnifiedMemoryKind::MigrationDtoD;
+            d.bytes = u.value;
+            d.srcDevice = processorOf(u.srcId);
+            d.dstDevice = processorOf(u.dstId);
+            d.cause = model::migrationCauseFromCuptiCode(u.flags);
+            // The GPU that gained the pages, else the one that gave them up.
+            device = d.dstDevice >= 0 ? d.dstDevice : d.srcDevice;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT:
+            d.kind = model::UnifiedMemoryKind::CpuPageFault;
+            d.faultCount = 1;
+            d.pc = u.value;  // the faulting instruction
+            instant = true;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
+            d.kind = model::UnifiedMemoryKind::GpuPageFault;
+            d.faultCount = std::max<std::uint64_t>(u.value, 1);  // fault groups of the page
+            d.access = model::faultAccessFromCuptiCode(u.flags);
+            d.srcDevice = processorOf(u.srcId);
+            device = d.srcDevice;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING:
+            d.kind = model::UnifiedMemoryKind::Thrashing;
+            d.bytes = u.value;
+            device = (u.flags & CUPTI_ACTIVITY_FLAG_THRASHING_IN_CPU) != 0
+                         ? -1
+                         : lowestDevice(u.processors);
+            d.srcDevice = device >= 0 ? device : model::kUnifiedMemoryCpu;
+            instant = true;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING:
+            d.kind = model::UnifiedMemoryKind::Throttling;
+            device =
+                (u.flags & CUPTI_ACTIVITY_FLAG_THROTTLING_IN_CPU) != 0 ? -1 : processorOf(u.srcId);
+            d.srcDevice = device >= 0 ? device : model::kUnifiedMemoryCpu;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP:
+            d.kind = model::UnifiedMemoryKind::RemoteMap;
+            d.bytes = u.value;
+            d.srcDevice = processorOf(u.srcId);
+            d.dstDevice = processorOf(u.dstId);
+            d.cause = model::remoteMapCauseFromCuptiCode(u.flags);
+            device = d.dstDevice >= 0 ? d.dstDevice : d.srcDevice;
+            instant = true;
+            break;
+        default:
+            unknownRecord(static_cast<std::uint32_t>(record.kind));
+            return;
+    }
+    std::uint64_t end = instant ? u.start : u.end;
+    if (!checkInterval(u.start, end, "unified memory")) {
+        return;
+    }
+    a.startNs = static_cast<model::TimeNs>(u.start);
+    a.endNs = static_cast<model::TimeNs>(end);
+    a.place.deviceId = device;
+    if (device < 0) {
+        a.hostProcess = hostProcess(u.processId);
+    }
+    m_mapper.add(a);
 }
 
 void RecordTranslator::addDroppedRecords(std::uint64_t count) {

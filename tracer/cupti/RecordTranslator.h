@@ -25,7 +25,8 @@ namespace wl::cupti {
 // Turns CUPTI activity records into the neutral GPU activities of model/GpuActivity.h (which
 // place, name and link them; an Nsight Systems export and a Kineto trace go the same way). The
 // only place that knows the versioned CUPTI structs (CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4,
-// Memset4, Synchronization2, API, CudaEvent2, Overhead3, Name, Stream, Device5, Context3). Every
+// Memset4, Synchronization2, API, CudaEvent2, Overhead3, Name, Stream, Device5, Context3,
+// UnifiedMemoryCounter3). Every
 // string is copied out of the record before translate() returns, so the caller may recycle the
 // buffer at once. Records that must be joined (stream and thread names, synchronisations that only
 // carry a context id) are kept until complete(). NVTX comes from Warpline's own NVTX recorder
@@ -99,6 +100,7 @@ private:
     void translateStream(const CUpti_Activity& record);
     void translateDevice(const CUpti_Activity& record);
     void translateContext(const CUpti_Activity& record);
+    void translateUnifiedMemory(const CUpti_Activity& record);
     void unknownRecord(std::uint32_t kind);
 
     // Zero timestamps: the record is skipped. end < start: clamped. Both counted.

@@ -200,9 +200,9 @@ void writeTrace() {
     // A process that initialised CUDA but gave the GPU nothing to do and marked nothing (a
     // launcher such as torchrun, which only counts the devices) leaves no trace of its own.
     const auto& counts = trace.value()->counts();
-    if (counts.kernel + counts.memcpy + counts.memset + counts.memory + counts.sync + counts.nvtx ==
-            0 &&
-        metadata.find(wl::cupti::kCaptureRemovedKey) == metadata.end()) {
+    const std::uint64_t recorded = counts.kernel + counts.memcpy + counts.memset + counts.memory +
+                                   counts.sync + counts.nvtx + counts.unifiedMemory;
+    if (recorded == 0 && metadata.find(wl::cupti::kCaptureRemovedKey) == metadata.end()) {
         g_tracer->discardSpill();
         reportStatus("skipped pid=" + std::to_string(getpid()) +
                      " api_calls=" + std::to_string(counts.api));
@@ -441,6 +441,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     // and once each device's GPU metrics started, so it runs first (TracerOptions::
     // onExitHandlersAdded); the registration below stays for programs that never create one.
     options.onExitHandlersAdded = [] { std::atexit(&writeTrace); };
+    // What CUPTI would not record (unified-memory counters on a platform without them) is said
+    // while the program runs, and again in the trace's warnings.
+    options.onSettingRefused = [](const std::string& warning) {
+        std::fprintf(stderr, "warpline: warning: %s\n", warning.c_str());
+    };
     g_tracer = new wl::cupti::CuptiTracer();
     wl::model::Status status = g_tracer->start(options);
     if (!status.ok()) {

@@ -25,11 +25,11 @@ enum class ArgField : std::uint8_t {
     EventId,         // SyncDetail::eventId
     Cbid,            // ApiDetail::callbackId
     ReturnCode,      // ApiDetail::returnCode
-    SrcDevice,       // MemcpyDetail::srcDevice
-    DstDevice,       // MemcpyDetail::dstDevice
+    SrcDevice,       // MemcpyDetail/UnifiedMemoryDetail::srcDevice (unified memory: -1 the host)
+    DstDevice,       // MemcpyDetail/UnifiedMemoryDetail::dstDevice
     Category,        // NvtxDetail::category
     SortIndex,       // metadata events' row order (read only)
-    Bytes,           // Memcpy/Memset/MemoryDetail::bytes
+    Bytes,           // Memcpy/Memset/Memory/UnifiedMemoryDetail::bytes
     Value,           // MemsetDetail::value
     Grid,            // KernelDetail::grid
     Block,           // KernelDetail::block
@@ -53,7 +53,7 @@ enum class ArgField : std::uint8_t {
     GraphId,         // GraphNode::graphId
     GraphNodeId,     // GraphNode::nodeId
     MemoryOp,        // MemoryDetail::op
-    Address,         // MemoryDetail::address
+    Address,         // MemoryDetail/UnifiedMemoryDetail::address
     PoolAddress,     // MemoryDetail::poolAddress
     PoolReserve,     // MemoryDetail::poolReservedBytes
     DeviceType,      // the PyTorch profiler's "[memory]" instants (read only) ...
@@ -61,6 +61,11 @@ enum class ArgField : std::uint8_t {
     TotalAllocated,  // ...
     TotalReserved,   // ...
     Bandwidth,       // computed by the writer from bytes and duration; not read
+    UmKind,          // UnifiedMemoryDetail::kind
+    UmCause,         // UnifiedMemoryDetail::cause
+    UmAccess,        // UnifiedMemoryDetail::access
+    FaultCount,      // UnifiedMemoryDetail::faultCount
+    FaultPc,         // UnifiedMemoryDetail::pc
     Count
 };
 
@@ -131,6 +136,11 @@ inline constexpr ArgKey kArgKeys[] = {
     {"Total Allocated", ArgField::TotalAllocated, ArgType::Int},
     {"Total Reserved", ArgField::TotalReserved, ArgType::Int},
     {kArgBandwidth, ArgField::Bandwidth, ArgType::Computed},
+    {"um kind", ArgField::UmKind, ArgType::Text},
+    {"um cause", ArgField::UmCause, ArgType::Text},
+    {"um access", ArgField::UmAccess, ArgType::Text},
+    {"fault count", ArgField::FaultCount, ArgType::UInt},
+    {"fault pc", ArgField::FaultPc, ArgType::Hex},
 };
 static_assert(std::size(kArgKeys) == static_cast<std::size_t>(ArgField::Count));
 static_assert(
@@ -170,6 +180,9 @@ inline constexpr F kSync[] = {F::Device,  F::Correlation,  F::SyncKind,    F::St
 inline constexpr F kApi[] = {F::Correlation, F::Cbid, F::ReturnCode};
 inline constexpr F kNvtx[] = {F::Correlation, F::Color,        F::Domain,
                               F::Category,    F::CategoryName, F::Payload};
+inline constexpr F kUnifiedMemory[] = {F::Device,   F::UmKind,     F::Bytes,     F::Bandwidth,
+                                       F::Address,  F::SrcDevice,  F::DstDevice, F::UmCause,
+                                       F::UmAccess, F::FaultCount, F::FaultPc};
 inline constexpr F kOther[] = {F::Correlation};
 }  // namespace layout
 
@@ -190,6 +203,8 @@ constexpr std::span<const ArgField> writtenArgs(model::SliceKind kind) {
             return layout::kApi;
         case model::SliceKind::Nvtx:
             return layout::kNvtx;
+        case model::SliceKind::UnifiedMemory:
+            return layout::kUnifiedMemory;
         case model::SliceKind::Overhead:
         case model::SliceKind::Instant:
         case model::SliceKind::Other:
@@ -235,7 +250,7 @@ constexpr const ArgKey* findArgKey(std::string_view key) {
 
 // Per kind, the fields its layout writes, as presence bits.
 inline constexpr auto kWrittenBits = [] {
-    std::array<std::uint64_t, static_cast<std::size_t>(model::SliceKind::Other) + 1> bits{};
+    std::array<std::uint64_t, static_cast<std::size_t>(model::kLastSliceKind) + 1> bits{};
     for (std::size_t k = 0; k < bits.size(); ++k) {
         for (ArgField f : writtenArgs(static_cast<model::SliceKind>(k)))
             bits[k] |= argBit(f);

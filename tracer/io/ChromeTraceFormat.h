@@ -15,6 +15,9 @@ inline constexpr std::string_view kCatMemcpy = "gpu_memcpy";
 inline constexpr std::string_view kCatMemset = "gpu_memset";
 // A device memory allocation or release (ours: CUPTI's memory records; Kineto writes none).
 inline constexpr std::string_view kCatMemory = "gpu_memory";
+// A migration or page fault of managed memory (ours: CUPTI's unified-memory records, an Nsight
+// Systems report's; Kineto writes none).
+inline constexpr std::string_view kCatUnifiedMemory = "gpu_unified_memory";
 inline constexpr std::string_view kCatRuntime = "cuda_runtime";
 inline constexpr std::string_view kCatDriver = "cuda_driver";
 inline constexpr std::string_view kCatSync = "cuda_sync";

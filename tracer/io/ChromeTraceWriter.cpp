@@ -236,6 +236,9 @@ private:
                 break;
             case SliceKind::Other:
                 break;
+            case SliceKind::UnifiedMemory:
+                cat = format::kCatUnifiedMemory;  // an instant is an "X" of no duration
+                break;
         }
         const model::SliceOrigin* origin = originOf(t, s);
         if (origin != nullptr)

@@ -120,6 +120,66 @@ struct NvtxDetail {
     double payload = 0.0;  // the event's payload (integers exact up to 2^53)
 };
 
+// Unified memory (managed memory) events: what the driver did to move pages between the host and
+// the GPUs (CUPTI's unified-memory counters, Nsight Systems' CUDA_UM_* tables).
+enum class UnifiedMemoryKind : std::uint8_t {
+    Unknown,
+    MigrationHtoD,  // pages moved from the host to a GPU
+    MigrationDtoH,  // pages moved from a GPU to the host
+    MigrationDtoD,  // pages moved from one GPU to another
+    CpuPageFault,   // the host touched a page that was not in its memory
+    GpuPageFault,   // a kernel touched a page that was not in its GPU's memory
+    Thrashing,      // a region moved back and forth between processors
+    Throttling,     // the driver held one processor's faults back to stop thrashing
+    RemoteMap,      // the driver mapped a region where it was instead of moving it
+};
+
+// Why the driver migrated or mapped a region (CUPTI's migration and remote-map causes).
+enum class UnifiedMemoryCause : std::uint8_t {
+    Unknown,
+    User,            // cudaMemcpy / cudaMemPrefetchAsync-like requests
+    Coherence,       // needed to keep memory coherent: a page fault
+    Prefetch,        // speculative prefetch by the driver
+    Eviction,        // a GPU ran out of memory and gave pages back
+    AccessCounters,  // the GPU's access counters asked for the pages
+    Thrashing,       // remote map: the region thrashed
+    Policy,          // remote map: cudaMemAdvise's preferred location or accessed-by
+    OutOfMemory,     // remote map: no memory on the processor that touched it
+};
+
+// How a faulting access touched its page (GPU page faults).
+enum class UnifiedMemoryAccess : std::uint8_t { Unknown, Read, Write, Atomic, Prefetch };
+
+// A unified-memory event's source or destination when it is no GPU.
+inline constexpr std::int32_t kUnifiedMemoryCpu = -1;   // the host
+inline constexpr std::int32_t kUnifiedMemoryNone = -2;  // not said, or not applicable
+
+struct UnifiedMemoryDetail {
+    UnifiedMemoryKind kind = UnifiedMemoryKind::Unknown;
+    // The migrated or mapped region's start; a page fault's page (the lowest of a batch).
+    std::uint64_t address = 0;
+    // Migrations, thrashing and remote maps: the region's size.
+    std::uint64_t bytes = 0;
+    // Page faults: how many this event stands for (the driver services a GPU's faults in
+    // batches; one event per batch keeps a fault storm readable). 0 for other kinds.
+    std::uint64_t faultCount = 0;
+    // CPU page faults: the address of the faulting instruction (0: not known).
+    std::uint64_t pc = 0;
+    // CUDA ordinals, or kUnifiedMemoryCpu / kUnifiedMemoryNone.
+    std::int32_t srcDevice = kUnifiedMemoryNone;
+    std::int32_t dstDevice = kUnifiedMemoryNone;
+    UnifiedMemoryCause cause = UnifiedMemoryCause::Unknown;
+    UnifiedMemoryAccess access = UnifiedMemoryAccess::Unknown;
+};
+
+inline bool isMigration(UnifiedMemoryKind kind) {
+    return kind == UnifiedMemoryKind::MigrationHtoD || kind == UnifiedMemoryKind::MigrationDtoH ||
+           kind == UnifiedMemoryKind::MigrationDtoD;
+}
+inline bool isPageFault(UnifiedMemoryKind kind) {
+    return kind == UnifiedMemoryKind::CpuPageFault || kind == UnifiedMemoryKind::GpuPageFault;
+}
+
 // Names for display and export.
 const char* toString(CopyKind kind);  // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unknown"
 const char* toString(
@@ -132,5 +192,18 @@ MemoryKind memoryKindFromString(std::string_view text);  // inverse of toString;
 SyncKind syncKindFromString(std::string_view text);      // inverse of toString; Unknown otherwise
 // Inverse of toString; nullopt for any other text.
 std::optional<MemoryOp> memoryOpFromString(std::string_view text);
+// "migration HtoD", "migration DtoH", "migration DtoD", "cpu page fault", "gpu page fault",
+// "thrashing", "throttling", "remote map", "unknown"
+const char* toString(UnifiedMemoryKind kind);
+const char* toString(UnifiedMemoryCause cause);    // "user", "coherence", ..., "unknown"
+const char* toString(UnifiedMemoryAccess access);  // "read", "write", "atomic", "prefetch", ...
+// The name of an event of a kind ("Migration HtoD", "GPU page fault") and of its row ("Unified
+// memory HtoD", "GPU page faults"), as every source names them.
+const char* unifiedMemoryEventName(UnifiedMemoryKind kind);
+const char* unifiedMemoryTrackName(UnifiedMemoryKind kind);
+// Inverses of toString; Unknown for any other text.
+UnifiedMemoryKind unifiedMemoryKindFromString(std::string_view text);
+UnifiedMemoryCause unifiedMemoryCauseFromString(std::string_view text);
+UnifiedMemoryAccess unifiedMemoryAccessFromString(std::string_view text);
 
 }  // namespace wl::model

@@ -1,5 +1,6 @@
 #include "model/GpuActivity.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace wl::model {
@@ -109,6 +110,55 @@ SyncKind syncKindFromCuptiCode(std::uint32_t code) {
     }
 }
 
+UnifiedMemoryCause migrationCauseFromCuptiCode(std::uint32_t code) {
+    switch (code) {
+        case 1:
+            return UnifiedMemoryCause::User;
+        case 2:
+            return UnifiedMemoryCause::Coherence;
+        case 3:
+            return UnifiedMemoryCause::Prefetch;
+        case 4:
+            return UnifiedMemoryCause::Eviction;
+        case 5:
+            return UnifiedMemoryCause::AccessCounters;
+        default:
+            return UnifiedMemoryCause::Unknown;
+    }
+}
+
+UnifiedMemoryCause remoteMapCauseFromCuptiCode(std::uint32_t code) {
+    switch (code) {
+        case 1:
+            return UnifiedMemoryCause::Coherence;
+        case 2:
+            return UnifiedMemoryCause::Thrashing;
+        case 3:
+            return UnifiedMemoryCause::Policy;
+        case 4:
+            return UnifiedMemoryCause::OutOfMemory;
+        case 5:
+            return UnifiedMemoryCause::Eviction;
+        default:
+            return UnifiedMemoryCause::Unknown;
+    }
+}
+
+UnifiedMemoryAccess faultAccessFromCuptiCode(std::uint32_t code) {
+    switch (code) {
+        case 1:
+            return UnifiedMemoryAccess::Read;
+        case 2:
+            return UnifiedMemoryAccess::Write;
+        case 3:
+            return UnifiedMemoryAccess::Atomic;
+        case 4:
+            return UnifiedMemoryAccess::Prefetch;
+        default:
+            return UnifiedMemoryAccess::Unknown;
+    }
+}
+
 GpuActivityMapper::GpuActivityMapper(TraceBuilder& builder)
     : GpuActivityMapper(builder, Options{}) {}
 
@@ -146,6 +196,10 @@ TrackIndex GpuActivityMapper::syncRow(const ActivityPlace& place) {
 
 TrackIndex GpuActivityMapper::memoryRow(const ActivityPlace& place) {
     return m_builder.memoryTrack(gpuProcess(place.deviceId, ownerOf(place)));
+}
+
+TrackIndex GpuActivityMapper::unifiedMemoryRow(const ActivityPlace& place, UnifiedMemoryKind kind) {
+    return m_builder.unifiedMemoryTrack(gpuProcess(place.deviceId, ownerOf(place)), kind);
 }
 
 namespace {
@@ -197,6 +251,46 @@ void GpuActivityMapper::add(const GraphLaunchActivity& a) {
     add(kernel);
 }
 
+void GpuActivityMapper::add(const UnifiedMemoryActivity& a) {
+    if (a.detail.kind != UnifiedMemoryKind::GpuPageFault || a.place.deviceId < 0) {
+        emit(a);
+        return;
+    }
+    const auto key = std::make_pair(a.place.deviceId, ownerOf(a.place));
+    const std::uint64_t faults = std::max<std::uint64_t>(a.detail.faultCount, 1);
+    auto [it, fresh] = m_faultBatches.try_emplace(key, a);
+    UnifiedMemoryActivity& batch = it->second;
+    if (fresh) {
+        batch.detail.faultCount = faults;
+        return;
+    }
+    if (batch.startNs == a.startNs && batch.endNs == a.endNs) {
+        batch.detail.faultCount += faults;
+        batch.detail.address = std::min(batch.detail.address, a.detail.address);
+        // One access type for the batch when all agree.
+        if (batch.detail.access != a.detail.access)
+            batch.detail.access = UnifiedMemoryAccess::Unknown;
+        return;
+    }
+    emit(batch);
+    batch = a;
+    batch.detail.faultCount = faults;
+}
+
+void GpuActivityMapper::emit(const UnifiedMemoryActivity& a) {
+    const TrackIndex track = a.place.deviceId >= 0
+                                 ? unifiedMemoryRow(a.place, a.detail.kind)
+                                 : m_builder.unifiedMemoryTrack(a.hostProcess, a.detail.kind);
+    m_builder.addUnifiedMemory(track, a.startNs, a.endNs, unifiedMemoryEventName(a.detail.kind),
+                               a.detail);
+}
+
+void GpuActivityMapper::flushFaultBatches() {
+    for (const auto& [key, batch] : m_faultBatches)
+        emit(batch);
+    m_faultBatches.clear();
+}
+
 void GpuActivityMapper::add(const SyncActivity& a) {
     m_syncs.push_back(a);
 }
@@ -219,6 +313,7 @@ void GpuActivityMapper::noteContext(std::uint32_t contextId, std::int32_t device
 }
 
 void GpuActivityMapper::complete() {
+    flushFaultBatches();
     std::vector<SyncActivity> syncs;
     syncs.swap(m_syncs);
     for (const SyncActivity& s : syncs) {

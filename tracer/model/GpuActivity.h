@@ -105,6 +105,18 @@ struct GraphLaunchActivity {
     std::uint64_t graphExecId = 0;
 };
 
+// A unified-memory event: a migration of managed memory between the host and a GPU (or two
+// GPUs), a page fault, thrashing, throttling or a remote map. GPU events go to the rows of
+// place.deviceId; events on the host (CPU page faults, and throttling of the CPU) have
+// place.deviceId < 0 and go to the rows of `hostProcess`. An instant when endNs == startNs.
+struct UnifiedMemoryActivity {
+    TimeNs startNs = 0;
+    TimeNs endNs = 0;
+    ActivityPlace place;  // deviceId, and pid for several traced processes
+    ProcessIndex hostProcess = 0;
+    UnifiedMemoryDetail detail;
+};
+
 // Names every source gives an activity.
 std::string copyActivityName(const MemcpyDetail& detail);    // "Memcpy HtoD (Pageable -> Device)"
 std::string memsetActivityName(const MemsetDetail& detail);  // "Memset (Device)"
@@ -130,6 +142,12 @@ std::string_view apiNameOf(std::string_view versioned);
 // from "unknown", Nsight Systems from "pageable" (each adapter maps its own).
 CopyKind copyKindFromCuptiCode(std::uint32_t code);
 SyncKind syncKindFromCuptiCode(std::uint32_t code);
+// CUPTI's unified-memory codes, which Nsight Systems exports keep too (migrationCause,
+// faultAccessType; ENUM_CUDA_UNIF_MEM_MIGRATION, ENUM_CUDA_UNIF_MEM_ACCESS_TYPE): a migration's
+// cause, a remote map's cause, a GPU page fault's access.
+UnifiedMemoryCause migrationCauseFromCuptiCode(std::uint32_t code);
+UnifiedMemoryCause remoteMapCauseFromCuptiCode(std::uint32_t code);
+UnifiedMemoryAccess faultAccessFromCuptiCode(std::uint32_t code);
 
 // Turns activities into slices on their rows. Rows: a GPU process per device (per device and
 // process when the activities say which process queued them and several did), a row per stream,
@@ -159,6 +177,7 @@ public:
     TrackIndex streamRow(const ActivityPlace& place);
     TrackIndex syncRow(const ActivityPlace& place);
     TrackIndex memoryRow(const ActivityPlace& place);
+    TrackIndex unifiedMemoryRow(const ActivityPlace& place, UnifiedMemoryKind kind);
     TrackIndex apiRow(ProcessIndex hostProcess, std::int64_t tid);
 
     // Details into the builder's side tables, for a source that places its slices itself
@@ -169,6 +188,9 @@ public:
     std::uint32_t detailOf(const MemoryDetail& detail) { return m_builder.addMemoryDetail(detail); }
     std::uint32_t detailOf(const SyncDetail& detail) { return m_builder.addSyncDetail(detail); }
     std::uint32_t detailOf(const ApiDetail& detail) { return m_builder.addApiDetail(detail); }
+    std::uint32_t detailOf(const UnifiedMemoryDetail& detail) {
+        return m_builder.addUnifiedMemoryDetail(detail);
+    }
 
     // Activities on their rows (the API's on `apiRow`).
     void add(const KernelActivity& a);
@@ -176,13 +198,20 @@ public:
     void add(const MemsetActivity& a);
     void add(const MemoryActivity& a);
     void add(const GraphLaunchActivity& a);
+    // GPU page faults that the driver serviced together (one after another, same device, same
+    // start and end) become one event that counts them (UnifiedMemoryDetail::faultCount, the
+    // lowest address): a kernel that faults on every page makes thousands of records, and a row
+    // of them one above the other says less than their count. Kept until the next event of
+    // another batch, or complete().
+    void add(const UnifiedMemoryActivity& a);
     void add(const SyncActivity& a);  // kept until complete()
     void add(const CudaEventActivity& a);
     void add(TrackIndex apiTrack, const ApiActivity& a);
     // The GPU of a context, when only the context is known (CUPTI's synchronisations).
     void noteContext(std::uint32_t contextId, std::int32_t deviceId);
 
-    // Emits the synchronisations, joined with the events and contexts seen. Call once.
+    // Emits the synchronisations, joined with the events and contexts seen, and the last batch
+    // of GPU page faults. Call once.
     void complete();
 
     // GPU processes with rows, by (device, pid) (pid -1 unless gpuRowsPerProcess).
@@ -207,6 +236,8 @@ private:
     std::int64_t ownerOf(const ActivityPlace& place) const {
         return m_options.gpuRowsPerProcess ? place.pid : -1;
     }
+    void emit(const UnifiedMemoryActivity& a);
+    void flushFaultBatches();
 
     TraceBuilder& m_builder;
     Options m_options;
@@ -219,6 +250,8 @@ private:
     std::map<std::pair<std::int64_t, std::uint64_t>, std::int64_t> m_eventStream;
     // (pid, record id) -> the record.
     std::map<std::pair<std::int64_t, std::uint64_t>, EventRecord> m_eventRecords;
+    // (device, owner) -> the batch of GPU page faults being gathered there.
+    std::map<std::pair<std::int32_t, std::int64_t>, UnifiedMemoryActivity> m_faultBatches;
 };
 
 }  // namespace wl::model

@@ -23,7 +23,12 @@ enum class SliceKind : std::uint8_t {
     Overhead,    // CUPTI/profiler overhead on a host thread
     Instant,     // an instant event with no duration from an imported trace
     Other,       // any other imported slice (e.g. a CPU op from the PyTorch profiler)
+    // A unified-memory event: a migration of managed memory, a page fault, thrashing, throttling
+    // or a remote map, on its GPU's (or the host's) unified-memory rows (UnifiedMemoryDetail).
+    UnifiedMemory,
 };
+// The last kind: tables indexed by kind have kLastSliceKind + 1 entries.
+inline constexpr SliceKind kLastSliceKind = SliceKind::UnifiedMemory;
 
 // Work the GPU does: kernels, copies and memsets.
 inline bool isGpuWork(SliceKind kind) {
@@ -57,7 +62,7 @@ struct Slice {
     TimeNs endNs() const { return startNs + durationNs; }
 };
 static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per slice");
-static_assert(static_cast<unsigned>(SliceKind::Other) < 16, "SliceKind outgrew Slice::kind's bits");
+static_assert(static_cast<unsigned>(kLastSliceKind) < 16, "SliceKind outgrew Slice::kind's bits");
 
 // What a host API call makes happen on a GPU, linked to the call by its correlation id: GPU work,
 // and memory allocations and releases.

@@ -57,6 +57,9 @@ const ApiDetail* Trace::api(const Slice& s) const {
 const NvtxDetail* Trace::nvtx(const Slice& s) const {
     return detailOf(m_nvtx, s, SliceKind::Nvtx);
 }
+const UnifiedMemoryDetail* Trace::unifiedMemory(const Slice& s) const {
+    return detailOf(m_unifiedMemory, s, SliceKind::UnifiedMemory);
+}
 
 const GraphNode* Trace::graphNode(const Slice& s) const {
     if (const auto* k = kernel(s))
@@ -181,7 +184,8 @@ std::size_t Trace::memoryBytes() const {
              vectorBytes(m_kernels);
     bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_memories) +
              vectorBytes(m_syncs);
-    bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_flowToIndex);
+    bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_unifiedMemory) +
+             vectorBytes(m_flowToIndex);
     bytes += vectorBytes(m_flowFromIndex) + vectorBytes(m_args) + vectorBytes(m_argsBlocks);
     bytes += m_argsBlockBytes;
     bytes += vectorBytes(m_origins) + vectorBytes(m_modelArgsBytes) + m_keptEvents.capacity() +

@@ -24,7 +24,8 @@ struct TraceCounts {
     std::uint64_t kernel = 0;
     std::uint64_t memcpy = 0;
     std::uint64_t memset = 0;
-    std::uint64_t memory = 0;  // device memory allocations and releases
+    std::uint64_t memory = 0;         // device memory allocations and releases
+    std::uint64_t unifiedMemory = 0;  // migrations, page faults, ... of managed memory
     std::uint64_t sync = 0;
     std::uint64_t api = 0;  // runtime + driver
     std::uint64_t nvtx = 0;
@@ -61,6 +62,7 @@ public:
     std::span<const SyncDetail> syncDetails() const { return m_syncs; }
     std::span<const ApiDetail> apiDetails() const { return m_apis; }
     std::span<const NvtxDetail> nvtxDetails() const { return m_nvtx; }
+    std::span<const UnifiedMemoryDetail> unifiedMemoryDetails() const { return m_unifiedMemory; }
 
     // Detail of a slice of the matching kind, or nullptr.
     const KernelDetail* kernel(const Slice& s) const;
@@ -70,6 +72,7 @@ public:
     const SyncDetail* sync(const Slice& s) const;
     const ApiDetail* api(const Slice& s) const;
     const NvtxDetail* nvtx(const Slice& s) const;
+    const UnifiedMemoryDetail* unifiedMemory(const Slice& s) const;
     // The CUDA graph node that ran a kernel, copy or memset (nullptr for any other slice; graph id
     // 0 when it was not launched from a graph).
     const GraphNode* graphNode(const Slice& s) const;
@@ -147,6 +150,7 @@ private:
     std::vector<SyncDetail> m_syncs;
     std::vector<ApiDetail> m_apis;
     std::vector<NvtxDetail> m_nvtx;
+    std::vector<UnifiedMemoryDetail> m_unifiedMemory;
     // Slice::argsIndex -> its kept args, in blocks that never move (appending never copies what
     // is there, and a finished trace holds no growth slack).
     std::vector<std::string_view> m_args;

@@ -105,6 +105,11 @@ TrackIndex TraceBuilder::trackFor(TrackKind kind, ProcessIndex process, std::int
             t.threadId = key;
             name = isSyntheticId(key) ? "Thread" : "Thread " + threadIdText(key);
             break;
+        case TrackKind::UnifiedMemory:
+            t.deviceId = m_trace->m_processes.at(process).deviceId;
+            t.unifiedMemoryKind = static_cast<UnifiedMemoryKind>(key);
+            name = unifiedMemoryTrackName(t.unifiedMemoryKind);
+            break;
         case TrackKind::NvtxProjection:
         case TrackKind::GraphLaunches:
             break;  // made by addNvtxProjections() and addGraphLaunches(), not by key
@@ -132,6 +137,9 @@ TrackIndex TraceBuilder::syncTrack(ProcessIndex gpuProcessIndex) {
 }
 TrackIndex TraceBuilder::memoryTrack(ProcessIndex gpuProcessIndex) {
     return trackFor(TrackKind::Memory, gpuProcessIndex, 0, 0);
+}
+TrackIndex TraceBuilder::unifiedMemoryTrack(ProcessIndex process, UnifiedMemoryKind kind) {
+    return trackFor(TrackKind::UnifiedMemory, process, static_cast<std::int64_t>(kind), 0);
 }
 TrackIndex TraceBuilder::hostTrack(ProcessIndex process, std::int64_t threadId) {
     return trackFor(TrackKind::Host, process, threadId, 0);
@@ -277,6 +285,10 @@ std::uint32_t TraceBuilder::addNvtxDetail(const NvtxDetail& d) {
     m_trace->m_nvtx.push_back(d);
     return static_cast<std::uint32_t>(m_trace->m_nvtx.size() - 1);
 }
+std::uint32_t TraceBuilder::addUnifiedMemoryDetail(const UnifiedMemoryDetail& d) {
+    m_trace->m_unifiedMemory.push_back(d);
+    return static_cast<std::uint32_t>(m_trace->m_unifiedMemory.size() - 1);
+}
 
 void TraceBuilder::addKernel(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                              std::uint64_t correlationId, const KernelDetail& detail) {
@@ -312,6 +324,11 @@ void TraceBuilder::addApi(TrackIndex track, TimeNs startNs, TimeNs endNs, std::s
 void TraceBuilder::addNvtx(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                            const NvtxDetail& detail) {
     push(track, startNs, endNs, intern(name), SliceKind::Nvtx, 0, addNvtxDetail(detail));
+}
+void TraceBuilder::addUnifiedMemory(TrackIndex track, TimeNs startNs, TimeNs endNs,
+                                    std::string_view name, const UnifiedMemoryDetail& detail) {
+    push(track, startNs, endNs, intern(name), SliceKind::UnifiedMemory, 0,
+         addUnifiedMemoryDetail(detail));
 }
 void TraceBuilder::addSlice(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                             SliceKind kind, std::uint64_t correlationId) {

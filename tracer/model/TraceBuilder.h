@@ -48,6 +48,9 @@ public:
     TrackIndex gpuStreamTrack(ProcessIndex gpuProcessIndex, std::int64_t streamId);
     TrackIndex syncTrack(ProcessIndex gpuProcessIndex);
     TrackIndex memoryTrack(ProcessIndex gpuProcessIndex);
+    // A GPU's (or, for events on the host such as CPU page faults, a host process's) row of
+    // unified-memory events of one kind.
+    TrackIndex unifiedMemoryTrack(ProcessIndex process, UnifiedMemoryKind kind);
     TrackIndex hostTrack(ProcessIndex process, std::int64_t threadId);
     // Display name and order override (defaults are derived from the key).
     void setTrackName(TrackIndex track, std::string_view name);
@@ -70,6 +73,9 @@ public:
                 std::uint64_t correlationId, const ApiDetail& detail);
     void addNvtx(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                  const NvtxDetail& detail);
+    // A migration or page fault of managed memory (an instant when end == start).
+    void addUnifiedMemory(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
+                          const UnifiedMemoryDetail& detail);
     // Any other slice (overhead, instants, imported host slices).
     void addSlice(TrackIndex track, TimeNs startNs, TimeNs endNs, std::string_view name,
                   SliceKind kind, std::uint64_t correlationId = 0);
@@ -99,6 +105,7 @@ public:
     std::uint32_t addSyncDetail(const SyncDetail& d);
     std::uint32_t addApiDetail(const ApiDetail& d);
     std::uint32_t addNvtxDetail(const NvtxDetail& d);
+    std::uint32_t addUnifiedMemoryDetail(const UnifiedMemoryDetail& d);
 
     // Counters.
     std::uint32_t counterTrack(ProcessIndex process, std::string_view name, std::string_view series,

@@ -157,6 +157,7 @@ private:
         m_syncBase = static_cast<std::uint32_t>(merged.syncDetails().size());
         m_apiBase = static_cast<std::uint32_t>(merged.apiDetails().size());
         m_nvtxBase = static_cast<std::uint32_t>(merged.nvtxDetails().size());
+        m_unifiedMemoryBase = static_cast<std::uint32_t>(merged.unifiedMemoryDetails().size());
         for (const auto& d : m_in.kernelDetails())
             m_b.addKernelDetail(d);
         for (const auto& d : m_in.memcpyDetails())
@@ -178,6 +179,8 @@ private:
             d.categoryNameId = name(d.categoryNameId);
             m_b.addNvtxDetail(d);
         }
+        for (const auto& d : m_in.unifiedMemoryDetails())
+            m_b.addUnifiedMemoryDetail(d);
     }
 
     std::uint32_t detail(const Slice& s) const {
@@ -199,6 +202,8 @@ private:
                 return m_apiBase + s.detailIndex;
             case SliceKind::Nvtx:
                 return m_nvtxBase + s.detailIndex;
+            case SliceKind::UnifiedMemory:
+                return m_unifiedMemoryBase + s.detailIndex;
             case SliceKind::Overhead:
             case SliceKind::Instant:
             case SliceKind::Other:
@@ -267,6 +272,9 @@ private:
                 case TrackKind::Host:
                     track = m_b.hostTrack(p, t.threadId);
                     break;
+                case TrackKind::UnifiedMemory:
+                    track = m_b.unifiedMemoryTrack(p, t.unifiedMemoryKind);
+                    break;
                 case TrackKind::NvtxProjection:
                 case TrackKind::GraphLaunches:
                     break;  // the merged trace makes its own
@@ -330,6 +338,7 @@ private:
     std::uint32_t m_syncBase = 0;
     std::uint32_t m_apiBase = 0;
     std::uint32_t m_nvtxBase = 0;
+    std::uint32_t m_unifiedMemoryBase = 0;
     std::uint32_t m_memoryBase = 0;
     std::uint64_t m_misplacedFlows = 0;
 };

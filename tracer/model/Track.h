@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/Details.h"
 #include "model/Slice.h"
 #include "model/StringTable.h"
 
@@ -25,6 +26,10 @@ enum class TrackKind : std::uint8_t {
     // start of its first node to the end of its last ("graph 2 · launch 3 of 5 · 4 nodes"). Made
     // by finalize() from the launch flows, never exported.
     GraphLaunches,
+    // Unified-memory events of one kind (Track::unifiedMemoryKind): a GPU's migrations in one
+    // direction, its page faults, ...; under the host process for what happens on the host (CPU
+    // page faults). Overlaps allowed: the driver moves and faults in many pages at once.
+    UnifiedMemory,
 };
 
 // Tracks finalize() makes from the other events: exports, merges and counts leave them out, and
@@ -90,6 +95,8 @@ struct Track {
     StringId nameId = 0;         // display name ("Stream 13", "CUDA API (tid 4242)", ...)
     StringId domainId = 0;       // Nvtx/NvtxAsync: domain name ("" = default)
     std::int32_t sortIndex = 0;  // order within the process
+    // UnifiedMemory: the kind of event the row holds; Unknown for any other track.
+    UnifiedMemoryKind unifiedMemoryKind = UnifiedMemoryKind::Unknown;
     // Imported tracks: where the producer's file had the first of their slices (and every other
     // slice whose Trace::origin says nothing else).
     SliceOrigin origin;

@@ -23,8 +23,10 @@ int trackKindRank(TrackKind kind) {
             return 6;
         case TrackKind::NvtxProjection:
             return 7;
+        case TrackKind::UnifiedMemory:  // after the GPU's own rows, or a host's
+            return 8;
     }
-    return 8;
+    return 9;
 }
 
 namespace {
@@ -37,7 +39,8 @@ int besideStream(TrackKind kind) {
 bool lessBy(const Trace& trace, const Track& a, const Track& b, bool bySortIndex) {
     const auto key = [&](const Track& t) {
         return std::tuple(trackKindRank(t.kind), bySortIndex ? t.sortIndex : 0, t.streamId,
-                          t.threadId, trace.str(t.domainId), besideStream(t.kind));
+                          t.threadId, trace.str(t.domainId), besideStream(t.kind),
+                          t.unifiedMemoryKind);
     };
     return key(a) < key(b);
 }

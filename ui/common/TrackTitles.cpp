@@ -37,6 +37,8 @@ QString trackTitle(const model::Trace& trace, const model::Track& track) {
             return QStringLiteral("NVTX on the GPU") + domain;
         case model::TrackKind::GraphLaunches:
             return QStringLiteral("Graph launches (stream %1)").arg(track.streamId);
+        case model::TrackKind::UnifiedMemory:
+            return QString::fromUtf8(model::unifiedMemoryTrackName(track.unifiedMemoryKind));
         case model::TrackKind::Host:
             return QStringLiteral("Thread %1")
                 .arg(QString::fromStdString(model::threadIdText(track.threadId)))

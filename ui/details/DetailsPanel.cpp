@@ -17,6 +17,7 @@
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
 #include "ui/common/TrackTitles.h"
+#include "ui/common/UnifiedMemoryText.h"
 #include "ui/common/Units.h"
 #include "ui/details/ArgMembers.h"
 
@@ -51,6 +52,8 @@ QString kindName(model::SliceKind kind) {
             return QStringLiteral("Instant");
         case model::SliceKind::Other:
             return QStringLiteral("Other");
+        case model::SliceKind::UnifiedMemory:
+            return QStringLiteral("Unified memory");
     }
     return QStringLiteral("Other");
 }
@@ -304,6 +307,11 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
             if (m->poolReservedBytes > 0)
                 addRow(tr("Pool holds"), units::bytes(m->poolReservedBytes));
         }
+    }
+    if (const auto* u = t.unifiedMemory(s)) {
+        addGroup(tr("Unified memory"));
+        for (const auto& [field, value] : unifiedMemoryFields(*u, s.durationNs))
+            addRow(field, value);
     }
     // The CUDA graph node that ran it: "graph 2, node 17" (its siblings share the launch call).
     const model::GraphNode* graph = t.graphNode(s);

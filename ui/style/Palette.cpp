@@ -41,6 +41,23 @@ QRgb Palette::sliceColor(const model::Trace& trace, const model::Slice& slice) {
             }
             return kNvtx[slice.nameId % kNvtx.size()];
         }
+        case SliceKind::UnifiedMemory: {
+            // Migrations in their copy direction's colour, faults and the rest in their own.
+            const model::UnifiedMemoryDetail* d = trace.unifiedMemory(slice);
+            switch (d ? d->kind : model::UnifiedMemoryKind::Unknown) {
+                case model::UnifiedMemoryKind::MigrationHtoD:
+                    return kCopyHtoD;
+                case model::UnifiedMemoryKind::MigrationDtoH:
+                    return kCopyDtoH;
+                case model::UnifiedMemoryKind::MigrationDtoD:
+                    return kCopyDtoD;
+                case model::UnifiedMemoryKind::GpuPageFault:
+                case model::UnifiedMemoryKind::CpuPageFault:
+                    return kPageFault;
+                default:
+                    return kUnifiedMemoryOther;
+            }
+        }
         case SliceKind::Overhead:
         case SliceKind::Instant:
         case SliceKind::Other:
@@ -80,6 +97,7 @@ std::vector<Palette::LegendEntry> Palette::legend() {
         {QStringLiteral("PtoP"), kCopyPtoP, false},
         {QStringLiteral("Memset"), kMemset, false},
         {QStringLiteral("Sync"), kSync, false},
+        {QStringLiteral("Page fault"), kPageFault, false},
         {QStringLiteral("CUDA API"), kRuntimeApi, false},
         {QStringLiteral("NVTX"), kNvtx[0], false},
         {QStringLiteral("Idle (after blocking call)"), kGapAfterBlocking, true},

@@ -27,9 +27,13 @@ public:
     static constexpr QRgb kMemoryAlloc = 0xff1e8c7e;    // dark teal: memory taken
     static constexpr QRgb kMemoryRelease = 0xff9a5a2a;  // rust: memory given back
     static constexpr QRgb kSync = 0xffe8702a;           // orange: the host is waiting
-    static constexpr QRgb kRuntimeApi = 0xff7d8c99;     // grey-blue
-    static constexpr QRgb kDriverApi = 0xff93a1a1;      // lighter grey
-    static constexpr QRgb kHostOther = 0xffa99e8f;      // warm grey (CPU ops, overhead, instants)
+    // Unified memory: migrations take their copy direction's colour; page faults are magenta,
+    // apart from every kind of work (a kernel stalls on them); thrashing and the rest olive.
+    static constexpr QRgb kPageFault = 0xffc2185b;
+    static constexpr QRgb kUnifiedMemoryOther = 0xff8d8a2c;
+    static constexpr QRgb kRuntimeApi = 0xff7d8c99;  // grey-blue
+    static constexpr QRgb kDriverApi = 0xff93a1a1;   // lighter grey
+    static constexpr QRgb kHostOther = 0xffa99e8f;   // warm grey (CPU ops, overhead, instants)
     // NVTX ranges without a colour of their own: hues away from the sync orange and memset amber.
     static constexpr std::array<QRgb, 8> kNvtx = {0xff17a589, 0xffc0508a, 0xff8fae3b, 0xff7a6fb0,
                                                   0xff5e7fd0, 0xff2f8f9d, 0xff48a0b8, 0xffa066c8};

@@ -47,6 +47,7 @@ QString trackPart(const model::Trace& trace, const model::Track& track) {
         case model::TrackKind::GraphLaunches:
         case model::TrackKind::Sync:
         case model::TrackKind::Memory:
+        case model::TrackKind::UnifiedMemory:
             return title;  // streams keep their numbers: they are the program's own
         default:
             break;
@@ -67,6 +68,7 @@ QString rowIdentityPart(const model::Trace& trace, const TimelineRow& row) {
         case RowKind::Process:
             return {};
         case RowKind::Track:
+        case RowKind::UnifiedMemory:
             return trackPart(trace, trace.track(row.track));
         case RowKind::DeviceGaps:
         case RowKind::Counter:

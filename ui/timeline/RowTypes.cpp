@@ -95,6 +95,44 @@ public:
     }
 };
 
+// A unified-memory track: its lanes drawn over one another in one band, the first lane last so
+// its labels stay on top; what lies under a point is the nearest event of any lane. Lanes are
+// few (the model counts a batch of GPU faults as one event), and each is pixel-bounded.
+class UnifiedMemoryRowType final : public RowType {
+public:
+    void draw(RowCanvas& canvas, const TimelineRow& row) const override {
+        const DrawListRequest& r = canvas.request();
+        const model::Track& track = r.trace->track(row.track);
+        const int top = row.yPx - r.scrollYPx + TimelineLayout::kRowPaddingPx;
+        for (std::uint32_t d = track.laneCount(); d-- > 0;) {
+            canvas.lane(row.track, d, top + 1, TimelineLayout::kLaneHeightPx - 2, d == 0);
+        }
+    }
+
+    void hit(const RowProbe& probe, const TimelineRow& row, HitResult& hit) const override {
+        const model::Track& track = probe.trace.track(row.track);
+        double bestDist = probe.tol;
+        for (std::uint32_t d = 0; d < track.laneCount(); ++d) {
+            const auto lane = track.lane(d);
+            const std::int64_t i = nearestInLane(lane, probe.t, bestDist);
+            if (i < 0) {
+                continue;
+            }
+            const model::Slice& s = lane[std::size_t(i)];
+            const double dist = probe.t < double(s.startNs)   ? double(s.startNs) - probe.t
+                                : probe.t > double(s.endNs()) ? probe.t - double(s.endNs())
+                                                              : 0.0;
+            // A later lane wins only when nearer: the first lane's event is the one drawn on top.
+            if (hit.kind == HitResult::Kind::Slice && dist >= bestDist) {
+                continue;
+            }
+            bestDist = dist;
+            hit.kind = HitResult::Kind::Slice;
+            hit.slice = {row.track, track.laneBegin[d] + std::uint32_t(i)};
+        }
+    }
+};
+
 // A whole device's idle gaps, hatched.
 class DeviceGapsRowType final : public RowType {
 public:
@@ -247,6 +285,7 @@ const ProcessRowType kProcessRow;
 const TrackRowType kTrackRow;
 const DeviceGapsRowType kDeviceGapsRow;
 const CounterRowType kCounterRow;
+const UnifiedMemoryRowType kUnifiedMemoryRow;
 
 }  // namespace
 
@@ -261,6 +300,8 @@ const RowType& rowType(RowKind kind) {
             return kDeviceGapsRow;
         case RowKind::Counter:
             return kCounterRow;
+        case RowKind::UnifiedMemory:
+            return kUnifiedMemoryRow;
     }
     return kProcessRow;  // not reached
 }

@@ -5,6 +5,7 @@
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
 #include "ui/common/TrackTitles.h"
+#include "ui/common/UnifiedMemoryText.h"
 #include "ui/common/Units.h"
 #include "ui/timeline/TimeFormat.h"
 
@@ -57,6 +58,12 @@ QString sliceKindName(const model::Trace& trace, const model::Slice& slice) {
             return QStringLiteral("Profiler overhead");
         case SliceKind::Instant:
             return QStringLiteral("Instant");
+        case SliceKind::UnifiedMemory: {
+            const model::UnifiedMemoryDetail* d = trace.unifiedMemory(slice);
+            return QStringLiteral("Unified memory: ") +
+                   QString::fromUtf8(model::unifiedMemoryEventName(
+                       d ? d->kind : model::UnifiedMemoryKind::Unknown));
+        }
         case SliceKind::Other:
             break;
     }
@@ -129,6 +136,12 @@ QString sliceTooltip(const model::Trace& trace, model::SliceRef ref, const Kerne
     }
     if (const model::NvtxDetail* n = trace.nvtx(s); n && n->domainId != 0) {
         rows += row(QStringLiteral("Domain"), qstr(trace.str(n->domainId)));
+    }
+    if (const model::UnifiedMemoryDetail* u = trace.unifiedMemory(s)) {
+        for (const auto& [field, value] : unifiedMemoryFields(*u, s.durationNs)) {
+            if (field != QLatin1String("Event"))  // the kind says it
+                rows += row(field, value);
+        }
     }
     // Only a flow into GPU work is a launch; a flow between host slices just links them.
     const auto launch = [&trace](const model::Flow& f) {

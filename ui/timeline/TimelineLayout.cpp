@@ -85,9 +85,14 @@ std::vector<TimelineRow> TimelineLayout::childRows(
         row.track = t;
         row.deviceId = track.deviceId;
         row.laneCount = std::max<std::uint32_t>(track.laneCount(), 1);
-        row.collapsible = row.laneCount > 1;
-        row.collapsed = row.collapsible && collapsed.count(row.key) > 0;
-        row.lanesShown = row.collapsed ? 1 : row.laneCount;
+        if (track.kind == model::TrackKind::UnifiedMemory) {
+            row.kind = RowKind::UnifiedMemory;  // every lane in one band
+            row.lanesShown = 1;
+        } else {
+            row.collapsible = row.laneCount > 1;
+            row.collapsed = row.collapsible && collapsed.count(row.key) > 0;
+            row.lanesShown = row.collapsed ? 1 : row.laneCount;
+        }
         row.heightPx = int(row.lanesShown) * kLaneHeightPx + 2 * kRowPaddingPx;
         row.indent = 1;
         out.push_back(std::move(row));
@@ -207,7 +212,7 @@ void TimelineLayout::build(const model::Trace* trace,
     auto push = [&](TimelineRow row) {
         row.yPx = y;
         y += row.heightPx;
-        if (row.kind == RowKind::Track) {
+        if (showsTrack(row.kind)) {
             m_rowOfTrack[row.track] = int(m_rows.size());
         }
         m_rows.push_back(std::move(row));
@@ -296,6 +301,9 @@ std::optional<int> TimelineLayout::laneY(int rowIndex, std::uint32_t depth) cons
         return std::nullopt;
     }
     const TimelineRow& row = m_rows[rowIndex];
+    if (row.kind == RowKind::UnifiedMemory && depth < row.laneCount) {
+        return row.yPx + kRowPaddingPx;  // every lane is the one band
+    }
     if (row.kind != RowKind::Track || depth >= row.lanesShown) {
         return std::nullopt;
     }

@@ -17,7 +17,16 @@ enum class RowKind : std::uint8_t {
     Track,       // a track's lanes (API calls, NVTX, a stream, synchronisation, ...)
     DeviceGaps,  // idle gaps of a whole device (hatched), from the overlays
     Counter,     // a counter track as a filled area
+    // A unified-memory track: all its lanes in one band. The driver migrates and faults in many
+    // regions at once; how many overlap is no nesting to read, and a band per lane would push
+    // the GPU's streams out of view.
+    UnifiedMemory,
 };
+
+// Rows that show a track's slices (and hold TimelineRow::track).
+inline bool showsTrack(RowKind kind) {
+    return kind == RowKind::Track || kind == RowKind::UnifiedMemory;
+}
 
 // One horizontal band of the timeline. y is in content pixels (0 = top of the first row, before
 // vertical scrolling).
@@ -31,7 +40,7 @@ struct TimelineRow {
     std::int32_t deviceId = -1;   // GPU rows (and DeviceGaps)
     int yPx = 0;
     int heightPx = 0;
-    std::uint32_t lanesShown = 0;  // Track rows: lanes drawn (1 when collapsed)
+    std::uint32_t lanesShown = 0;  // Track rows: lanes drawn (1 when collapsed, or all in one)
     std::uint32_t laneCount = 0;   // Track rows: lanes the track has
     bool collapsible = false;
     bool collapsed = false;

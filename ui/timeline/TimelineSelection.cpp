@@ -18,7 +18,7 @@ void TimelineSelection::selectRowsBetween(const model::Trace& trace, const Timel
     }
     for (int r = first; r <= last; ++r) {
         const TimelineRow& row = rows[std::size_t(r)];
-        if (row.kind == RowKind::Track) {
+        if (showsTrack(row.kind)) {
             tracks.push_back(row.track);
         } else if (row.kind == RowKind::Process && row.collapsed) {
             // A folded process stands for all of its rows.

@@ -44,6 +44,23 @@ TEST(LaneAssignmentPass, KindsThatMayOverlapTakeFirstFitLanesWithoutAWarning) {
     EXPECT_TRUE(trace->diagnostics().warnings.empty());
 }
 
+// The driver migrates and faults in many regions at once: overlaps on a unified-memory row are
+// its work, not a producer's mistake.
+TEST(LaneAssignmentPass, UnifiedMemoryEventsOverlapWithoutAWarning) {
+    TraceBuilder b;
+    const auto row = b.unifiedMemoryTrack(b.gpuProcess(0), UnifiedMemoryKind::MigrationHtoD);
+    UnifiedMemoryDetail d;
+    d.kind = UnifiedMemoryKind::MigrationHtoD;
+    b.addUnifiedMemory(row, 0, 100, "Migration HtoD", d);
+    b.addUnifiedMemory(row, 50, 150, "Migration HtoD", d);
+    const auto trace = wl::test::runPasses(b, {"lane assignment"});
+    const Track& t = trace->tracks()[0];
+    ASSERT_EQ(t.laneCount(), 2u);
+    EXPECT_EQ(t.lane(1)[0].flags & kSliceSpilled, 0);
+    EXPECT_EQ(trace->diagnostics().spilledOverlaps, 0u);
+    EXPECT_TRUE(trace->diagnostics().warnings.empty());
+}
+
 TEST(LaneAssignmentPass, OpsOfOneLaunchOverlapWithoutAWarning) {
     TraceBuilder b;
     const auto stream = b.gpuStreamTrack(b.gpuProcess(0), 7);

@@ -20,9 +20,10 @@ std::vector<std::string> trackNames(const Trace& trace) {
 }  // namespace
 
 TEST(TrackOrder, KindsInTheOrderTheTimelineShowsThem) {
-    const TrackKind order[] = {TrackKind::HostApi,   TrackKind::Host,          TrackKind::Nvtx,
-                               TrackKind::NvtxAsync, TrackKind::GpuStream,     TrackKind::Sync,
-                               TrackKind::Memory,    TrackKind::NvtxProjection};
+    const TrackKind order[] = {
+        TrackKind::HostApi,   TrackKind::Host,           TrackKind::Nvtx,
+        TrackKind::NvtxAsync, TrackKind::GpuStream,      TrackKind::Sync,
+        TrackKind::Memory,    TrackKind::NvtxProjection, TrackKind::UnifiedMemory};
     for (std::size_t i = 1; i < std::size(order); ++i)
         EXPECT_LT(trackKindRank(order[i - 1]), trackKindRank(order[i])) << i;
     EXPECT_EQ(trackKindRank(TrackKind::GraphLaunches), trackKindRank(TrackKind::GpuStream));

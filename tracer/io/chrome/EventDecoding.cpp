@@ -99,6 +99,12 @@ void EventArgs::set(ArgField field, std::uint64_t v) {
         case ArgField::PoolReserve:
             poolReserve = v;
             break;
+        case ArgField::FaultCount:
+            faultCount = v;
+            break;
+        case ArgField::FaultPc:
+            faultPc = v;
+            break;
         case ArgField::Color:
             color = static_cast<std::uint32_t>(v);
             break;
@@ -157,6 +163,15 @@ void EventArgs::set(ArgField field, std::string_view v) {
             break;
         case ArgField::CategoryName:
             categoryName = v;
+            break;
+        case ArgField::UmKind:
+            umKind = v;
+            break;
+        case ArgField::UmCause:
+            umCause = v;
+            break;
+        case ArgField::UmAccess:
+            umAccess = v;
             break;
         default:
             return;

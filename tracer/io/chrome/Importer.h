@@ -67,6 +67,7 @@ enum class Cat : std::uint8_t {
     Memcpy,
     Memset,
     Memory,
+    UnifiedMemory,
     Sync,
     Runtime,
     Driver,
@@ -80,8 +81,12 @@ Cat classify(std::string_view cat);
 
 inline bool onGpu(Cat c) {
     return c == Cat::Kernel || c == Cat::Memcpy || c == Cat::Memset || c == Cat::Memory ||
-           c == Cat::Sync || c == Cat::GpuAnnotation;
+           c == Cat::Sync || c == Cat::GpuAnnotation || c == Cat::UnifiedMemory;
 }
+
+// A unified-memory event's detail from its args ("um kind", "bytes", "address", ...): what the
+// writer writes for SliceKind::UnifiedMemory (UnifiedMemoryEvents.cpp).
+model::UnifiedMemoryDetail unifiedMemoryDetailOf(const EventArgs& a);
 
 // One member of an event's args, as the text has it (both views into the text, which outlives
 // the import): the key with its quotes, the value (trimmed; objects and arrays whole).
@@ -316,7 +321,7 @@ private:
         for (std::string_view* v :
              {&e.name, &e.cat, &e.scope, &e.bindPoint, &e.args.copyKind, &e.args.srcKind,
               &e.args.dstKind, &e.args.memoryKind, &e.args.syncKind, &e.args.domain, &e.args.name,
-              &e.args.categoryName}) {
+              &e.args.categoryName, &e.args.umKind, &e.args.umCause, &e.args.umAccess}) {
             pin(*v);
         }
     }

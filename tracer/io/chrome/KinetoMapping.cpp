@@ -38,6 +38,10 @@ Cat classify(std::string_view cat) {
             if (cat == format::kCatSync)
                 return Cat::Sync;
             break;
+        case keyHash(format::kCatUnifiedMemory):
+            if (cat == format::kCatUnifiedMemory)
+                return Cat::UnifiedMemory;
+            break;
         case keyHash(format::kCatRuntime):
             if (cat == format::kCatRuntime)
                 return Cat::Runtime;
@@ -247,6 +251,11 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
             key.a = e.args.has & kArgDevice ? e.args.device : deviceForPid(e.pid);
             key.b = 0;
             break;
+        case Cat::UnifiedMemory:
+            // A GPU's row of one kind of event, or its host process's (no device: -1).
+            key.a = e.args.has & kArgDevice ? e.args.device : -1;
+            key.b = static_cast<std::int64_t>(model::unifiedMemoryKindFromString(e.args.umKind));
+            break;
         case Cat::Runtime:
         case Cat::Driver:
             key.cat = Cat::Runtime;
@@ -277,6 +286,12 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
             case Cat::Memory:
                 track = m_activities.memoryRow(placeOf(e));
                 break;
+            case Cat::UnifiedMemory: {
+                const auto kind = static_cast<model::UnifiedMemoryKind>(key.b);
+                track = key.a >= 0 ? m_activities.unifiedMemoryRow(placeOf(e), kind)
+                                   : m_builder.unifiedMemoryTrack(hostProcess(e.pid), kind);
+                break;
+            }
             case Cat::Runtime:
                 track = m_activities.apiRow(hostProcess(e.pid), e.tid);
                 m_phases.noteApiTrack(track);
@@ -440,6 +455,11 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
         }
         case Cat::Overhead:
             kind = SliceKind::Overhead;
+            break;
+        case Cat::UnifiedMemory:
+            kind = SliceKind::UnifiedMemory;
+            if (a.has & kArgUmKind)
+                detail = m_activities.detailOf(unifiedMemoryDetailOf(a));
             break;
         case Cat::Other:
             break;

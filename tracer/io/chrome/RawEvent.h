@@ -74,6 +74,11 @@ enum ArgBit : std::uint64_t {
     kArgDeviceId = format::argBit(format::ArgField::DeviceId),
     kArgTotalAllocated = format::argBit(format::ArgField::TotalAllocated),
     kArgTotalReserved = format::argBit(format::ArgField::TotalReserved),
+    kArgSrcDevice = format::argBit(format::ArgField::SrcDevice),
+    kArgDstDevice = format::argBit(format::ArgField::DstDevice),
+    kArgUmKind = format::argBit(format::ArgField::UmKind),
+    kArgUmCause = format::argBit(format::ArgField::UmCause),
+    kArgUmAccess = format::argBit(format::ArgField::UmAccess),
 };
 
 // The args we understand (Kineto's names and ours). Views point into the parser's buffers,
@@ -90,6 +95,8 @@ struct EventArgs {
     std::uint64_t address = 0;  // a memory operation's allocation, and its pool
     std::uint64_t poolAddress = 0;
     std::uint64_t poolReserve = 0;
+    std::uint64_t faultCount = 0;  // a unified-memory page fault's count, and the host's pc
+    std::uint64_t faultPc = 0;
     std::int64_t deviceType = -1;  // "[memory]": 1 is CUDA; its device, in use and reserved bytes
     std::int64_t deviceId = -1;
     std::int64_t totalAllocated = 0;
@@ -114,7 +121,7 @@ struct EventArgs {
     std::uint32_t color = 0;
     double payload = 0.0;
     std::string_view copyKind, srcKind, dstKind, memoryKind, memoryOp, syncKind, domain, name,
-        categoryName;
+        categoryName, umKind, umCause, umAccess;
 
     bool hasAll(std::uint64_t bits) const { return (has & bits) == bits; }
     bool hasAny(std::uint64_t bits) const { return (has & bits) != 0; }

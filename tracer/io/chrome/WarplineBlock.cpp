@@ -106,7 +106,7 @@ void Importer::parseWarplineBlock(od::value& v) {
                 std::int64_t pid = 0, thread = -1, stream = -1;
                 std::int32_t sortIndex = 0;
                 std::vector<std::int64_t> tids;
-                std::string_view kind, domain, name;
+                std::string_view kind, domain, name, unifiedMemory;
                 for (auto f : o) {
                     const std::string_view k = keyText(f);
                     od::value fv = f.value();
@@ -134,6 +134,8 @@ void Importer::parseWarplineBlock(od::value& v) {
                         name = getString(fv, k);
                     } else if (k == "sortIndex") {
                         sortIndex = getInt<std::int32_t>(fv, k);
+                    } else if (k == "unifiedMemory") {
+                        unifiedMemory = getString(fv, k);
                     } else {
                         skipValue(fv, 3);
                     }
@@ -158,6 +160,9 @@ void Importer::parseWarplineBlock(od::value& v) {
                     track = m_builder.memoryTrack(p);
                 } else if (kind == "host") {
                     track = m_builder.hostTrack(p, thread);
+                } else if (kind == "unified_memory") {
+                    track = m_builder.unifiedMemoryTrack(
+                        p, model::unifiedMemoryKindFromString(unifiedMemory));
                 } else {
                     fail("unknown warpline track kind", at);
                 }

@@ -101,6 +101,8 @@ const std::set<std::string>& tablesRead() {
         "CUPTI_ACTIVITY_KIND_RUNTIME",
         "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
         "CUDA_GPU_MEMORY_USAGE_EVENTS",
+        "CUDA_UM_CPU_PAGE_FAULT_EVENTS",
+        "CUDA_UM_GPU_PAGE_FAULT_EVENTS",
         "NVTX_EVENTS",
         "OSRT_API",
         "GPU_METRICS",
@@ -150,6 +152,7 @@ private:
     model::Status readMemsets();
     model::Status readGraphTraces();
     model::Status readMemory();
+    model::Status readPageFaults();
     model::Status readEvents();
     model::Status readSyncs();
     model::Status readApi();
@@ -376,12 +379,51 @@ model::Status NsysImport::readKernels() {
                      });
 }
 
+// Nsight Systems writes unified-memory migrations as copies of its own kinds (11-13,
+// ENUM_CUDA_MEMCPY_OPER's UVM_HTOD, UVM_DTOH, UVM_DTOD), with their cause and address.
+std::optional<model::UnifiedMemoryKind> migrationKindOf(std::int64_t copyKind) {
+    switch (copyKind) {
+        case 11:
+            return model::UnifiedMemoryKind::MigrationHtoD;
+        case 12:
+            return model::UnifiedMemoryKind::MigrationDtoH;
+        case 13:
+            return model::UnifiedMemoryKind::MigrationDtoD;
+        default:
+            return std::nullopt;
+    }
+}
+
 model::Status NsysImport::readCopies() {
     return scanTable(
         "CUPTI_ACTIVITY_KIND_MEMCPY",
         {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "bytes",
-         "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId"},
+         "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId",
+         "migrationCause", "virtualAddress"},
         [&](Statement& r) {
+            if (const auto migration = migrationKindOf(r.integer(8))) {
+                model::UnifiedMemoryActivity a;
+                a.startNs = r.integer(0);
+                a.endNs = r.integer(1);
+                a.place = placeAt(r, 2);
+                a.detail.kind = *migration;
+                a.detail.bytes = static_cast<std::uint64_t>(r.integer(7));
+                a.detail.address = static_cast<std::uint64_t>(r.integer(15));
+                a.detail.cause =
+                    model::migrationCauseFromCuptiCode(static_cast<std::uint32_t>(r.integer(14)));
+                // The host is no device: the side that is not the GPU.
+                const auto side = [&](int column, bool host) {
+                    return host               ? model::kUnifiedMemoryCpu
+                           : r.isNull(column) ? a.place.deviceId
+                                              : static_cast<std::int32_t>(r.integer(column));
+                };
+                a.detail.srcDevice =
+                    side(11, *migration == model::UnifiedMemoryKind::MigrationHtoD);
+                a.detail.dstDevice =
+                    side(12, *migration == model::UnifiedMemoryKind::MigrationDtoH);
+                m_mapper->add(a);
+                return;
+            }
             model::CopyActivity a;
             a.startNs = r.integer(0);
             a.endNs = r.integer(1);
@@ -452,6 +494,46 @@ model::Status NsysImport::readMemory() {
                              r.isNull(7) ? model::MemoryKind::Unknown : memoryKindOf(r.integer(7));
                          a.detail.op = r.integer(8) == 1 ? model::MemoryOp::Release
                                                          : model::MemoryOp::Allocation;
+                         m_mapper->add(a);
+                     });
+}
+
+model::Status NsysImport::readPageFaults() {
+    // GPU page faults: one row per faulting page, numberOfPageFaults its fault groups; the
+    // mapper counts those the driver serviced together as one event.
+    auto status =
+        scanTable("CUDA_UM_GPU_PAGE_FAULT_EVENTS",
+                  {"start", "end", "globalPid", "deviceId", "address", "numberOfPageFaults",
+                   "faultAccessType"},
+                  [&](Statement& r) {
+                      model::UnifiedMemoryActivity a;
+                      a.startNs = r.integer(0);
+                      a.endNs = r.integer(1);
+                      a.place.pid = pidOf(r.integer(2));
+                      a.place.deviceId = static_cast<std::int32_t>(r.integer(3));
+                      a.detail.kind = model::UnifiedMemoryKind::GpuPageFault;
+                      a.detail.address = static_cast<std::uint64_t>(r.integer(4));
+                      a.detail.faultCount =
+                          static_cast<std::uint64_t>(std::max<std::int64_t>(r.integer(5), 1));
+                      a.detail.access =
+                          model::faultAccessFromCuptiCode(static_cast<std::uint32_t>(r.integer(6)));
+                      a.detail.srcDevice = a.place.deviceId;
+                      m_mapper->add(a);
+                  });
+    if (!status)
+        return status;
+    // CPU page faults: instants of the host process.
+    return scanTable("CUDA_UM_CPU_PAGE_FAULT_EVENTS",
+                     {"start", "globalPid", "address", "originalFaultPc"}, [&](Statement& r) {
+                         model::UnifiedMemoryActivity a;
+                         a.startNs = r.integer(0);
+                         a.endNs = a.startNs;
+                         a.place.deviceId = -1;
+                         a.hostProcess = hostProcess(pidOf(r.integer(1)));
+                         a.detail.kind = model::UnifiedMemoryKind::CpuPageFault;
+                         a.detail.address = static_cast<std::uint64_t>(r.integer(2));
+                         a.detail.pc = static_cast<std::uint64_t>(r.integer(3));
+                         a.detail.faultCount = 1;
                          m_mapper->add(a);
                      });
 }
@@ -790,12 +872,13 @@ model::Result<model::TracePtr> NsysImport::run() {
         m_rowsTotal += static_cast<std::uint64_t>(std::max<std::int64_t>(0, rows.value()));
     }
     m_control.report(0, m_rowsTotal);
-    for (auto step : {&NsysImport::readMetadata, &NsysImport::readNames, &NsysImport::chooseRows,
-                      &NsysImport::readKernels, &NsysImport::readCopies, &NsysImport::readMemsets,
-                      &NsysImport::readGraphTraces, &NsysImport::readMemory,
-                      &NsysImport::readEvents, &NsysImport::readSyncs, &NsysImport::readApi,
-                      &NsysImport::readNvtx, &NsysImport::readOsRuntime, &NsysImport::readMetrics,
-                      &NsysImport::readDevices, &NsysImport::countUnread}) {
+    for (auto step :
+         {&NsysImport::readMetadata, &NsysImport::readNames, &NsysImport::chooseRows,
+          &NsysImport::readKernels, &NsysImport::readCopies, &NsysImport::readMemsets,
+          &NsysImport::readGraphTraces, &NsysImport::readMemory, &NsysImport::readPageFaults,
+          &NsysImport::readEvents, &NsysImport::readSyncs, &NsysImport::readApi,
+          &NsysImport::readNvtx, &NsysImport::readOsRuntime, &NsysImport::readMetrics,
+          &NsysImport::readDevices, &NsysImport::countUnread}) {
         if (auto status = (this->*step)(); !status)
             return status.error();
     }

@@ -179,6 +179,9 @@ void HeaderWriter::writeOwnRows(JsonWriter& w) const {
         w.field("thread", t.threadId).field("stream", t.streamId);
         w.field("domain", m_trace.str(t.domainId)).field("name", m_trace.str(t.nameId));
         w.field("sortIndex", t.sortIndex);
+        // Only unified-memory rows: other exports stay as they were, byte for byte.
+        if (t.kind == model::TrackKind::UnifiedMemory)
+            w.field("unifiedMemory", model::toString(t.unifiedMemoryKind));
         w.endObject();
     }
     w.endArray();

@@ -31,6 +31,8 @@ const char* trackKindName(TrackKind kind) {
             return "memory";
         case TrackKind::Host:
             return "host";
+        case TrackKind::UnifiedMemory:
+            return "unified_memory";
         case TrackKind::NvtxProjection:
         case TrackKind::GraphLaunches:
             break;  // never written
@@ -43,7 +45,8 @@ bool written(const Track& track) {
 }
 
 bool lanesOverlap(TrackKind kind) {
-    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync;
+    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync ||
+           kind == TrackKind::UnifiedMemory;
 }
 
 // Rows Kineto shares between tracks of ours: a host thread's CUDA calls and its NVTX ranges are

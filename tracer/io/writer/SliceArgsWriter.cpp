@@ -55,6 +55,15 @@ SliceArgsWriter::Details SliceArgsWriter::detailsOf(const model::Slice& s) const
         case SliceKind::Nvtx:
             d.nvtx = m_trace.nvtx(s);
             break;
+        case SliceKind::UnifiedMemory:
+            if ((d.unifiedMemory = m_trace.unifiedMemory(s))) {
+                // What moves or maps a region has a size; a fault or throttling has none.
+                d.bytes = d.unifiedMemory->bytes;
+                d.hasBytes =
+                    d.bytes != 0 || (!model::isPageFault(d.unifiedMemory->kind) &&
+                                     d.unifiedMemory->kind != model::UnifiedMemoryKind::Throttling);
+            }
+            break;
         default:
             break;
     }
@@ -68,6 +77,7 @@ void SliceArgsWriter::writeField(ArgField f, const model::Track& t, const model:
     const auto* k = d.kernel;
     const auto* n = d.nvtx;
     const auto* y = d.sync;
+    const auto* u = d.unifiedMemory;
     switch (f) {
         case ArgField::Device:
             putInt(f, t.deviceId);
@@ -152,10 +162,14 @@ void SliceArgsWriter::writeField(ArgField f, const model::Track& t, const model:
         case ArgField::SrcDevice:
             if (d.memcpy && d.memcpy->srcDevice != -1)
                 putInt(f, d.memcpy->srcDevice);
+            else if (u && u->srcDevice != model::kUnifiedMemoryNone)
+                putInt(f, u->srcDevice);  // -1: the host
             break;
         case ArgField::DstDevice:
             if (d.memcpy && d.memcpy->dstDevice != -1)
                 putInt(f, d.memcpy->dstDevice);
+            else if (u && u->dstDevice != model::kUnifiedMemoryNone)
+                putInt(f, u->dstDevice);
             break;
         case ArgField::Value:
             if (d.memset)
@@ -174,6 +188,28 @@ void SliceArgsWriter::writeField(ArgField f, const model::Track& t, const model:
         case ArgField::Address:
             if (d.memory)
                 putUnsigned(f, d.memory->address);
+            else if (u)
+                putUnsigned(f, u->address);
+            break;
+        case ArgField::UmKind:
+            if (u)
+                putText(f, model::toString(u->kind));
+            break;
+        case ArgField::UmCause:
+            if (u && u->cause != model::UnifiedMemoryCause::Unknown)
+                putText(f, model::toString(u->cause));
+            break;
+        case ArgField::UmAccess:
+            if (u && u->access != model::UnifiedMemoryAccess::Unknown)
+                putText(f, model::toString(u->access));
+            break;
+        case ArgField::FaultCount:
+            if (u && (model::isPageFault(u->kind) || u->faultCount != 0))
+                putUnsigned(f, u->faultCount);
+            break;
+        case ArgField::FaultPc:
+            if (u && u->pc != 0)
+                putUnsigned(f, u->pc);
             break;
         case ArgField::PoolAddress:
             if (d.memory && d.memory->fromPool)

@@ -27,6 +27,7 @@ private:
         const model::SyncDetail* sync = nullptr;
         const model::ApiDetail* api = nullptr;
         const model::NvtxDetail* nvtx = nullptr;
+        const model::UnifiedMemoryDetail* unifiedMemory = nullptr;
         const model::GraphNode* graph = nullptr;
         std::uint64_t bytes = 0;
         bool hasBytes = false;

@@ -35,6 +35,7 @@ void FinalizeState::shrinkSideTables() {
     t.m_syncs.shrink_to_fit();
     t.m_apis.shrink_to_fit();
     t.m_nvtx.shrink_to_fit();
+    t.m_unifiedMemory.shrink_to_fit();
     t.m_args.shrink_to_fit();
     t.m_origins.shrink_to_fit();
     t.m_modelArgsBytes.shrink_to_fit();

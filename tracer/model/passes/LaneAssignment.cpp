@@ -17,12 +17,14 @@ namespace wl::model {
 namespace {
 
 // Kinds whose slices may legitimately overlap without nesting (NVTX start/end ranges cross each
-// other; waits from several host threads land on one device's sync row): lanes are assigned
-// first-fit there and nothing is reported as spilled.
+// other; waits from several host threads land on one device's sync row; the driver migrates and
+// faults in many regions of managed memory at once): lanes are assigned first-fit there and
+// nothing is reported as spilled.
 // The GPU work of one NVTX range may outlast the next range's start, so projections too (and
 // any other derived row).
 bool overlapsAllowed(TrackKind kind) {
-    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync || isDerived(kind);
+    return kind == TrackKind::NvtxAsync || kind == TrackKind::Sync ||
+           kind == TrackKind::UnifiedMemory || isDerived(kind);
 }
 
 // First fit over lanes: a slice goes to the lowest lane at or above the first whose last slice
