@@ -29,11 +29,12 @@ times="$outdir/times.tsv"
 : >"$times"
 
 # Configurations: a name and record's options. "um off" is what the others are compared with;
-# "default" is record without options (migrations on).
+# "default" is record without options (all off).
 configs=(
     "none|"
     "um off|--cuda-um-migrations=false"
-    "default (migrations)|"
+    "default|"
+    "migrations|--cuda-um-migrations=true"
     "gpu faults|--cuda-um-gpu-page-faults=true"
     "cpu faults|--cuda-um-cpu-page-faults=true"
     "all|--cuda-um-gpu-page-faults=true --cuda-um-cpu-page-faults=true"

@@ -77,8 +77,9 @@ Options:
   --cuda-um-migrations=true|false
                            unified (managed) memory migrations: the bytes the driver moved
                            between the host and each GPU, when and why (with thrashing, throttling
-                           and remote maps where the GPU reports them); default true. Costs only
-                           programs that use managed memory: one record per migration
+                           and remote maps where the GPU reports them); default false. Any
+                           unified-memory counter slows the whole recording, even of a program
+                           that uses no managed memory (3.6x its time on an H200)
   --cuda-um-gpu-page-faults=true|false
                            page faults of kernels on managed memory that is not on their GPU,
                            counted per batch the driver services; default false. A kernel that

@@ -113,8 +113,8 @@ TEST(UnifiedMemoryStalls, APrefetchedProgramIsNotFlagged) {
     EXPECT_EQ(kernels[0].migratedBytes, 0u);
 }
 
-// The default recording has migrations but no page faults: the rule still sees the stall, and
-// says how to see the faults.
+// A recording of migrations without page faults (--cuda-um-migrations=true alone): the rule still
+// sees the stall, and says how to see the faults.
 TEST(UnifiedMemoryStalls, MigrationsAloneShowTheStall) {
     test::HandTrace t;
     t.kernel(7, 1'000, 101'000, 500, "scale");

@@ -54,7 +54,8 @@ TEST(RecordOptions, HelpSaysWhatEachUnifiedMemoryOptionRecordsAndCosts) {
     EXPECT_EQ(help.exitCode, 0) << help.output;
     for (const char* text :
          {"--cuda-um-migrations=true|false", "--cuda-um-gpu-page-faults=true|false",
-          "--cuda-um-cpu-page-faults=true|false", "default true", "Costs only", "slower"}) {
+          "--cuda-um-cpu-page-faults=true|false", "default false", "slows the whole recording",
+          "slower"}) {
         EXPECT_NE(help.output.find(text), std::string::npos) << text;
     }
 #endif

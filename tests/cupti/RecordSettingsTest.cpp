@@ -21,7 +21,7 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     ASSERT_TRUE(sent.setBufferSize("32").ok());
     sent.forceOverwrite = true;
     sent.gpuMetrics = true;
-    ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-migrations", "false").ok());
+    ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-migrations", "true").ok());
     ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-cpu-page-faults", "true").ok());
     ASSERT_TRUE(sent.setUnifiedMemory("--cuda-um-gpu-page-faults", "true").ok());
     ASSERT_TRUE(sent.check().ok());
@@ -38,7 +38,7 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     EXPECT_EQ(got.bufferMiB, 32u);
     EXPECT_TRUE(got.forceOverwrite);
     EXPECT_TRUE(got.gpuMetrics);
-    EXPECT_FALSE(got.unifiedMemory.migrations);
+    EXPECT_TRUE(got.unifiedMemory.migrations);
     EXPECT_TRUE(got.unifiedMemory.cpuPageFaults);
     EXPECT_TRUE(got.unifiedMemory.gpuPageFaults);
 
@@ -50,7 +50,7 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     EXPECT_FALSE(options.traceDriverApi);
     EXPECT_TRUE(options.recordStateQueries);
     EXPECT_EQ(options.bufferBytes, std::size_t{32} << 20);
-    EXPECT_FALSE(options.unifiedMemory.migrations);
+    EXPECT_TRUE(options.unifiedMemory.migrations);
     EXPECT_TRUE(options.unifiedMemory.cpuPageFaults);
     EXPECT_TRUE(options.unifiedMemory.gpuPageFaults);
 
@@ -61,13 +61,13 @@ TEST(RecordSettings, EveryOptionCrossesTheEnvironmentUnchanged) {
     EXPECT_TRUE(plain.traceNvtx);
     EXPECT_EQ(plain.cudaApi, "both");
     EXPECT_FALSE(plain.cudaApiQueries);
-    // As Nsight Systems: migrations with CUDA, page faults only when asked (they cost).
-    EXPECT_TRUE(plain.unifiedMemory.migrations);
+    // Unified memory only when asked: any of its counters slows the whole recording.
+    EXPECT_FALSE(plain.unifiedMemory.migrations);
     EXPECT_FALSE(plain.unifiedMemory.cpuPageFaults);
     EXPECT_FALSE(plain.unifiedMemory.gpuPageFaults);
     // An environment without the keys (a hand-made one) has the defaults too.
     unsetenv("WARPLINE_RECORD_CUDA_UM_MIGRATIONS");
-    EXPECT_TRUE(RecordSettings::fromEnvironment().unifiedMemory.migrations);
+    EXPECT_FALSE(RecordSettings::fromEnvironment().unifiedMemory.migrations);
 }
 
 TEST(RecordSettings, BadValuesAreErrorsThatNameTheOption) {

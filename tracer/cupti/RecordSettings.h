@@ -26,10 +26,10 @@ struct RecordSettings {
     bool forceOverwrite = false;
     bool gpuMetrics = false;  // PM sampling of each GPU the program uses
     // CUPTI's unified-memory counters (--cuda-um-migrations, --cuda-um-cpu-page-faults,
-    // --cuda-um-gpu-page-faults). Migrations are on, as Nsight Systems records them with CUDA:
-    // they cost only programs that migrate managed memory, and without them a kernel that waits
-    // for its pages reads as a slow kernel. Page faults are many and cost more: off, as there.
-    UnifiedMemoryOptions unifiedMemory{.migrations = true};
+    // --cuda-um-gpu-page-faults). All off: with any of them on, CUPTI slowed the recording of a
+    // program that uses no managed memory (graph_relaunch) 3.6 times on an H200
+    // (scripts/bench-unified-memory.sh, docs/PERFORMANCE.md), a price every recording would pay.
+    UnifiedMemoryOptions unifiedMemory{};
 
     // Checks every field: an error names the option and what it accepts.
     model::Status check() const;
