@@ -308,6 +308,17 @@ TEST(DetailsPanel, ValuesStayInViewInANarrowPanel) {
     EXPECT_FALSE(panel.value("Grid").isEmpty());
 }
 
+TEST(DetailsPanel, APyTorchOperatorIsACpuOperator) {
+    model::TraceBuilder b;
+    const auto ops = b.hostTrack(b.hostProcess(100, "python3"), 100);
+    b.addSlice(ops, 0, 1'000, "aten::mm", model::SliceKind::CpuOp);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice({ops, 0});
+    EXPECT_EQ(panel.value("Kind"), "CPU operator");
+}
+
 TEST(DetailsPanel, InvalidRefClears) {
     auto trace = launchTrace();
     DetailsPanel panel;

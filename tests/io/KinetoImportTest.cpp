@@ -99,7 +99,8 @@ TEST(KinetoImport, HandWrittenFixtureMapsKindsDevicesAndStreams) {
     const auto mm = findSlice(*trace, "aten::mm");
     ASSERT_TRUE(mm.valid());
     EXPECT_EQ(trace->track(mm.track).kind, model::TrackKind::Host);
-    EXPECT_EQ(trace->slice(mm).kind, model::SliceKind::Other);
+    EXPECT_EQ(trace->slice(mm).kind, model::SliceKind::CpuOp);  // Kineto's "cpu_op"
+    EXPECT_EQ(c.cpuOp, 1u);
     EXPECT_EQ(trace->str(trace->track(mm.track).nameId), "thread 100 (python3)");
     EXPECT_EQ(trace->slice(findSlice(*trace, "Activity Buffer Request")).kind,
               model::SliceKind::Overhead);

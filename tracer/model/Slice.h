@@ -1,6 +1,7 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -22,8 +23,12 @@ enum class SliceKind : std::uint8_t {
     Nvtx,        // NVTX range (NvtxDetail); a zero-duration one is a mark
     Overhead,    // CUPTI/profiler overhead on a host thread
     Instant,     // an instant event with no duration from an imported trace
-    Other,       // any other imported slice (e.g. a CPU op from the PyTorch profiler)
+    Other,       // any other imported slice (a Python frame, a profiler span, an OS call)
+    // A framework's CPU operator on a host thread (the PyTorch profiler's "cpu_op", "Operator":
+    // aten::mm, ...). Last, so that kinds added elsewhere merge without renumbering.
+    CpuOp,
 };
+inline constexpr std::size_t kSliceKindCount = static_cast<std::size_t>(SliceKind::CpuOp) + 1;
 
 // Work the GPU does: kernels, copies and memsets.
 inline bool isGpuWork(SliceKind kind) {
@@ -57,7 +62,7 @@ struct Slice {
     TimeNs endNs() const { return startNs + durationNs; }
 };
 static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per slice");
-static_assert(static_cast<unsigned>(SliceKind::Other) < 16, "SliceKind outgrew Slice::kind's bits");
+static_assert(kSliceKindCount <= 16, "SliceKind outgrew Slice::kind's bits");
 
 // What a host API call makes happen on a GPU, linked to the call by its correlation id: GPU work,
 // and memory allocations and releases.

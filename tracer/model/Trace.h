@@ -28,7 +28,8 @@ struct TraceCounts {
     std::uint64_t sync = 0;
     std::uint64_t api = 0;  // runtime + driver
     std::uint64_t nvtx = 0;
-    std::uint64_t other = 0;  // overhead, instants, imported host slices
+    std::uint64_t cpuOp = 0;  // a framework's CPU operators (SliceKind::CpuOp)
+    std::uint64_t other = 0;  // overhead, instants, other imported host slices
     std::uint64_t counterSamples = 0;
     std::uint64_t flows = 0;
     std::uint64_t dependencies = 0;

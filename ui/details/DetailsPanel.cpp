@@ -49,6 +49,8 @@ QString kindName(model::SliceKind kind) {
             return QStringLiteral("Profiler overhead");
         case model::SliceKind::Instant:
             return QStringLiteral("Instant");
+        case model::SliceKind::CpuOp:
+            return QStringLiteral("CPU operator");
         case model::SliceKind::Other:
             return QStringLiteral("Other");
     }

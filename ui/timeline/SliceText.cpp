@@ -57,6 +57,8 @@ QString sliceKindName(const model::Trace& trace, const model::Slice& slice) {
             return QStringLiteral("Profiler overhead");
         case SliceKind::Instant:
             return QStringLiteral("Instant");
+        case SliceKind::CpuOp:
+            return QStringLiteral("CPU operator");
         case SliceKind::Other:
             break;
     }

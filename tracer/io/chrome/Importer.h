@@ -73,6 +73,7 @@ enum class Cat : std::uint8_t {
     Annotation,
     GpuAnnotation,
     Overhead,
+    CpuOp,
     Other,
 };
 

@@ -74,6 +74,14 @@ Cat classify(std::string_view cat) {
             if (cat == format::kCatRuntimeLegacy)
                 return Cat::Runtime;
             break;
+        case keyHash(format::kCatCpuOp):
+            if (cat == format::kCatCpuOp)
+                return Cat::CpuOp;
+            break;
+        case keyHash(format::kCatCpuOpLegacy):
+            if (cat == format::kCatCpuOpLegacy)
+                return Cat::CpuOp;
+            break;
         default:
             break;
     }
@@ -440,6 +448,9 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
         }
         case Cat::Overhead:
             kind = SliceKind::Overhead;
+            break;
+        case Cat::CpuOp:
+            kind = SliceKind::CpuOp;
             break;
         case Cat::Other:
             break;

@@ -36,6 +36,9 @@ void countEvents(FinalizeState& s) {
                 case SliceKind::Nvtx:
                     ++n.nvtx;
                     break;
+                case SliceKind::CpuOp:
+                    ++n.cpuOp;
+                    break;
                 default:
                     ++n.other;
                     break;
