@@ -319,6 +319,25 @@ TEST(DetailsPanel, APyTorchOperatorIsACpuOperator) {
     EXPECT_EQ(panel.value("Kind"), "CPU operator");
 }
 
+// The thread of a host row as people know it: Kineto's negative 32-bit ids unsigned, and none
+// for a row of no numbered thread (the profiler's own rows, a thread written as a name).
+TEST(DetailsPanel, AHostRowSaysItsThreadOnlyWhenItHasANumber) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "python3");
+    const auto nccl = b.hostTrack(host, -549452224);
+    const auto named = b.hostTrack(host, model::kSyntheticIdBase + 5);
+    b.addSlice(nccl, 0, 1'000, "ncclAllReduce", model::SliceKind::CpuOp);
+    b.addSlice(named, 0, 1'000, "PyTorch Profiler (0)", model::SliceKind::Other);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "ncclAllReduce"));
+    EXPECT_EQ(panel.value("Thread"), "3745515072");
+    panel.showSlice(findSlice(*trace, "PyTorch Profiler (0)"));
+    EXPECT_EQ(panel.value("Thread"), "");
+    EXPECT_FALSE(panel.value("Row").isEmpty());
+}
+
 TEST(DetailsPanel, InvalidRefClears) {
     auto trace = launchTrace();
     DetailsPanel panel;

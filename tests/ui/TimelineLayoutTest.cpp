@@ -120,6 +120,27 @@ TEST(TimelineLayout, AJobsRanksAreShownOneAfterAnother) {
     EXPECT_EQ(onGpu, (std::vector<bool>{true, false, true, false}));
 }
 
+// A group is shown for what it holds: a process whose rows hold nothing (a row made and never
+// filled) is no group.
+TEST(TimelineLayout, AGroupThatHoldsNothingIsNotShown) {
+    model::TraceBuilder b;
+    const auto used = b.hostProcess(1, "python3");
+    const auto empty = b.hostProcess(2, "helper");
+    b.addSlice(b.hostTrack(used, 1), 0, 10, "aten::mm", model::SliceKind::CpuOp);
+    b.hostTrack(empty, 2);
+    b.counterTrack(empty, "memory", "in use", "B");
+    const auto trace = b.finalize();
+
+    TimelineLayout layout;
+    layout.build(trace.get(), {}, {}, {});
+    QStringList groups;
+    for (const TimelineRow& row : layout.rows()) {
+        if (row.kind == RowKind::Process)
+            groups << row.title;
+    }
+    EXPECT_EQ(groups, QStringList{QStringLiteral("python3 (pid 1)")});
+}
+
 TEST(DenseSpan, StrayEarlyEventDoesNotSetTheView) {
     model::TraceBuilder b;
     const auto host = b.hostProcess(1, "app");

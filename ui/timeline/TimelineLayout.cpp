@@ -175,7 +175,14 @@ void TimelineLayout::build(const model::Trace* trace,
         const model::Process& process = trace->processes()[p];
         auto& tracks = tracksOf[p];
         const bool hasGaps = process.deviceId >= 0 && devicesWithGaps.count(process.deviceId);
-        if (tracks.empty() && countersOf[p].empty() && !hasGaps) {
+        // A group for what it holds: none for a process whose rows hold nothing (only named
+        // by a producer's metadata, or a row made and never filled).
+        const bool holdsSlices = std::any_of(
+            tracks.begin(), tracks.end(), [&](auto t) { return !trace->track(t).slices.empty(); });
+        const bool holdsSamples =
+            std::any_of(countersOf[p].begin(), countersOf[p].end(),
+                        [&](auto c) { return !trace->counters()[c].samples.empty(); });
+        if (!holdsSlices && !holdsSamples && !hasGaps) {
             continue;
         }
         // The model's track order (finalize() lists tracks in it; rows it makes later, the graph

@@ -236,6 +236,12 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
         }
         if (auto it = m_tidTracks.find({e.pid, e.tid}); it != m_tidTracks.end())
             return it->second;
+    } else if (e.pid < 0 || model::isSyntheticId(e.pid)) {
+        const auto named = m_stringIdNames.find(e.pid);
+        const ProfilerRows::Row row = ProfilerRows::rowOf(
+            e, named != m_stringIdNames.end() ? &named->second : nullptr, cat == Cat::Overhead);
+        if (row != ProfilerRows::Row::None)
+            return m_profilerRows.track(row);
     }
     TrackKey key{cat, e.pid, e.tid, 0};
     switch (cat) {
