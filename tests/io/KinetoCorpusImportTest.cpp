@@ -68,5 +68,44 @@ TEST(KinetoCorpusImport, TheProfilersSpansAndMarkersAreAGroupOfTheirOwn) {
                   {"Markers", {"Iteration Start: PyTorch Profiler", "Record Window End"}}}));
 }
 
+// The PyTorch profiler's launch arrows of CUDA calls with no GPU work in the trace are ignored,
+// counted by reason, and the first of them listed: each with its id, time, the call it sits on.
+struct IgnoredFlows {
+    const char* file;
+    const char* summary;  // the first note
+};
+
+class KinetoIgnoredFlows : public ::testing::TestWithParam<IgnoredFlows> {};
+
+TEST_P(KinetoIgnoredFlows, AreCountedByReasonAndListed) {
+    WL_LOAD_EXTERNAL_OR_SKIP(trace, GetParam().file);
+    const model::Diagnostics& d = trace->diagnostics();
+    ASSERT_GE(d.notes.size(), 11u);
+    EXPECT_EQ(d.notes[0], GetParam().summary);
+    for (std::size_t i = 1; i <= 10; ++i) {
+        const std::string& note = d.notes[i];
+        EXPECT_EQ(note.rfind("ignored launch flow \"", 0), 0u) << note;
+        EXPECT_NE(note.find(" ms (ts "), std::string::npos) << note;
+        // Each sits on a slice: a CUDA call ("cudaStreamIsCapturing") or a sync record.
+        EXPECT_NE(note.find(") on "), std::string::npos) << note;
+        EXPECT_NE(note.find("; no GPU op has this correlation id"), std::string::npos) << note;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, KinetoIgnoredFlows,
+    ::testing::Values(
+        IgnoredFlows{"hta_nccl_data.json.gz",
+                     "4966 launch flow event(s) were ignored (arrows of CUDA calls with no GPU "
+                     "work in the trace): 4878 with no start (\"s\"), 88 with no end (\"f\"); the "
+                     "first 10 follow"},
+        IgnoredFlows{"hta_alexnet_critical_path.json.gz",
+                     "222 launch flow event(s) were ignored (arrows of CUDA calls with no GPU "
+                     "work in the trace): 206 with no start (\"s\"), 16 with no end (\"f\"); the "
+                     "first 10 follow"},
+        IgnoredFlows{"hta_event_sync_multi_stream.json.gz",
+                     "34 launch flow event(s) were ignored (arrows of CUDA calls with no GPU work "
+                     "in the trace): 34 with no start (\"s\"); the first 10 follow"}));
+
 }  // namespace
 }  // namespace wl::io

@@ -473,7 +473,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     // Where flow ends bind on a row (enclosingTrack): another producer's rows, and ours that
     // several tracks share.
     if (!m_warpline || (!m_sharedRows.empty() && m_sharedRows.count({e.pid, e.tid})))
-        m_phases.noteSlice(e.pid, e.tid, start, end, track);
+        m_phases.noteSlice(e.pid, e.tid, start, end, track, name);
     if (e.hasBindId && (e.flowIn || e.flowOut))
         m_phases.noteBoundFlow(e, start);
 }
