@@ -179,4 +179,9 @@ private:
 
 using TracePtr = std::shared_ptr<const Trace>;
 
+// Whether a process holds GPU work of its own: a kernel, copy or memset on one of its streams. A
+// GPU that a process only made a CUDA context or allocations on (a rank of a job whose work ran
+// on another GPU) holds none, and is no idle device.
+bool holdsGpuWork(const Trace& trace, ProcessIndex process);
+
 }  // namespace wl::model
