@@ -103,6 +103,7 @@ void ImportSummary::appendJson(io::JsonWriter& out) const {
     out.field("counter_samples", counts.counterSamples);
     out.field("flows", counts.flows);
     out.field("dependencies", counts.dependencies);
+    out.field("cpu_op", counts.cpuOp);
     out.field("other", counts.other);
     out.field("slices", counts.slices);
     out.endObject();
@@ -139,9 +140,9 @@ void ImportSummary::printText(std::ostream& out) const {
     out << "span: " << span << " (" << spanNs << " ns)\n";
     out << "events: " << counts.kernel << " kernels, " << counts.memcpy << " copies, "
         << counts.memset << " memsets, " << counts.sync << " syncs, " << counts.api
-        << " API calls, " << counts.nvtx << " NVTX ranges, " << counts.other << " other slices, "
-        << counts.counterSamples << " counter samples, " << counts.flows << " flows, "
-        << counts.dependencies << " waits through events\n";
+        << " API calls, " << counts.nvtx << " NVTX ranges, " << counts.cpuOp << " CPU ops, "
+        << counts.other << " other slices, " << counts.counterSamples << " counter samples, "
+        << counts.flows << " flows, " << counts.dependencies << " waits through events\n";
     if (devices.empty())
         out << "devices: none\n";
     for (const auto& d : devices) {

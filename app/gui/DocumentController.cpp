@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 
+#include "app/gui/ImportNotes.h"
+
 namespace wl::app {
 
 DocumentController::DocumentController(QSettings& settings, TraceLoadFn load, QObject* parent)
@@ -210,7 +212,8 @@ void DocumentController::reportLoad(const QString& path, const model::Diagnostic
                   : tr("%1 note(s) on %2 (routine quirks of the tool that wrote it); first: %3"))
                 .arg(warn ? diag.warningCount : diag.noteCount)
                 .arg(QFileInfo(path).fileName(),
-                     messages.empty() ? QString() : QString::fromStdString(messages.front())));
+                     messages.empty() ? QString() : QString::fromStdString(messages.front())),
+            importNotesListing(diag));
     } else {
         emit messageCleared();
     }

@@ -92,8 +92,10 @@ signals:
                          const wl::app::AnalysisPair& results, const QString& baselineName,
                          const QString& asyncName);
     // What a load found to tell (an error, what the reader noticed, a job's alignment), or that
-    // the message bar has nothing to say about the new document.
-    void message(wl::app::MessageBar::Level level, const QString& text);
+    // the message bar has nothing to say about the new document. `details`: all of it, one
+    // line each, when the text names only the first (MessageBar's Details).
+    void message(wl::app::MessageBar::Level level, const QString& text,
+                 const QString& details = {});
     void messageCleared();
     void recentChanged(const QStringList& paths);
     void openFinished(bool ok);

@@ -84,8 +84,8 @@ void MainWindow::connectDocuments() {
     connect(docs, &DocumentController::currentSettled, this, &MainWindow::documentChanged);
     connect(docs, &DocumentController::comparisonReady, this, &MainWindow::showComparison);
     connect(docs, &DocumentController::message, this,
-            [this](MessageBar::Level level, const QString& text) {
-                m_views->message()->showMessage(level, text);
+            [this](MessageBar::Level level, const QString& text, const QString& details) {
+                m_views->message()->showMessage(level, text, details);
             });
     connect(docs, &DocumentController::messageCleared, m_views->message(),
             &MessageBar::clearMessage);

@@ -109,6 +109,7 @@ public:
     bool isBusy() const;
     QString messageText() const { return m_views->message()->text(); }
     MessageBar::Level messageLevel() const { return m_views->message()->level(); }
+    MessageBar* messageBar() const { return m_views->message(); }
     // The result of the last run in words (status bar).
     QString lastRunText() const;
 

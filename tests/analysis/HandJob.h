@@ -31,6 +31,12 @@ public:
         m_b.addMemcpy(m_b.gpuStreamTrack(gpu(rank, device), stream), startNs, endNs, "Memcpy HtoD",
                       0, d);
     }
+    // A device allocation: no work of the GPU's own.
+    void allocation(std::int32_t rank, std::int32_t device, model::TimeNs atNs) {
+        model::MemoryDetail d;
+        d.bytes = 4;
+        m_b.addMemory(m_b.memoryTrack(gpu(rank, device)), atNs, "Allocate (Device)", 0, d);
+    }
     void range(std::int32_t rank, std::string_view name, model::TimeNs startNs,
                model::TimeNs endNs) {
         const auto host = m_b.hostProcess(4242, "python3", rank);

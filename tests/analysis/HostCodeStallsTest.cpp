@@ -45,7 +45,7 @@ model::TracePtr writeSteps(int steps, model::TimeNs writeNs, bool nvtxAroundWrit
         }
         if (!profilerOp.empty()) {
             b.addSlice(cpuOps, at + 46'000, at + 46'000 + writeNs, profilerOp,
-                       model::SliceKind::Other);
+                       model::SliceKind::CpuOp);
         }
         const model::TimeNs after = at + 46'000 + writeNs;
         t.api("cudaStreamSynchronize_v3020", after, after + 1'000);
@@ -88,7 +88,8 @@ TEST(HostCodeStallsGpu, NotForTheShortHolesOfTheLaunchPath) {
 }
 
 TEST(HostCodeStallsGpu, NamesTheProfilersOwnRangeOverTheCode) {
-    // The PyTorch profiler records the data loader's next() on the thread that launches the work.
+    // The PyTorch profiler records the data loader's next() on the thread that launches the work
+    // (an operator: "cpu_op").
     const std::string_view next = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
     const AnalysisResult r = analyzeWhole(*writeSteps(4, 20 * kMs, false, next));
     const auto found = hostCode(r);

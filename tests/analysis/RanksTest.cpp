@@ -301,6 +301,24 @@ TEST(Ranks, JobRanksComeFromTheProcessesAndTheMetadata) {
     EXPECT_EQ(rankAlignment(*trace), "aligned by host wall clock");
 }
 
+// A DDP job's rank 1 runs on GPU 1 but made a CUDA context, and allocations, on GPU 0 too: GPU 0
+// is none of its GPUs, and its figures are GPU 1's alone.
+TEST(Ranks, AGpuARankOnlyAllocatedOnIsNoneOfItsGpus) {
+    HandJob job;
+    job.kernel(0, 0, 7, 0, 100);
+    job.kernel(1, 1, 7, 0, 40);
+    job.allocation(1, 0, 10);
+    job.allocation(1, 0, 90);
+    const auto trace = job.finish();
+    const RankStats stats = computeRankStats(*trace, timeWindow({{0, 100}}));
+    ASSERT_EQ(stats.ranks.size(), 2u);
+    EXPECT_EQ(stats.ranks[0].deviceIds, (std::vector<std::int32_t>{0}));
+    EXPECT_EQ(stats.ranks[1].deviceIds, (std::vector<std::int32_t>{1}));
+    EXPECT_EQ(stats.ranks[1].processes.size(), 2u);  // both of its GPU processes are still its
+    EXPECT_EQ(stats.utilization[1].busyNs, 40);
+    EXPECT_EQ(stats.utilization[1].windowNs, 100);
+}
+
 // The PyTorch profiler traces of two ranks of a real 128-rank job (HolisticTraceAnalysis's test
 // data): opened as a job, each rank's GPU work is what the trace gives alone.
 TEST(Ranks, TheTwoRanksOfARealJob) {

@@ -39,8 +39,8 @@ model::TracePtr nested() {
     t.nvtx("inner", 500, 600);
     model::TraceBuilder& b = t.builder();
     const model::TrackIndex ops = b.hostTrack(b.hostProcess(100), 1);
-    b.addSlice(ops, 100, 300, "aten::mm", model::SliceKind::Other);
-    b.addSlice(ops, 120, 130, "aten::empty", model::SliceKind::Other);
+    b.addSlice(ops, 100, 300, "aten::mm", model::SliceKind::CpuOp);
+    b.addSlice(ops, 120, 130, "aten::empty", model::SliceKind::CpuOp);
     t.kernel(1, 200, 300, 150, "gemm");
     t.kernel(1, 600, 650, 520, "gemm");
     t.copy(1, 750, 790, CopyKind::DeviceToHost, 1'000, 700, 800, "cudaMemcpy");

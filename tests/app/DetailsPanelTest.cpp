@@ -1,12 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QLabel>
 
 #include "analysis/Format.h"
 
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/SampleTraces.h"
+#include "io/TraceFile.h"
 #include "model/TraceBuilder.h"
 #include "support/TraceFactory.h"
 #include "ui/common/Units.h"
@@ -333,6 +335,70 @@ TEST(DetailsPanel, ValuesStayInViewInANarrowPanel) {
     // Kind, times, device, stream, launch configuration, occupancy and both arguments at least.
     EXPECT_GE(checked, 10);
     EXPECT_FALSE(panel.value("Grid").isEmpty());
+}
+
+TEST(DetailsPanel, APyTorchOperatorIsACpuOperator) {
+    model::TraceBuilder b;
+    const auto ops = b.hostTrack(b.hostProcess(100, "python3"), 100);
+    b.addSlice(ops, 0, 1'000, "aten::mm", model::SliceKind::CpuOp);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice({ops, 0});
+    EXPECT_EQ(panel.value("Kind"), "CPU operator");
+}
+
+// The thread of a host row as people know it: Kineto's negative 32-bit ids unsigned, and none
+// for a row of no numbered thread (the profiler's own rows, a thread written as a name).
+TEST(DetailsPanel, AHostRowSaysItsThreadOnlyWhenItHasANumber) {
+    model::TraceBuilder b;
+    const auto host = b.hostProcess(100, "python3");
+    const auto nccl = b.hostTrack(host, -549452224);
+    const auto named = b.hostTrack(host, model::kSyntheticIdBase + 5);
+    b.addSlice(nccl, 0, 1'000, "ncclAllReduce", model::SliceKind::CpuOp);
+    b.addSlice(named, 0, 1'000, "PyTorch Profiler (0)", model::SliceKind::Other);
+    const auto trace = b.finalize();
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(findSlice(*trace, "ncclAllReduce"));
+    EXPECT_EQ(panel.value("Thread"), "3745515072");
+    panel.showSlice(findSlice(*trace, "PyTorch Profiler (0)"));
+    EXPECT_EQ(panel.value("Thread"), "");
+    EXPECT_FALSE(panel.value("Row").isEmpty());
+}
+
+// The PyTorch profiler's small values as Details shows them: an 8-byte device copy of 1.568 µs
+// moved 0.0051 GB/s, and a one-block kernel's 0.037 warps per SM; neither reads as zero.
+TEST(DetailsPanel, APyTorchTracesSmallValuesDoNotReadAsZero) {
+    const std::string path = std::string(WARPLINE_EXTERNAL_TRACES_DIR) + "/hta_nccl_data.json.gz";
+    if (!QFile::exists(QString::fromStdString(path)))
+        GTEST_SKIP() << path << " is not there";
+    const auto loaded = io::loadTrace(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
+    const model::TracePtr trace = loaded.value();
+    model::SliceRef copy;
+    model::SliceRef kernel;
+    for (std::uint32_t t = 0; t < trace->tracks().size(); ++t) {
+        const auto& slices = trace->track(t).slices;
+        for (std::uint32_t i = 0; i < slices.size(); ++i) {
+            const model::Slice& s = slices[i];
+            const auto* m = trace->memcpy(s);
+            if (!copy.valid() && m && m->bytes == 8 && s.durationNs == 1'568)
+                copy = {t, i};
+            const auto* k = trace->kernel(s);
+            if (!kernel.valid() && k && k->warpsPerSm > 0.0f && k->warpsPerSm < 0.05f)
+                kernel = {t, i};
+        }
+    }
+    ASSERT_TRUE(copy.valid() && kernel.valid());
+    DetailsPanel panel;
+    panel.setTrace(trace);
+    panel.showSlice(copy);
+    EXPECT_EQ(panel.value("Throughput"), "0.0051 GB/s");
+    panel.showSlice(kernel);
+    const QString warps = panel.value("Warps per SM");
+    EXPECT_TRUE(warps.startsWith("0.0")) << warps.toStdString();
+    EXPECT_GT(warps.toDouble(), 0.0) << warps.toStdString();
 }
 
 TEST(DetailsPanel, InvalidRefClears) {

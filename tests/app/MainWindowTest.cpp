@@ -3,18 +3,21 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
+#include <QToolButton>
 #include <QUrl>
 #include <algorithm>
 #include <chrono>
@@ -421,6 +424,41 @@ TEST_F(MainWindowTest, DroppingAFileOpensIt) {
     EXPECT_TRUE(opened.front().front().toBool()) << window.messageText().toStdString();
     ASSERT_TRUE(window.currentDocument());
     EXPECT_EQ(window.currentDocument()->title, "dropped.json.gz");
+}
+
+// A recorded PyTorch profiler trace: its 19 launch arrows of CUDA calls with no GPU work are
+// ignored, and the window lists which and why, one line each, behind the message's Details.
+TEST_F(MainWindowTest, TheImportNotesListTheIgnoredFlowsAndWhy) {
+    MainWindow window(deps(withDevice));
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::openFinished);
+    window.openFile(QString::fromStdString(test::dataPath("pytorch_small.json.gz")));
+    ASSERT_TRUE(opened.wait(20000));
+    ASSERT_TRUE(opened.front().front().toBool()) << window.messageText().toStdString();
+    EXPECT_EQ(window.messageLevel(), MessageBar::Level::Info);
+    EXPECT_TRUE(window.messageText().contains("19 launch flow event(s) were ignored"))
+        << window.messageText().toStdString();
+    MessageBar* bar = window.messageBar();
+    EXPECT_TRUE(bar->detailsButton()->isVisible());
+    QDialog* dialog = bar->showDetails();
+    ASSERT_NE(dialog, nullptr);
+    auto* text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("importNotesText"));
+    ASSERT_NE(text, nullptr);
+    const QStringList lines = text->toPlainText().split(QLatin1Char('\n'));
+    // The count with its reasons, then each listed event with its id, time, slice and reason.
+    ASSERT_GE(lines.size(), 12) << text->toPlainText().toStdString();
+    EXPECT_TRUE(lines[0].startsWith("Notes (11)")) << lines[0].toStdString();
+    EXPECT_TRUE(lines[1].startsWith("• 19 launch flow event(s) were ignored"));
+    for (int i = 2; i < 12; ++i) {
+        EXPECT_TRUE(lines[i].startsWith("• ignored launch flow \"")) << lines[i].toStdString();
+        EXPECT_TRUE(lines[i].contains(" id ") && lines[i].contains(" ms (ts "))
+            << lines[i].toStdString();
+        EXPECT_TRUE(lines[i].contains("): no ")) << lines[i].toStdString();
+    }
+    // The next message takes the details with it.
+    bar->showMessage(MessageBar::Level::Info, QStringLiteral("Exported."));
+    EXPECT_FALSE(bar->detailsButton()->isVisible());
+    EXPECT_EQ(bar->showDetails(), nullptr);
 }
 
 TEST_F(MainWindowTest, DroppingATextFileSaysItIsNotATraceAndWhatOpens) {

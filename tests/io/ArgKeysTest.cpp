@@ -30,7 +30,9 @@ using testing::findSlice;
 constexpr SliceKind kKinds[] = {SliceKind::Kernel,    SliceKind::Memcpy, SliceKind::Memset,
                                 SliceKind::Memory,    SliceKind::Sync,   SliceKind::RuntimeApi,
                                 SliceKind::DriverApi, SliceKind::Nvtx,   SliceKind::Overhead,
-                                SliceKind::Instant,   SliceKind::Other,  SliceKind::UnifiedMemory};
+                                SliceKind::Instant,   SliceKind::Other,  SliceKind::UnifiedMemory,
+                                SliceKind::CpuOp};
+static_assert(std::size(kKinds) == model::kSliceKindCount, "a kind the checks below miss");
 
 bool inLayout(SliceKind kind, ArgField f) {
     for (ArgField g : format::writtenArgs(kind)) {

@@ -99,7 +99,8 @@ TEST(KinetoImport, HandWrittenFixtureMapsKindsDevicesAndStreams) {
     const auto mm = findSlice(*trace, "aten::mm");
     ASSERT_TRUE(mm.valid());
     EXPECT_EQ(trace->track(mm.track).kind, model::TrackKind::Host);
-    EXPECT_EQ(trace->slice(mm).kind, model::SliceKind::Other);
+    EXPECT_EQ(trace->slice(mm).kind, model::SliceKind::CpuOp);  // Kineto's "cpu_op"
+    EXPECT_EQ(c.cpuOp, 1u);
     EXPECT_EQ(trace->str(trace->track(mm.track).nameId), "thread 100 (python3)");
     EXPECT_EQ(trace->slice(findSlice(*trace, "Activity Buffer Request")).kind,
               model::SliceKind::Overhead);
@@ -369,6 +370,59 @@ TEST(KinetoImport, WhichProcessAndGpuOfAJobSurvivesAConversion) {
     // Kineto readers (HTA) find them in distributedInfo, as the file wrote it.
     EXPECT_NE(exported.find(R"("clock_sync_start": "1764000000000000000,5000")"),
               std::string::npos);
+}
+
+// The profiler's own events, on the pseudo-processes it writes them to: one group of their own,
+// each row named for what it holds; the GPUs it only names (metadata for pids 1..7) make none.
+TEST(KinetoImport, TheProfilersOwnEventsAreAGroupOfTheirOwn) {
+    const std::string json = R"js({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 100, "tid": 100, "ts": 1000, "dur": 50},
+  {"ph": "X", "cat": "overhead", "name": "Command Buffer Full", "pid": -1, "tid": 0, "ts": 1010, "dur": 400},
+  {"ph": "X", "cat": "Trace", "ts": 900, "dur": 700, "pid": "Spans", "tid": "PyTorch Profiler", "name": "PyTorch Profiler (0)", "args": {"Op count": 0}},
+  {"name": "process_sort_index", "ph": "M", "ts": 900, "pid": "Spans", "tid": 0, "args": {"sort_index": 536870912}},
+  {"name": "Iteration Start: PyTorch Profiler", "ph": "i", "s": "g", "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": 900},
+  {"name": "Record Window End", "ph": "i", "s": "g", "pid": "", "tid": "", "ts": 1600},
+  {"name": "process_name", "ph": "M", "ts": 900, "pid": 100, "tid": 0, "args": {"name": "python3"}},
+  {"name": "process_name", "ph": "M", "ts": 900, "pid": 0, "tid": 0, "args": {"name": "python3"}},
+  {"name": "process_name", "ph": "M", "ts": 900, "pid": 1, "tid": 0, "args": {"name": "python3"}},
+  {"name": "process_name", "ph": "M", "ts": 900, "pid": 7, "tid": 0, "args": {"name": "python3"}}
+]})js";
+    const auto read = ChromeTraceReader().read(json, "profiler.json");
+    ASSERT_TRUE(read.ok()) << read.error().describe();
+    const model::Trace& trace = *read.value();
+    std::vector<std::string> processes;
+    for (const auto& p : trace.processes())
+        processes.emplace_back(trace.str(p.nameId));
+    EXPECT_EQ(processes, (std::vector<std::string>{"python3", "PyTorch profiler"}));
+    const model::Process& profiler = trace.processes()[1];
+    EXPECT_TRUE(model::isSyntheticId(profiler.pid));  // sorted and folded with named processes
+
+    std::map<std::string, std::vector<std::string>> rows;  // row -> its slices
+    for (const auto& t : trace.tracks()) {
+        if (t.process != 1)
+            continue;
+        EXPECT_EQ(t.kind, model::TrackKind::Host);
+        EXPECT_EQ(model::threadIdText(t.threadId), "");  // no thread number it does not have
+        for (const auto& s : t.slices)
+            rows[std::string(trace.str(t.nameId))].emplace_back(trace.str(s.nameId));
+    }
+    EXPECT_EQ(rows, (std::map<std::string, std::vector<std::string>>{
+                        {"Profiling spans", {"PyTorch Profiler (0)"}},
+                        {"Markers", {"Iteration Start: PyTorch Profiler", "Record Window End"}},
+                        {"CUPTI overhead", {"Command Buffer Full"}}}));
+
+    // Each is written back on the row and with the category the profiler gave it.
+    const std::string exported = ChromeTraceWriter(trace).toString();
+    EXPECT_NE(exported.find(R"js("cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans",)js"
+                            R"js("tid":"PyTorch Profiler")js"),
+              std::string::npos);
+    EXPECT_NE(exported.find(R"js("name":"Command Buffer Full","pid":-1,"tid":0)js"),
+              std::string::npos);
+    EXPECT_NE(exported.find(R"js("name":"Record Window End","pid":"","tid":"")js"),
+              std::string::npos);
+    const auto again = ChromeTraceReader().read(exported, "again.json");
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(again.value()->processes().size(), 2u);
 }
 
 }  // namespace

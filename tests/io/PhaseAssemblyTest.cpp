@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "io/chrome/PhaseAssembler.h"
@@ -48,7 +49,7 @@ public:
 
     void addSlice(const RawEvent& e, TimeNs start, TimeNs end) override {
         slices.push_back({std::string(e.name), start, end});
-        phases.noteSlice(e.pid, e.tid, start, end, static_cast<TrackIndex>(e.tid));
+        phases.noteSlice(e.pid, e.tid, start, end, static_cast<TrackIndex>(e.tid), intern(e.name));
         if (e.hasBindId && (e.flowIn || e.flowOut))
             phases.noteBoundFlow(e, start);
     }
@@ -205,6 +206,70 @@ TEST(PhaseAssembly, LaunchArrowsToGpuWorkAreTheModelsOwnLink) {
     own.finish();
     EXPECT_TRUE(own.keptFlowEvents.empty());
     EXPECT_EQ(own.phases.looseLaunchEvents(), 0u);
+}
+
+// Every flow event left out is counted under the reason it was, and the earliest are kept with
+// the slice each sits on, for the import notes.
+TEST(PhaseAssembly, EachFlowEventLeftOutSaysWhy) {
+    using Reason = LooseFlows::Reason;
+    Recorder r;
+    add(r, event('X', "call", 1, 0, 10));
+    add(r, event('X', "later call", 1, 100, 10));
+    add(r, event('X', "target", 2, 20, 10));
+    auto flow = [](char ph, std::int64_t tid, TimeNs ts, std::uint64_t id) {
+        RawEvent e = withId(event(ph, "", tid, ts), "flow", id);
+        e.bindPoint = "e";
+        return e;
+    };
+    add(r, flow('f', 2, 25, 1));  // no start
+    add(r, flow('s', 1, 5, 2));   // no end
+    add(r, flow('s', 1, 5, 3));   // started again before an end: the first is left out
+    add(r, flow('s', 1, 6, 3));
+    add(r, flow('f', 2, 26, 3));
+    add(r, flow('s', 1, 50, 4));  // on no slice; so its end has no start to join
+    add(r, flow('f', 2, 27, 4));
+    add(r, flow('f', 2, 60, 5));  // on no slice
+    r.finish();
+    EXPECT_EQ(r.flows, (std::vector<Recorder::Flow>{{3, 1, 6, 2, 26}}));
+    const LooseFlows& loose = r.phases.looseFlows();
+    EXPECT_EQ(loose.count(), 6u);
+    EXPECT_EQ(loose.count(Reason::NoStart), 1u);
+    EXPECT_EQ(loose.count(Reason::NoEnd), 1u);
+    EXPECT_EQ(loose.count(Reason::Restarted), 1u);
+    EXPECT_EQ(loose.count(Reason::NoSlice), 2u);
+    EXPECT_EQ(loose.count(Reason::StartNoSlice), 1u);
+    EXPECT_EQ(r.phases.looseLaunchFlows().count(), 0u);
+
+    const auto listed = loose.examples(10);
+    ASSERT_EQ(listed.size(), 6u);
+    std::vector<std::tuple<std::uint64_t, char, TimeNs, Reason, StringId>> got;
+    for (const auto& e : listed)
+        got.emplace_back(e.id, e.ph, e.ts, e.reason, e.on);
+    const StringId call = r.intern("call");
+    const StringId target = r.intern("target");
+    EXPECT_EQ(got, (std::vector<std::tuple<std::uint64_t, char, TimeNs, Reason, StringId>>{
+                       {2, 's', 5, Reason::NoEnd, call},
+                       {3, 's', 5, Reason::Restarted, call},
+                       {1, 'f', 25, Reason::NoStart, target},
+                       {4, 'f', 27, Reason::StartNoSlice, target},
+                       {4, 's', 50, Reason::NoSlice, 0},
+                       {5, 'f', 60, Reason::NoSlice, 0}}));
+}
+
+TEST(LooseFlows, KeepsTheEarliestOfEachReasonWhateverTheirNumber) {
+    using Reason = LooseFlows::Reason;
+    LooseFlows loose;
+    for (TimeNs ts = 1000; ts > 0; --ts)  // latest first
+        loose.add({Reason::NoStart, 'f', 0, static_cast<std::uint64_t>(ts), 1, 1, ts, 0});
+    loose.add({Reason::NoEnd, 's', 0, 7, 1, 1, 5'000, 0});
+    EXPECT_EQ(loose.count(), 1001u);
+    EXPECT_EQ(loose.count(Reason::NoStart), 1000u);
+    const auto listed = loose.examples(4);
+    std::vector<TimeNs> times;
+    for (const auto& e : listed)
+        times.push_back(e.ts);
+    // Every reason has an example, then the earliest of the rest; in time order.
+    EXPECT_EQ(times, (std::vector<TimeNs>{1, 2, 3, 5'000}));
 }
 
 TEST(PhaseAssembly, BoundFlowsJoinSlicesThatCarryTheirId) {

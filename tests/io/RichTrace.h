@@ -71,7 +71,8 @@ inline model::TracePtr richTrace() {
     b.addNvtx(nvtxAsync, kBase + 5, kBase + 500, "async 1", model::NvtxDetail{});
     b.addNvtx(nvtxAsync, kBase + 400, kBase + 900, "async 2", model::NvtxDetail{});
     b.addSlice(other, kBase + 1234, kBase + 1234, "mark", model::SliceKind::Instant);
-    b.addSlice(other, kBase + 2000, kBase + 3000, "cpu op", model::SliceKind::Other, 5);
+    b.addSlice(other, kBase + 2000, kBase + 3000, "cpu op", model::SliceKind::CpuOp, 5);
+    b.addSlice(other, kBase + 2100, kBase + 2200, "python frame", model::SliceKind::Other);
     b.addSlice(other, kBase + 3000, kBase + 3001, "profiler overhead", model::SliceKind::Overhead);
     b.addFlow(900, other, kBase + 2500, s0, kBase + 9000);
     // A pool allocation made by its API call, then its release (no call recorded for it).

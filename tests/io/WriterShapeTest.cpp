@@ -118,14 +118,26 @@ TEST_F(WriterShape, KinetoCategoriesArgsAndLaunchFlows) {
             EXPECT_GT(e["args"]["memory bandwidth (GB/s)"].get_double().value(), 0.0);
             EXPECT_EQ(e["args"]["bytes"].get_uint64().value(), 1u << 20);
         }
+        // A CPU operator is Kineto's "cpu_op" (what HTA builds its operator tree from); any other
+        // host slice is not.
+        std::string_view name;
+        if (e["name"].get_string().get(name) == simdjson::SUCCESS) {
+            if (name == "cpu op") {
+                EXPECT_EQ(cat, "cpu_op");
+            }
+            if (name == "python frame") {
+                EXPECT_EQ(cat, "other");
+            }
+        }
         if (ph == "s" || ph == "f") {
             flowPhases[e["id"].get_uint64().value()].push_back(ph);
             if (ph == "f")
                 EXPECT_EQ(e["bp"].get_string().value(), "e");
         }
     }
-    for (std::string_view c : {"kernel", "gpu_memcpy", "gpu_memset", "cuda_sync", "cuda_runtime",
-                               "cuda_driver", "user_annotation", "ac2g", "cpu_op", "overhead"}) {
+    for (std::string_view c :
+         {"kernel", "gpu_memcpy", "gpu_memset", "cuda_sync", "cuda_runtime", "cuda_driver",
+          "user_annotation", "ac2g", "cpu_op", "overhead", "other"}) {
         EXPECT_TRUE(cats.count(c)) << c;
     }
     ASSERT_FALSE(flowPhases.empty());

@@ -80,6 +80,16 @@ TEST(SliceText, ApiTooltipNamesWhatItLaunches) {
     EXPECT_TRUE(html.contains("single_thread_sum"));
 }
 
+TEST(SliceText, ACpuOperatorSaysSo) {
+    model::TraceBuilder b;
+    const auto ops = b.hostTrack(b.hostProcess(4242, "python"), 1);
+    b.addSlice(ops, 0, 1'000, "aten::mm", model::SliceKind::CpuOp);
+    b.addSlice(ops, 2'000, 3'000, "<built-in method item>", model::SliceKind::Other);
+    const auto trace = b.finalize();
+    EXPECT_TRUE(sliceTooltip(*trace, {ops, 0}, nullptr).contains("CPU operator"));
+    EXPECT_FALSE(sliceTooltip(*trace, {ops, 1}, nullptr).contains("CPU operator"));
+}
+
 TEST(SliceText, GapTooltipHasDurationAndCause) {
     const QString html =
         gapTooltip(GapOverlay{0, -1, 0, 2'500'000, "after_blocking_call", "after cudaMemcpy"});

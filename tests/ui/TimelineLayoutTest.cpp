@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "model/TraceMerge.h"
@@ -118,6 +119,61 @@ TEST(TimelineLayout, AJobsRanksAreShownOneAfterAnother) {
     }
     EXPECT_EQ(ranks, (std::vector<std::int32_t>{0, 0, 1, 1}));
     EXPECT_EQ(onGpu, (std::vector<bool>{true, false, true, false}));
+}
+
+// A DDP job's rank 1 made a CUDA context (and allocations) on GPU 0, where rank 0 works: that
+// group holds nothing of rank 1's own work. It says so, and shows no idle gaps (those of GPU 0
+// are rank 0's).
+TEST(TimelineLayout, AGpuThatHoldsNoWorkOfItsOwnSaysSoAndShowsNoIdleGaps) {
+    model::TraceBuilder b;
+    const auto rank0Gpu0 = b.gpuProcess(0, "rank 0 GPU 0", 10, 0);
+    const auto rank1Gpu0 = b.gpuProcess(0, "rank 1 GPU 0", 20, 1);
+    const auto rank1Gpu1 = b.gpuProcess(1, "rank 1 GPU 1", 20, 1);
+    b.addKernel(b.gpuStreamTrack(rank0Gpu0, 7), 0, 10, "k", 0, {});
+    b.addKernel(b.gpuStreamTrack(rank1Gpu1, 7), 0, 10, "k", 0, {});
+    model::MemoryDetail alloc;
+    alloc.bytes = 4;
+    b.addMemory(b.memoryTrack(rank1Gpu0), 5, "Allocate (Device)", 0, alloc);
+    const auto trace = b.finalize();
+
+    TimelineLayout layout;
+    layout.build(trace.get(), {}, {0, 1}, {});
+    std::map<QString, int> gapRows;  // group title -> its idle-gap rows
+    QString group;
+    for (const TimelineRow& row : layout.rows()) {
+        if (row.kind == RowKind::Process) {
+            group = row.title;
+            gapRows[group] = 0;
+            EXPECT_EQ(row.quiet, row.title.endsWith(QStringLiteral("no GPU work")))  // dimmed
+                << row.title.toStdString();
+        } else if (row.kind == RowKind::DeviceGaps) {
+            ++gapRows[group];
+        }
+    }
+    EXPECT_EQ(gapRows, (std::map<QString, int>{{QStringLiteral("rank 0 GPU 0"), 1},
+                                               {QStringLiteral("rank 1 GPU 0 · no GPU work"), 0},
+                                               {QStringLiteral("rank 1 GPU 1"), 1}}));
+}
+
+// A group is shown for what it holds: a process whose rows hold nothing (a row made and never
+// filled) is no group.
+TEST(TimelineLayout, AGroupThatHoldsNothingIsNotShown) {
+    model::TraceBuilder b;
+    const auto used = b.hostProcess(1, "python3");
+    const auto empty = b.hostProcess(2, "helper");
+    b.addSlice(b.hostTrack(used, 1), 0, 10, "aten::mm", model::SliceKind::CpuOp);
+    b.hostTrack(empty, 2);
+    b.counterTrack(empty, "memory", "in use", "B");
+    const auto trace = b.finalize();
+
+    TimelineLayout layout;
+    layout.build(trace.get(), {}, {}, {});
+    QStringList groups;
+    for (const TimelineRow& row : layout.rows()) {
+        if (row.kind == RowKind::Process)
+            groups << row.title;
+    }
+    EXPECT_EQ(groups, QStringList{QStringLiteral("python3 (pid 1)")});
 }
 
 TEST(DenseSpan, StrayEarlyEventDoesNotSetTheView) {

@@ -235,7 +235,8 @@ std::vector<JobRank> jobRanks(const model::Trace& trace) {
         JobRank& r = byRank[p.rank];
         r.rank = p.rank;
         r.processes.push_back(static_cast<model::ProcessIndex>(i));
-        if (p.deviceId >= 0)
+        // A GPU the rank only made a context or allocations on is none of its GPUs.
+        if (p.deviceId >= 0 && model::holdsGpuWork(trace, static_cast<model::ProcessIndex>(i)))
             r.deviceIds.push_back(p.deviceId);
     }
     std::vector<JobRank> out;

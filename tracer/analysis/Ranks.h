@@ -20,7 +20,9 @@ struct JobRank {
     std::string label;  // "rank 3 · node7 · pid 4242" (metadata "rank R.label"), else "rank 3"
     std::string host;   // metadata "rank R.host", else the job's "host"; empty when unknown
     std::vector<model::ProcessIndex> processes;  // its host and GPU processes, in trace order
-    std::vector<std::int32_t> deviceIds;         // CUDA ordinals of its GPU processes, ascending
+    // CUDA ordinals of its GPU processes that hold work of its own (model::holdsGpuWork),
+    // ascending.
+    std::vector<std::int32_t> deviceIds;
 };
 
 // The ranks of a merged job, by rank; empty for a trace that is no job.

@@ -121,6 +121,8 @@ std::optional<SummaryKind> summaryKind(const model::Trace& trace, const model::T
         case model::SliceKind::Nvtx:
             return trace.processes()[track.process].deviceId >= 0 ? SummaryKind::GpuNvtx
                                                                   : SummaryKind::Nvtx;
+        case model::SliceKind::CpuOp:
+            return SummaryKind::CpuOp;
         case model::SliceKind::Other:
             return track.kind == model::TrackKind::Host ? SummaryKind::CpuOp : SummaryKind::Other;
         default:

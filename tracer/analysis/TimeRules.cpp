@@ -165,8 +165,8 @@ static HostTracksByThread hostTracksByThread(const model::Trace& trace) {
     return out;
 }
 
-// The innermost slice of a thread's own profiler ranges (SliceKind::Other on its host tracks)
-// running at t; invalid when none is.
+// The innermost slice of a thread's own profiler ranges (CPU operators and other slices on its
+// host tracks) running at t; invalid when none is.
 static model::SliceRef innermostHostOpAt(const model::Trace& trace,
                                          const std::vector<model::TrackIndex>& hostTracks,
                                          model::TimeNs t) {
@@ -183,8 +183,9 @@ static model::SliceRef innermostHostOpAt(const model::Trace& trace,
                 continue;
             }
             --it;
-            if (it->kind == model::SliceKind::Other && it->endNs() > t &&
-                (!found.valid() || depth >= foundDepth)) {
+            const bool hostOp =
+                it->kind == model::SliceKind::CpuOp || it->kind == model::SliceKind::Other;
+            if (hostOp && it->endNs() > t && (!found.valid() || depth >= foundDepth)) {
                 found = {ti,
                          track.laneBegin[depth] + static_cast<std::uint32_t>(it - lane.begin())};
                 foundDepth = depth;

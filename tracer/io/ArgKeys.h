@@ -208,6 +208,7 @@ constexpr std::span<const ArgField> writtenArgs(model::SliceKind kind) {
         case model::SliceKind::Overhead:
         case model::SliceKind::Instant:
         case model::SliceKind::Other:
+        case model::SliceKind::CpuOp:
             break;
     }
     return layout::kOther;
@@ -250,7 +251,7 @@ constexpr const ArgKey* findArgKey(std::string_view key) {
 
 // Per kind, the fields its layout writes, as presence bits.
 inline constexpr auto kWrittenBits = [] {
-    std::array<std::uint64_t, static_cast<std::size_t>(model::kLastSliceKind) + 1> bits{};
+    std::array<std::uint64_t, model::kSliceKindCount> bits{};
     for (std::size_t k = 0; k < bits.size(); ++k) {
         for (ArgField f : writtenArgs(static_cast<model::SliceKind>(k)))
             bits[k] |= argBit(f);

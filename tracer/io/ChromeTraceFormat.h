@@ -26,6 +26,9 @@ inline constexpr std::string_view kCatGpuUserAnnotation = "gpu_user_annotation";
 inline constexpr std::string_view kCatOverhead = "overhead";
 inline constexpr std::string_view kCatCpuOp = "cpu_op";
 inline constexpr std::string_view kCatInstant = "instant";
+// Any other host slice (an OS call, a Python frame whose own category a merge left behind): not
+// "cpu_op", which readers such as Holistic Trace Analysis take for an operator.
+inline constexpr std::string_view kCatOther = "other";
 inline constexpr std::string_view kCatLaunchFlow = "ac2g";  // API call -> GPU work arrows
 inline constexpr std::string_view kCatFlow = "flow";        // any other arrow
 // One GPU op waiting for another through a CUDA event (model::Dependency). Derived from the
@@ -38,6 +41,7 @@ inline constexpr std::string_view kCatKernelLegacy = "Kernel";
 inline constexpr std::string_view kCatMemcpyLegacy = "Memcpy";
 inline constexpr std::string_view kCatMemsetLegacy = "Memset";
 inline constexpr std::string_view kCatRuntimeLegacy = "Runtime";
+inline constexpr std::string_view kCatCpuOpLegacy = "Operator";
 inline constexpr std::string_view kCatLaunchFlowLegacy = "async_gpu";
 inline constexpr std::string_view kCatLaunchFlowOldest = "async";
 inline constexpr std::string_view kCatLaunchFlowCpuToGpu = "async_cpu_to_gpu";  // 2022 builds

@@ -25,6 +25,7 @@
 #include "io/JsonCutter.h"
 #include "io/TimeText.h"
 #include "io/chrome/Importer.h"
+#include "io/chrome/LooseFlowNotes.h"
 #include "model/TraceBuilder.h"
 
 namespace wl::io::chrome {
@@ -76,16 +77,14 @@ void Importer::finish() {
     }
     m_phases.resolveFlows();
     m_phases.resolveBoundFlows();
-    if (m_phases.looseLaunchEvents() > 0) {
-        // Routine in PyTorch profiler files: launches whose GPU work fell outside the profiling
-        // window, and arrow ends of records the profiler did not keep.
-        d.note(std::to_string(m_phases.looseLaunchEvents()) +
-               " launch flow event(s) without a matching start or end were ignored");
-    }
-    if (m_phases.looseFlowEvents() > 0) {
-        d.note(std::to_string(m_phases.looseFlowEvents()) +
-               " flow event(s) without a matching start or end were ignored");
-    }
+    // Routine in PyTorch profiler files: arrows of CUDA calls whose GPU work is not in the trace
+    // (calls that launch none, work outside the profiling window). Listed, with the reason each
+    // was left out, so they can be found in the file and on the timeline.
+    const LooseFlowContext flowContext{
+        m_builder.pending(), m_stringIdNames,
+        m_earliestNs == std::numeric_limits<TimeNs>::max() ? 0 : m_earliestNs};
+    noteLooseFlows(d, m_phases.looseLaunchFlows(), true, flowContext);
+    noteLooseFlows(d, m_phases.looseFlows(), false, flowContext);
     if (!m_warpline) {
         for (const auto& [id, name] : m_stringIdNames)
             m_builder.setIdName(id, name);  // how an export writes these ids back

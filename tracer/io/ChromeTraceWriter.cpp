@@ -200,7 +200,7 @@ private:
 
     void writeSlice(const Track& t, const TrackLayout& tl, const Slice& s) {
         const bool gpuProcess = m_trace.processes()[t.process].deviceId >= 0;
-        std::string_view cat = format::kCatCpuOp;
+        std::string_view cat = format::kCatOther;
         std::string_view ph = "X";
         switch (s.kind) {
             case SliceKind::Kernel:
@@ -233,6 +233,9 @@ private:
             case SliceKind::Instant:
                 cat = format::kCatInstant;
                 ph = "i";
+                break;
+            case SliceKind::CpuOp:
+                cat = format::kCatCpuOp;  // also the older "Operator" when its origin is gone
                 break;
             case SliceKind::Other:
                 break;

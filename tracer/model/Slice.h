@@ -1,6 +1,7 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -22,13 +23,17 @@ enum class SliceKind : std::uint8_t {
     Nvtx,        // NVTX range (NvtxDetail); a zero-duration one is a mark
     Overhead,    // CUPTI/profiler overhead on a host thread
     Instant,     // an instant event with no duration from an imported trace
-    Other,       // any other imported slice (e.g. a CPU op from the PyTorch profiler)
+    Other,       // any other imported slice (a Python frame, a profiler span, an OS call)
     // A unified-memory event: a migration of managed memory, a page fault, thrashing, throttling
     // or a remote map, on its GPU's (or the host's) unified-memory rows (UnifiedMemoryDetail).
     UnifiedMemory,
+    // A framework's CPU operator on a host thread (the PyTorch profiler's "cpu_op", "Operator":
+    // aten::mm, ...).
+    CpuOp,
 };
-// The last kind: tables indexed by kind have kLastSliceKind + 1 entries.
-inline constexpr SliceKind kLastSliceKind = SliceKind::UnifiedMemory;
+// The last kind: tables indexed by kind have kSliceKindCount entries.
+inline constexpr SliceKind kLastSliceKind = SliceKind::CpuOp;
+inline constexpr std::size_t kSliceKindCount = static_cast<std::size_t>(kLastSliceKind) + 1;
 
 // Work the GPU does: kernels, copies and memsets.
 inline bool isGpuWork(SliceKind kind) {
@@ -62,7 +67,7 @@ struct Slice {
     TimeNs endNs() const { return startNs + durationNs; }
 };
 static_assert(sizeof(Slice) == 40, "Slice grew: every trace pays for it, per slice");
-static_assert(static_cast<unsigned>(kLastSliceKind) < 16, "SliceKind outgrew Slice::kind's bits");
+static_assert(kSliceKindCount <= 16, "SliceKind outgrew Slice::kind's bits");
 
 // What a host API call makes happen on a GPU, linked to the call by its correlation id: GPU work,
 // and memory allocations and releases.

@@ -193,6 +193,18 @@ std::size_t Trace::memoryBytes() const {
     return bytes;
 }
 
+bool holdsGpuWork(const Trace& trace, ProcessIndex process) {
+    for (const Track& track : trace.tracks()) {
+        if (track.process != process || track.kind != TrackKind::GpuStream)
+            continue;
+        for (const Slice& s : track.slices) {
+            if (isGpuWork(s.kind))
+                return true;
+        }
+    }
+    return false;
+}
+
 std::string threadIdText(std::int64_t tid) {
     if (isSyntheticId(tid)) {
         return {};

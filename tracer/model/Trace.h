@@ -29,7 +29,8 @@ struct TraceCounts {
     std::uint64_t sync = 0;
     std::uint64_t api = 0;  // runtime + driver
     std::uint64_t nvtx = 0;
-    std::uint64_t other = 0;  // overhead, instants, imported host slices
+    std::uint64_t cpuOp = 0;  // a framework's CPU operators (SliceKind::CpuOp)
+    std::uint64_t other = 0;  // overhead, instants, other imported host slices
     std::uint64_t counterSamples = 0;
     std::uint64_t flows = 0;
     std::uint64_t dependencies = 0;
@@ -181,5 +182,10 @@ private:
 };
 
 using TracePtr = std::shared_ptr<const Trace>;
+
+// Whether a process holds GPU work of its own: a kernel, copy or memset on one of its streams. A
+// GPU that a process only made a CUDA context or allocations on (a rank of a job whose work ran
+// on another GPU) holds none, and is no idle device.
+bool holdsGpuWork(const Trace& trace, ProcessIndex process);
 
 }  // namespace wl::model

@@ -207,6 +207,7 @@ private:
             case SliceKind::Overhead:
             case SliceKind::Instant:
             case SliceKind::Other:
+            case SliceKind::CpuOp:
                 break;
         }
         return kNoDetail;  // kinds without a side table

@@ -8,6 +8,14 @@ QString qstr(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
+// A GPU's group title, and what it is when it holds no work of its own (only allocations or a
+// context): so it does not read as an idle GPU.
+QString gpuTitle(const model::Trace& trace, model::ProcessIndex index, QString title) {
+    if (!model::holdsGpuWork(trace, index))
+        title += QStringLiteral(" · no GPU work");
+    return title;
+}
+
 }  // namespace
 
 QString trackTitle(const model::Trace& trace, const model::Track& track) {
@@ -53,7 +61,7 @@ QString processTitle(const model::Trace& trace, model::ProcessIndex index) {
     if (p.deviceId >= 0 && p.ownerPid >= 0 && !name.empty()) {
         // One of several processes' groups on this GPU (a merged recording): its own name says
         // whose work it shows.
-        return qstr(name);
+        return gpuTitle(trace, index, qstr(name));
     }
     if (p.deviceId >= 0) {
         QString title = QStringLiteral("GPU %1").arg(p.deviceId);
@@ -63,7 +71,7 @@ QString processTitle(const model::Trace& trace, model::ProcessIndex index) {
         } else if (!name.empty()) {
             title += QStringLiteral(": ") + qstr(name);
         }
-        return title;
+        return gpuTitle(trace, index, title);
     }
     if (model::isSyntheticId(p.pid)) {
         // A pid written as a name ("Spans"): the name is all there is to say.

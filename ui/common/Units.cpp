@@ -30,11 +30,13 @@ QString gbPerSecond(std::uint64_t value, model::TimeNs ns) {
     if (ns <= 0)
         return QStringLiteral("n/a");
     // bytes per ns is exactly GB/s.
-    return QString::fromStdString(
-        analysis::formatRate(static_cast<double>(value) / static_cast<double>(ns)));
+    return decimal(static_cast<double>(value) / static_cast<double>(ns)) + QStringLiteral(" GB/s");
 }
 
 QString percent(double pct) {
+    // formatPercent keeps three decimals under 0.1%: below 0.0005% that is "0.000%".
+    if (pct != 0.0 && std::fabs(pct) < 0.0005)
+        return decimal(pct) + QLatin1Char('%');
     return QString::fromStdString(analysis::formatPercent(pct));
 }
 

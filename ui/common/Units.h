@@ -18,9 +18,10 @@ QString duration(model::TimeNs ns);
 QString timestamp(model::TimeNs ns);
 // "512 B", "64.0 KB", "400.0 MB", "1.50 GB" (decimal, as the GB/s of rates).
 QString bytes(std::uint64_t bytes);
-// Throughput of `bytes` moved in `ns` in GB/s (1e9 bytes/s); "n/a" when ns <= 0.
+// Throughput of `bytes` moved in `ns` in GB/s (1e9 bytes/s), as decimal() writes numbers: "806.6
+// GB/s", "0.0051 GB/s" (8 bytes in 1.6 µs, never "0.0"); "n/a" when ns <= 0.
 QString gbPerSecond(std::uint64_t bytes, model::TimeNs ns);
-// "12.3%", "0.024%" (small shares keep their digits).
+// "12.3%", "0.024%" (small shares keep their digits: a non-zero share never reads "0.000%").
 QString percent(double pct);
 // A value with one decimal, and with as many as keep two significant digits when it is under 1
 // ("12.3", "0.50", "0.024"; a producer's small estimate must not read as "0.0"); "0" for 0.

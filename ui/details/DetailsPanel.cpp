@@ -50,6 +50,8 @@ QString kindName(model::SliceKind kind) {
             return QStringLiteral("Profiler overhead");
         case model::SliceKind::Instant:
             return QStringLiteral("Instant");
+        case model::SliceKind::CpuOp:
+            return QStringLiteral("CPU operator");
         case model::SliceKind::Other:
             return QStringLiteral("Other");
         case model::SliceKind::UnifiedMemory:
@@ -267,8 +269,11 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
         addRow(tr("Stream"), QString::number(track.streamId));
     } else {
         addRow(tr("Row"), qstr(t.str(track.nameId)));
-        if (track.threadId >= 0)
-            addRow(tr("Thread"), QString::number(track.threadId));
+        // As people know the thread (Kineto's negative ids unsigned); none for a thread known
+        // only by a name (a synthetic id) or for a row of no thread (-1).
+        const std::string thread = model::threadIdText(track.threadId);
+        if (track.threadId != -1 && !thread.empty())
+            addRow(tr("Thread"), QString::fromStdString(thread));
     }
     if (s.correlationId != 0)
         addRow(tr("Correlation id"), QString::number(s.correlationId));

@@ -61,6 +61,7 @@ QRgb Palette::sliceColor(const model::Trace& trace, const model::Slice& slice) {
         case SliceKind::Overhead:
         case SliceKind::Instant:
         case SliceKind::Other:
+        case SliceKind::CpuOp:
             break;
     }
     return kHostOther;

@@ -59,6 +59,7 @@ public:
     static constexpr QRgb kProcessBand = 0xffdde3ea;
     static constexpr QRgb kHeaderBackground = 0xffeceff3;
     static constexpr QRgb kHeaderText = 0xff1d2733;
+    static constexpr QRgb kQuietHeaderText = 0xff7b8794;  // a GPU group with no work of its own
     static constexpr QRgb kGridLine = 0xffe1e5ea;
     static constexpr QRgb kRulerBackground = 0xfff7f8fa;
     static constexpr QRgb kRulerText = 0xff34404d;

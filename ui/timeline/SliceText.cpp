@@ -64,6 +64,8 @@ QString sliceKindName(const model::Trace& trace, const model::Slice& slice) {
                    QString::fromUtf8(model::unifiedMemoryEventName(
                        d ? d->kind : model::UnifiedMemoryKind::Unknown));
         }
+        case SliceKind::CpuOp:
+            return QStringLiteral("CPU operator");
         case SliceKind::Other:
             break;
     }

@@ -133,7 +133,7 @@ void TimelineFramePainter::paintRowHeader(QPainter& p, const TimelineFrame& fram
     }
     const QFontMetrics& fm = process ? fonts.boldMetrics : fonts.normalMetrics;
     p.setFont(process ? fonts.bold : fonts.normal);
-    p.setPen(QColor::fromRgb(Palette::kHeaderText));
+    p.setPen(QColor::fromRgb(row.quiet ? Palette::kQuietHeaderText : Palette::kHeaderText));
     p.drawText(QRect(x, y, kHeaderWidthPx - x - 6, lineH), Qt::AlignVCenter | Qt::AlignLeft,
                fm.elidedText(title, Qt::ElideRight, kHeaderWidthPx - x - 6));
     if (row.kind == RowKind::Counter) {

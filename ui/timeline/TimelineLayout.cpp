@@ -179,8 +179,19 @@ void TimelineLayout::build(const model::Trace* trace,
     for (model::ProcessIndex p : processOrder(*trace)) {
         const model::Process& process = trace->processes()[p];
         auto& tracks = tracksOf[p];
-        const bool hasGaps = process.deviceId >= 0 && devicesWithGaps.count(process.deviceId);
-        if (tracks.empty() && countersOf[p].empty() && !hasGaps) {
+        // A GPU that holds no work of its own (only allocations) has no idle time of its own:
+        // the gaps of its ordinal are another process's (a job's other rank on that GPU).
+        const bool noGpuWork = process.deviceId >= 0 && !model::holdsGpuWork(*trace, p);
+        const bool hasGaps =
+            process.deviceId >= 0 && devicesWithGaps.count(process.deviceId) && !noGpuWork;
+        // A group for what it holds: none for a process whose rows hold nothing (only named
+        // by a producer's metadata, or a row made and never filled).
+        const bool holdsSlices = std::any_of(
+            tracks.begin(), tracks.end(), [&](auto t) { return !trace->track(t).slices.empty(); });
+        const bool holdsSamples =
+            std::any_of(countersOf[p].begin(), countersOf[p].end(),
+                        [&](auto c) { return !trace->counters()[c].samples.empty(); });
+        if (!holdsSlices && !holdsSamples && !hasGaps) {
             continue;
         }
         // The model's track order (finalize() lists tracks in it; rows it makes later, the graph
@@ -199,6 +210,7 @@ void TimelineLayout::build(const model::Trace* trace,
         header.heightPx = kProcessHeightPx;
         header.collapsible = true;
         header.collapsed = collapsed.count(header.key) > 0;
+        header.quiet = noGpuWork;
         header.identity = numbered(rowIdentity(*trace, header).row, seenGroups);
         header.groupIdentity = header.identity;
         header.groupTitle = header.title;

@@ -51,6 +51,9 @@ struct TimelineRow {
     QString groupTitle;
     int groupRow = -1;    // index of its process row (-1 for a pinned row and a process row)
     bool pinned = false;  // in the band of pinned rows at the top
+    // A GPU group that holds no work of its own (model::holdsGpuWork): its title, which says so,
+    // is drawn dimmed, so it reads as such even where the title is cut short.
+    bool quiet = false;
 };
 
 // Builds the rows of a trace top to bottom — per host process: CUDA API rows, other host rows,

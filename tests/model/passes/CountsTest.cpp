@@ -15,6 +15,7 @@ TEST(CountsPass, CountsWhatWasRecordedByKindAndLeavesDerivedRowsOut) {
     b.addMemcpy(stream, 60, 70, "copy", 2, {});
     b.addNvtx(b.nvtxTrack(host, 1), 0, 100, "range", {});
     b.addSlice(b.hostTrack(host, 1), 0, 5, "other", SliceKind::Other);
+    b.addSlice(b.hostTrack(host, 2), 0, 5, "aten::mm", SliceKind::CpuOp);
     const auto recorded = b.counterTrack(host, "c", "s");
     b.addCounterSample(recorded, 0, 1.0);
     const auto made = b.counterTrack(host, "d", "s");
@@ -27,8 +28,9 @@ TEST(CountsPass, CountsWhatWasRecordedByKindAndLeavesDerivedRowsOut) {
     EXPECT_EQ(n.kernel, 1u);
     EXPECT_EQ(n.memcpy, 1u);
     EXPECT_EQ(n.nvtx, 1u);
+    EXPECT_EQ(n.cpuOp, 1u);
     EXPECT_EQ(n.other, 1u);
-    EXPECT_EQ(n.slices, 6u);
+    EXPECT_EQ(n.slices, 7u);
     EXPECT_EQ(n.flows, 2u);
     EXPECT_EQ(n.dependencies, 0u);
     EXPECT_EQ(trace->counters().size(), 3u);  // with the launch queue

@@ -39,6 +39,7 @@
 #include "io/TimeText.h"
 #include "io/chrome/JsonCursor.h"
 #include "io/chrome/PhaseAssembler.h"
+#include "io/chrome/ProfilerRows.h"
 #include "io/chrome/RawEvent.h"
 #include "model/GpuActivity.h"
 #include "model/TraceBuilder.h"
@@ -74,6 +75,7 @@ enum class Cat : std::uint8_t {
     Annotation,
     GpuAnnotation,
     Overhead,
+    CpuOp,
     Other,
 };
 
@@ -275,6 +277,8 @@ private:
     // as every source makes them; Kineto's processes are named by its metadata.
     model::GpuActivityMapper m_activities{
         m_builder, model::GpuActivityMapper::Options{.nameGpuProcesses = false}};
+    // The PyTorch profiler's own spans, markers and overhead, in a group of their own.
+    ProfilerRows m_profilerRows{m_builder};
 
     bool m_eventsSeen = false;
     TimeNs m_baseNs = 0;

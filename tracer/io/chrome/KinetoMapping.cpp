@@ -78,6 +78,14 @@ Cat classify(std::string_view cat) {
             if (cat == format::kCatRuntimeLegacy)
                 return Cat::Runtime;
             break;
+        case keyHash(format::kCatCpuOp):
+            if (cat == format::kCatCpuOp)
+                return Cat::CpuOp;
+            break;
+        case keyHash(format::kCatCpuOpLegacy):
+            if (cat == format::kCatCpuOpLegacy)
+                return Cat::CpuOp;
+            break;
         default:
             break;
     }
@@ -232,6 +240,12 @@ TrackIndex Importer::trackFor(const RawEvent& e, Cat cat) {
         }
         if (auto it = m_tidTracks.find({e.pid, e.tid}); it != m_tidTracks.end())
             return it->second;
+    } else if (e.pid < 0 || model::isSyntheticId(e.pid)) {
+        const auto named = m_stringIdNames.find(e.pid);
+        const ProfilerRows::Row row = ProfilerRows::rowOf(
+            e, named != m_stringIdNames.end() ? &named->second : nullptr, cat == Cat::Overhead);
+        if (row != ProfilerRows::Row::None)
+            return m_profilerRows.track(row);
     }
     TrackKey key{cat, e.pid, e.tid, 0};
     switch (cat) {
@@ -461,6 +475,9 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             if (a.has & kArgUmKind)
                 detail = m_activities.detailOf(unifiedMemoryDetailOf(a));
             break;
+        case Cat::CpuOp:
+            kind = SliceKind::CpuOp;
+            break;
         case Cat::Other:
             break;
     }
@@ -476,7 +493,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
     // Where flow ends bind on a row (enclosingTrack): another producer's rows, and ours that
     // several tracks share.
     if (!m_warpline || (!m_sharedRows.empty() && m_sharedRows.count({e.pid, e.tid})))
-        m_phases.noteSlice(e.pid, e.tid, start, end, track);
+        m_phases.noteSlice(e.pid, e.tid, start, end, track, name);
     if (e.hasBindId && (e.flowIn || e.flowOut))
         m_phases.noteBoundFlow(e, start);
 }

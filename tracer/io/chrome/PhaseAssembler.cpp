@@ -150,11 +150,14 @@ void PhaseAssembler::sortSliceStarts() {
 // stream syncs on the stream's tid): a flow end binds to the track of the slice that starts
 // last at or before its time on that thread.
 bool PhaseAssembler::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
-                                    TrackIndex& track) {
-    if (m_sink.ownRowTrack(pid, tid, track))
+                                    TrackIndex& track, StringId* name) {
+    if (m_sink.ownRowTrack(pid, tid, track)) {
+        if (name)
+            *name = 0;
         return true;
+    }
     sortSliceStarts();
-    const SliceStart probe{pid, tid, ts, 0, 0};
+    const SliceStart probe{pid, tid, ts, 0, 0, 0};
     auto it = std::upper_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
                                [](const SliceStart& a, const SliceStart& b) {
                                    return std::tie(a.pid, a.tid, a.startNs) <
@@ -182,6 +185,7 @@ bool PhaseAssembler::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs t
             break;
     }
     track = it->track;
+    StringId found = it->name;
     // Several slices start at that time: a launch arrow leaves from the API call.
     if (launchStart) {
         for (auto k = it;; --k) {
@@ -189,23 +193,26 @@ bool PhaseAssembler::enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs t
                 break;
             if (m_apiTracks.count(k->track) && k->endNs >= ts) {
                 track = k->track;
+                found = k->name;
                 break;
             }
             if (k == m_sliceStarts.begin())
                 break;
         }
     }
+    if (name)
+        *name = found;
     return true;
 }
 
 // Flow v1 "f" without "bp":"e" (the Trace Event Format, and Perfetto): the arrow ends at the
 // next slice that begins on the thread.
 bool PhaseAssembler::nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts,
-                                    TrackIndex& track) {
+                                    TrackIndex& track, StringId* name) {
     if (m_sink.ownExport())
-        return enclosingTrack(pid, tid, ts, false, track);
+        return enclosingTrack(pid, tid, ts, false, track, name);
     sortSliceStarts();
-    const SliceStart probe{pid, tid, ts, 0, 0};
+    const SliceStart probe{pid, tid, ts, 0, 0, 0};
     auto it = std::lower_bound(m_sliceStarts.begin(), m_sliceStarts.end(), probe,
                                [](const SliceStart& a, const SliceStart& b) {
                                    return std::tie(a.pid, a.tid, a.startNs) <
@@ -215,7 +222,13 @@ bool PhaseAssembler::nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& 
         return false;
     ts = it->startNs;
     track = it->track;
+    if (name)
+        *name = it->name;
     return true;
+}
+
+void PhaseAssembler::dropFlow(const FlowEvent& f, LooseFlows::Reason why, StringId on) {
+    (f.launch ? m_looseLaunch : m_looseOther).add({why, f.ph, f.cat, f.id, f.pid, f.tid, f.ts, on});
 }
 
 void PhaseAssembler::resolveFlows() {
@@ -260,33 +273,48 @@ void PhaseAssembler::resolveFlows() {
             return a->ts != b->ts ? a->ts < b->ts : rank(a->ph) < rank(b->ph);
         });
         std::optional<End> open;  // where the flow stands: its start or its last step
-        bool unusedStart = false;
-        std::uint64_t dropped = 0;
+        // The start that nothing has continued yet (and the slice it sits on), and whether the
+        // last start had no slice to sit on.
+        const FlowEvent* unusedStart = nullptr;
+        StringId unusedStartOn = 0;
+        bool startOnNoSlice = false;
+        using Reason = LooseFlows::Reason;
         for (const FlowEvent* f : order) {
             End here{0, f->ts};
-            const bool ok = f->bindNext ? nextSliceTrack(f->pid, f->tid, here.ts, here.track)
-                                        : enclosingTrack(f->pid, f->tid, f->ts,
-                                                         f->launch && f->ph == 's', here.track);
+            StringId on = 0;
+            const bool ok = f->bindNext
+                                ? nextSliceTrack(f->pid, f->tid, here.ts, here.track, &on)
+                                : enclosingTrack(f->pid, f->tid, f->ts, f->launch && f->ph == 's',
+                                                 here.track, &on);
             if (f->ph == 's') {
-                dropped += unusedStart || !ok ? 1 : 0;
+                if (unusedStart)
+                    dropFlow(*unusedStart, Reason::Restarted, unusedStartOn);
+                if (!ok)
+                    dropFlow(*f, Reason::NoSlice, 0);
                 open = ok ? std::optional<End>(here) : std::nullopt;
-                unusedStart = ok;
+                unusedStart = ok ? f : nullptr;
+                unusedStartOn = on;
+                startOnNoSlice = !ok;
                 continue;
             }
-            if (!open || !ok) {
-                ++dropped;
+            if (!ok) {
+                dropFlow(*f, Reason::NoSlice, 0);
+                continue;
+            }
+            if (!open) {
+                dropFlow(*f, startOnNoSlice ? Reason::StartNoSlice : Reason::NoStart, on);
                 continue;
             }
             m_sink.addFlow(first.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
                            here.ts);
-            unusedStart = false;
+            unusedStart = nullptr;
             // An "f" leaves the flow open (several ends may share one start, as in Perfetto); a
             // reused id's next "s" starts a new flow.
             if (f->ph == 't')
                 open = here;
         }
-        dropped += unusedStart ? 1 : 0;
-        (first.launch ? m_looseLaunchEvents : m_looseFlowEvents) += dropped;
+        if (unusedStart)
+            dropFlow(*unusedStart, Reason::NoEnd, unusedStartOn);
         i = j;
     }
 }
@@ -310,8 +338,12 @@ void PhaseAssembler::resolveBoundFlows() {
         if (i == 0 || m_boundFlows[i - 1].id != b.id)
             open.reset();
         End here{0, b.startNs};
-        if (!enclosingTrack(b.pid, b.tid, b.startNs, false, here.track)) {
-            ++m_looseFlowEvents;
+        StringId on = 0;
+        const auto drop = [&](LooseFlows::Reason why) {
+            m_looseOther.add({why, 0, 0, b.id, b.pid, b.tid, b.startNs, on});
+        };
+        if (!enclosingTrack(b.pid, b.tid, b.startNs, false, here.track, &on)) {
+            drop(LooseFlows::Reason::NoSlice);
             continue;
         }
         if (b.in) {
@@ -319,7 +351,7 @@ void PhaseAssembler::resolveBoundFlows() {
                 m_sink.addFlow(b.id & ~kStringFlowIdBit, open->track, open->ts, here.track,
                                here.ts);
             } else if (!b.out) {
-                ++m_looseFlowEvents;
+                drop(LooseFlows::Reason::NoStart);
             }
         }
         if (b.out)

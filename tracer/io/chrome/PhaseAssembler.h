@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "io/chrome/LooseFlows.h"
 #include "io/chrome/RawEvent.h"
 #include "model/Diagnostics.h"
 
@@ -61,11 +62,12 @@ public:
     // One decoded event, in file order.
     void add(RawEvent& e);
 
-    // What the sink's slice placement tells the assembly, for binding flow ends: a slice on
-    // the row (pid, tid) of `track`; a track of CUDA API calls (launch arrows leave from them);
-    // the correlation id of GPU work (a launch arrow to it is the model's own link).
-    void noteSlice(std::int64_t pid, std::int64_t tid, TimeNs start, TimeNs end, TrackIndex track) {
-        m_sliceStarts.push_back({pid, tid, start, track, std::max(start, end)});
+    // What the sink's slice placement tells the assembly, for binding flow ends: a slice named
+    // `name` on the row (pid, tid) of `track`; a track of CUDA API calls (launch arrows leave
+    // from them); the correlation id of GPU work (a launch arrow to it is the model's own link).
+    void noteSlice(std::int64_t pid, std::int64_t tid, TimeNs start, TimeNs end, TrackIndex track,
+                   StringId name) {
+        m_sliceStarts.push_back({pid, tid, start, track, name, std::max(start, end)});
     }
     void noteBoundFlow(const RawEvent& e, TimeNs start) {
         m_boundFlows.push_back({e.bindId, e.flowIn, e.flowOut, e.pid, e.tid, start});
@@ -79,9 +81,12 @@ public:
     std::uint64_t unendedAsync() const;
     void resolveFlows();
     void resolveBoundFlows();
-    // Flow events left out: no start, no end, or no slice to bind to.
-    std::uint64_t looseFlowEvents() const { return m_looseFlowEvents; }
-    std::uint64_t looseLaunchEvents() const { return m_looseLaunchEvents; }
+    // Flow events left out (no start, no end, or no slice to bind to), and why: launch arrows
+    // (the PyTorch profiler's, by correlation id) and the others.
+    const LooseFlows& looseLaunchFlows() const { return m_looseLaunch; }
+    const LooseFlows& looseFlows() const { return m_looseOther; }
+    std::uint64_t looseFlowEvents() const { return m_looseOther.count(); }
+    std::uint64_t looseLaunchEvents() const { return m_looseLaunch.count(); }
 
 private:
     struct FlowEvent {
@@ -117,6 +122,7 @@ private:
         std::int64_t tid;
         TimeNs startNs;
         TrackIndex track;
+        StringId name;  // in what was padding
         TimeNs endNs;
     };
 
@@ -124,11 +130,15 @@ private:
     void addAsync(RawEvent& e);
     void addFlowEvent(const RawEvent& e);
     // Where a flow end binds on its thread: the track of the slice that encloses `ts`, or of the
-    // next slice that begins at or after it (whose start replaces `ts`).
+    // next slice that begins at or after it (whose start replaces `ts`); `name` (when not null)
+    // is set to that slice's name (0 when the row's one track is known without a slice).
     void sortSliceStarts();
     bool enclosingTrack(std::int64_t pid, std::int64_t tid, TimeNs ts, bool launchStart,
-                        TrackIndex& track);
-    bool nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track);
+                        TrackIndex& track, StringId* name = nullptr);
+    bool nextSliceTrack(std::int64_t pid, std::int64_t tid, TimeNs& ts, TrackIndex& track,
+                        StringId* name = nullptr);
+    // A flow event left out, for the notes.
+    void dropFlow(const FlowEvent& f, LooseFlows::Reason why, StringId on);
 
     Sink& m_sink;
 
@@ -151,8 +161,8 @@ private:
     // them still runs at a time is one comparison.
     std::vector<TimeNs> m_coverEndNs;
     std::unordered_set<TrackIndex> m_apiTracks;
-    std::uint64_t m_looseFlowEvents = 0;
-    std::uint64_t m_looseLaunchEvents = 0;
+    LooseFlows m_looseOther;
+    LooseFlows m_looseLaunch;
 };
 
 }  // namespace wl::io::chrome

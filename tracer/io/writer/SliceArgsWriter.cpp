@@ -96,9 +96,9 @@ void SliceArgsWriter::writeField(ArgField f, const model::Track& t, const model:
         case ArgField::Correlation:
             // GPU work, memory operations, syncs and API calls always say theirs (0: none);
             // annotations and other slices only when they have one.
-            if (s.correlationId != 0 ||
-                (s.kind != SliceKind::Nvtx && s.kind != SliceKind::Overhead &&
-                 s.kind != SliceKind::Instant && s.kind != SliceKind::Other))
+            if (s.correlationId != 0 || model::isCalledFromHost(s.kind) ||
+                s.kind == SliceKind::Sync || s.kind == SliceKind::RuntimeApi ||
+                s.kind == SliceKind::DriverApi)
                 putUnsigned(f, s.correlationId);
             break;
         case ArgField::Grid:

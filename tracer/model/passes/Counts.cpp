@@ -39,6 +39,9 @@ void countEvents(FinalizeState& s) {
                 case SliceKind::UnifiedMemory:
                     ++n.unifiedMemory;
                     break;
+                case SliceKind::CpuOp:
+                    ++n.cpuOp;
+                    break;
                 default:
                     ++n.other;
                     break;
