@@ -113,7 +113,7 @@ void noteLooseFlows(model::Diagnostics& d, const LooseFlows& loose, bool launch,
     const auto listed = loose.examples(kListedLooseFlows);
     summary += listed.size() < loose.count()
                    ? "; the first " + std::to_string(listed.size()) + " follow"
-                   : "; each follows";
+                   : "; all " + std::to_string(listed.size()) + " follow";
     d.note(std::move(summary));
     for (const auto& e : listed)
         d.note(describe(e, launch, context));
