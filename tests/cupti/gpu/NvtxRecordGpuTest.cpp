@@ -14,6 +14,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "GpuTestSupport.h"
+
 #include "cupti/programs/NvtxProbeForms.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
@@ -23,15 +25,8 @@ namespace {
 
 using model::TrackKind;
 
-bool haveGpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-std::string warpline() {
-    const char* command = std::getenv("WARPLINE_RECORD_COMMAND");
-    return command != nullptr && command[0] != '\0' ? command : WARPLINE_EXE;
-}
+using test::haveGpu;
+using test::warpline;
 
 struct Found {
     const model::Track* track = nullptr;

@@ -21,25 +21,20 @@
 
 #include <cuda_runtime_api.h>
 
+#include "GpuTestSupport.h"
+
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 
 namespace wl {
 namespace {
 
-bool haveGpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
+using test::haveGpu;
+using test::warpline;
 
 bool pythonHas(const std::string& module) {
     const std::string command = "python3 -c 'import " + module + "' >/dev/null 2>&1";
     return std::system(command.c_str()) == 0;
-}
-
-std::string warpline() {
-    const char* command = std::getenv("WARPLINE_RECORD_COMMAND");
-    return command != nullptr && command[0] != '\0' ? command : WARPLINE_EXE;
 }
 
 struct Recorded {

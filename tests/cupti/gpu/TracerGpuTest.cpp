@@ -16,6 +16,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "GpuTestSupport.h"
+
 #include "TracerTestKernels.h"
 #include "analysis/Analysis.h"
 #include "cupti/CuptiTracer.h"
@@ -26,10 +28,7 @@ namespace {
 using model::SliceKind;
 using model::TrackKind;
 
-bool haveGpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
+using wl::test::haveGpu;
 
 #define SKIP_WITHOUT_GPU()                    \
     do {                                      \

@@ -20,6 +20,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "GpuTestSupport.h"
+
 #include "analysis/Analysis.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
@@ -29,15 +31,8 @@ namespace {
 
 using model::UnifiedMemoryKind;
 
-bool haveGpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-std::string warpline() {
-    const char* command = std::getenv("WARPLINE_RECORD_COMMAND");
-    return command != nullptr && command[0] != '\0' ? command : WARPLINE_EXE;
-}
+using test::haveGpu;
+using test::warpline;
 
 std::string arrayMib() {
     const char* mib = std::getenv("MANAGED_MEMORY_MIB");
