@@ -58,6 +58,11 @@ inline bool isLibraryKernel(std::string_view name) {
     return !kernelLibrary(name).empty();
 }
 
+// Whether a kernel's name says it runs on tensor cores (cuBLAS/CUTLASS "tensorop", "wmma", "hmma",
+// "xmma", "gmma", "mma" tiles, cuDNN's tensor-core convolutions), as the PyTorch profiler's
+// TensorBoard plugin judged it from a list of name patterns: a guess from the name only.
+bool usesTensorCores(std::string_view kernelName);
+
 // Which kernel names of a trace are collectives (NCCL's all-reduce, all-gather, ...): the kernels
 // a rank that arrives early waits inside until the others join. Each name is classified once
 // (kernelLibrary demangles); one per thread, as it caches.

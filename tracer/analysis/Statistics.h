@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,7 +25,19 @@ struct KernelStats {
     model::TimeNs minNs = 0;
     model::TimeNs maxNs = 0;
     double meanNs = 0.0;
+    double medianNs = 0.0;  // of the launches' durations (the mean of the middle two when even)
+    double p95Ns = 0.0;     // 95th percentile, linearly interpolated (numpy's default)
+    double stdDevNs = 0.0;  // population standard deviation (numpy's default, ddof 0)
     double pctOfGpuTime = 0.0;
+    // The launch configuration used most often (the first seen on a tie), its registers, and its
+    // theoretical occupancy on its device (0..100; negative when the device's limits are unknown).
+    std::array<std::int32_t, 3> grid{1, 1, 1};
+    std::array<std::int32_t, 3> block{1, 1, 1};
+    std::int32_t registersPerThread = 0;
+    double theoreticalOccupancyPct = -1.0;
+    // Whether the name says it runs on tensor cores (usesTensorCores), as the PyTorch profiler's
+    // TensorBoard plugin judged it: a guess from the name, not a measurement.
+    bool tensorCores = false;
 };
 
 // Per copy kind (HtoD, DtoH, ...): bytes moved and the achieved rate. GB/s = 1e9 bytes/s.
