@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -57,33 +58,62 @@ void keepInProportion(const AnalysisResult& result, std::vector<Diagnostic>& fou
     }
 }
 
-// Warnings first, then by rule; but a library kernel's low occupancy comes after the launch-bound
-// finding of its device, which explains it: a framework's elementwise kernel launched on a few
-// thousand elements fills little of the GPU because the program's ops are small, and only the
-// launch-bound finding says what to change (batch the work, fuse ops, capture a graph).
+// Warnings first, then by the time at stake (Diagnostic::costNs: what fixing it could win back at
+// most), so the finding that costs most leads; but a library kernel's low occupancy comes right
+// after the launch-bound finding of its device, which explains it: a framework's elementwise kernel
+// launched on a few thousand elements fills little of the GPU because the program's ops are small,
+// and only the launch-bound finding says what to change (batch the work, fuse ops, capture a
+// graph).
 void orderFindings(const model::Trace& trace, std::vector<Diagnostic>& found) {
-    std::set<std::int32_t> launchBound;
+    // The cost of each device's launch-bound warning (-1: one that names no device).
+    std::map<std::int32_t, model::TimeNs> launchBoundNs;
     for (const Diagnostic& d : found) {
         if (d.rule == RuleId::LaunchBound && d.severity == Severity::Warning) {
-            launchBound.insert(d.deviceId);
+            launchBoundNs[d.deviceId] = std::max(launchBoundNs[d.deviceId], d.costNs);
         }
     }
-    const auto explained = [&](const Diagnostic& d) {
-        return d.rule == RuleId::LowOccupancyKernel && !d.evidence.empty() &&
-               (launchBound.count(d.deviceId) != 0 || launchBound.count(-1) != 0) &&
-               !kernelLibrary(trace.str(trace.slice(d.evidence.front()).nameId)).empty();
-    };
-    const auto rank = [&](const Diagnostic& d) {
-        // Between LaunchBound and the next rule: after what explains it, before what follows.
-        return explained(d) ? 2.0 * static_cast<double>(RuleId::LaunchBound) + 1.0
-                            : 2.0 * static_cast<double>(d.rule);
-    };
-    std::stable_sort(found.begin(), found.end(), [&](const Diagnostic& a, const Diagnostic& b) {
-        if (a.severity != b.severity) {
-            return a.severity > b.severity;
+    // A library kernel's low occupancy on a launch-bound device follows the launch-bound warning,
+    // which explains it (each launch too small to fill the GPU): it sorts by that warning's cost.
+    const auto explainerNs = [&](const Diagnostic& d) -> std::optional<model::TimeNs> {
+        if (d.rule != RuleId::LowOccupancyKernel || d.evidence.empty() ||
+            kernelLibrary(trace.str(trace.slice(d.evidence.front()).nameId)).empty()) {
+            return std::nullopt;
         }
-        return rank(a) < rank(b);
+        for (const std::int32_t device : {d.deviceId, -1}) {
+            if (const auto it = launchBoundNs.find(device); it != launchBoundNs.end())
+                return it->second;
+        }
+        return std::nullopt;
+    };
+    struct Key {
+        Severity severity;
+        model::TimeNs costNs;
+        bool explained;
+        RuleId rule;
+    };
+    std::vector<std::pair<Key, Diagnostic>> keyed;
+    keyed.reserve(found.size());
+    for (Diagnostic& d : found) {
+        const auto explainer = explainerNs(d);
+        keyed.push_back(
+            {Key{d.severity, explainer.value_or(d.costNs), explainer.has_value(), d.rule},
+             std::move(d)});
+    }
+    // Warnings first; then what is at stake, most first; the rule's order on a tie.
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+        const Key& x = a.first;
+        const Key& y = b.first;
+        if (x.severity != y.severity)
+            return x.severity > y.severity;
+        if (x.costNs != y.costNs)
+            return x.costNs > y.costNs;
+        if (x.explained != y.explained)
+            return !x.explained;
+        return x.rule < y.rule;
     });
+    found.clear();
+    for (auto& [key, d] : keyed)
+        found.push_back(std::move(d));
 }
 
 // The devices of which `window` selects some but not all of the streams that worked in its span

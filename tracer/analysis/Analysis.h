@@ -38,7 +38,7 @@ struct AnalysisResult {
     UtilizationResult utilization;
     OverlapStats overlap;
     Statistics statistics;
-    std::vector<Diagnostic> diagnostics;  // warnings first, then by rule
+    std::vector<Diagnostic> diagnostics;  // warnings first, then by time at stake (costNs)
     // The devices a selection of rows holds only in part (empty for any other window): their
     // device-wide findings (Rule::deviceWide) are left out, since the rows left out worked too.
     std::vector<DeviceCoverage> partialDevices;

@@ -49,7 +49,9 @@ struct Diagnostic {
     std::vector<model::SliceRef> evidence;
     model::TimeNs startNs = 0;
     model::TimeNs endNs = 0;
-    model::TimeNs costNs = 0;  // time at stake (idle time, copy time), 0 when not a time
+    // The time at stake: at most what fixing it could win back (the GPU's idle time, the copy or
+    // kernel time that could be shorter or hidden). Findings are ordered by it.
+    model::TimeNs costNs = 0;
     std::int32_t deviceId = -1;
 };
 

@@ -76,8 +76,20 @@ std::optional<model::TimeRange> TimelineNavigator::spanOf(
 }
 
 void TimelineNavigator::fitSpan(model::TimeRange span) {
-    m_viewport.fit(span.startNs, span.endNs,
-                   std::max<model::TimeNs>(span.durationNs() / 20, kMinSliceMarginNs));
+    const model::TimeNs marginNs =
+        std::max<model::TimeNs>(span.durationNs() / 20, kMinSliceMarginNs);
+    // A span of nearly the whole trace (a finding about all of it) with its margins would show
+    // more than the whole trace: show the whole trace.
+    const model::Trace* trace = m_content.trace().get();
+    if (trace != nullptr) {
+        const model::TimeNs allNs = std::max<model::TimeNs>(trace->spanNs(), kMinFitSpanNs);
+        if (span.durationNs() + 2 * marginNs >=
+            allNs + 2 * std::max<model::TimeNs>(allNs / 100, 1)) {
+            fitAll();
+            return;
+        }
+    }
+    m_viewport.fit(span.startNs, span.endNs, marginNs);
 }
 
 void TimelineNavigator::revealTime(model::SliceRef ref, int timeAreaWidthPx) {
