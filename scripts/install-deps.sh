@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config git
     qt6-base-dev libgl-dev libxkbcommon-dev
+    # Qt Charts; on Debian 12 its CMake package needs Qt's OpenGL one, which it does not pull in.
+    qt6-charts-dev libqt6opengl6-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     # zlib writes .json.gz and reads multi-member gzip; libdeflate inflates the usual one-member
     # trace about four times faster.

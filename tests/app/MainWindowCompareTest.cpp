@@ -34,9 +34,9 @@
 #include "support/TraceFactory.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
-#include "ui/analysis/PairedBars.h"
 #include "ui/analysis/StatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
+#include "ui/charts/BarChart.h"
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/FindPanel.h"
 #include "ui/timeline/OverviewStrip.h"
@@ -142,9 +142,10 @@ TEST_F(MainWindowTest, CompareWithPutsAnyTwoTracesSideBySideUnderTheirNames) {
     for (const QLabel* label : window.compareView()->findChildren<QLabel*>())
         named |= label->text().startsWith("A: reduce-baseline-pinned.json.gz");
     EXPECT_TRUE(named);
-    const ui::PairedBars* bars = window.compareView()->metricBars();
-    ASSERT_EQ(bars->rows().size(), std::size_t(ui::CompareView::kMetricCount));
-    const QString tip = bars->toolTipAt(bars->rowRect(0).center());
+    const ui::charts::BarChart* chart =
+        window.compareView()->metricChart(ui::CompareView::WallTime);
+    ASSERT_TRUE(chart);
+    const QString tip = chart->toolTipFor(0, 0);
     EXPECT_TRUE(tip.contains("\nA: ")) << tip.toStdString();
     EXPECT_TRUE(tip.contains("\nB: ")) << tip.toStdString();
 

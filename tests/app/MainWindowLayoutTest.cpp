@@ -34,7 +34,6 @@
 #include "support/TraceFactory.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/DiagnosticsPanel.h"
-#include "ui/analysis/PairedBars.h"
 #include "ui/analysis/StatisticsModel.h"
 #include "ui/analysis/StatisticsView.h"
 #include "ui/details/DetailsPanel.h"

@@ -1,6 +1,7 @@
 #include "ui/analysis/CompareView.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -14,7 +15,8 @@
 #include "analysis/Format.h"
 #include "analysis/Window.h"
 #include "ui/analysis/AnalysisOverlays.h"
-#include "ui/analysis/PairedBars.h"
+#include "ui/charts/BarChart.h"
+#include "ui/charts/ChartStyle.h"
 #include "ui/common/Units.h"
 #include "ui/timeline/TimeFormat.h"
 #include "ui/timeline/TimeScale.h"
@@ -24,7 +26,7 @@ namespace wl::ui {
 
 namespace {
 
-const char* kMetricLabels[] = {"Time", "GPU busy", "Copy/compute overlap", "Copy rate"};
+const char* kMetricLabels[] = {"Time", "GPU busy", "Copy overlap", "Copy rate"};
 
 double metricValue(const RunMetrics& m, CompareView::Metric metric) {
     switch (metric) {
@@ -44,17 +46,6 @@ double metricValue(const RunMetrics& m, CompareView::Metric metric) {
 
 bool isPercent(CompareView::Metric metric) {
     return metric == CompareView::GpuBusy || metric == CompareView::CopyOverlap;
-}
-
-// A metric's value as written beside its bar, in the units of the run labels above.
-QString metricText(CompareView::Metric metric, double value) {
-    if (isPercent(metric)) {
-        return units::percent(value);
-    }
-    if (metric == CompareView::CopyRate) {
-        return QObject::tr("%1 GB/s").arg(value, 0, 'f', 2);
-    }
-    return QObject::tr("%1 ms").arg(value, 0, 'f', 2);
 }
 
 QString runLabel(const QString& name, const model::TracePtr& trace, const RunMetrics& m,
@@ -125,14 +116,20 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* charts = new QWidget(m_chartsArea);
     auto* cl = new QHBoxLayout(charts);
     cl->setContentsMargins(0, 0, 0, 0);
-    m_metricBars = new PairedBars(charts);
-    m_metricBars->setObjectName(QStringLiteral("compareMetrics"));
-    m_metricBars->setTitle(tr("The two runs"));
-    cl->addWidget(m_metricBars, 2);
-    m_kernelBars = new PairedBars(charts);
-    m_kernelBars->setObjectName(QStringLiteral("compareKernels"));
-    m_kernelBars->setTitle(tr("Kernel time (ms), the longest %1").arg(kKernelBars));
-    cl->addWidget(m_kernelBars, 3);  // names need the width
+    // The four figures as small charts, two by two, each on its own scale; the kernels beside.
+    auto* metrics = new QGridLayout();
+    metrics->setSpacing(2);
+    for (int i = 0; i < kMetricCount; ++i) {
+        m_metricCharts[std::size_t(i)] = new charts::BarChart(charts);
+        m_metricCharts[std::size_t(i)]->setObjectName(QStringLiteral("compareMetric%1").arg(i));
+        m_metricCharts[std::size_t(i)]->setFileBaseName(QStringLiteral("compare-%1").arg(i));
+        metrics->addWidget(m_metricCharts[std::size_t(i)], i / 2, i % 2);
+    }
+    cl->addLayout(metrics, 2);
+    m_kernelChart = new charts::BarChart(charts);
+    m_kernelChart->setObjectName(QStringLiteral("compareKernels"));
+    m_kernelChart->setFileBaseName(QStringLiteral("compare-kernels"));
+    cl->addWidget(m_kernelChart, 3);  // names need the width
     m_chartsArea->setWidget(charts);
     splitter->addWidget(m_chartsArea);
     splitter->setStretchFactor(0, 3);
@@ -334,27 +331,30 @@ QString CompareView::headline() const {
         .arg(units::percent(m_asyncMetrics.gpuBusyPct));
 }
 
+charts::BarChart* CompareView::metricChart(Metric metric) const {
+    return metric >= 0 && metric < kMetricCount ? m_metricCharts[std::size_t(metric)] : nullptr;
+}
+
 double CompareView::barValue(Metric metric, int run) const {
-    const auto& rows = m_metricBars->rows();
-    if (metric < 0 || std::size_t(metric) >= rows.size() || run < 0 || run > 1) {
+    const charts::BarChart* chart = metricChart(metric);
+    if (chart == nullptr || run < 0 || std::size_t(run) >= chart->spec().sets.size()) {
         return 0.0;
     }
-    return rows[std::size_t(metric)].values[std::size_t(run)];
+    const auto& values = chart->spec().sets[std::size_t(run)].values;
+    return values.empty() ? 0.0 : values.front();
 }
 
 QStringList CompareView::kernelChartNames() const {
-    QStringList names;
-    for (const PairedBarRow& row : m_kernelBars->rows())
-        names << row.label;
-    return names;
+    return m_kernelChart->spec().categories;
 }
 
 double CompareView::kernelBarValue(int kernel, int run) const {
-    const auto& rows = m_kernelBars->rows();
-    if (kernel < 0 || kernel >= int(rows.size()) || run < 0 || run > 1) {
+    const auto& sets = m_kernelChart->spec().sets;
+    if (kernel < 0 || run < 0 || std::size_t(run) >= sets.size() ||
+        std::size_t(kernel) >= sets[std::size_t(run)].values.size()) {
         return 0.0;
     }
-    return rows[std::size_t(kernel)].values[std::size_t(run)];
+    return sets[std::size_t(run)].values[std::size_t(kernel)];
 }
 
 void CompareView::updateKernelChart() {
@@ -389,49 +389,48 @@ void CompareView::updateKernelChart() {
     if (rows.size() > std::size_t(kKernelBars)) {
         rows.resize(std::size_t(kKernelBars));
     }
-    QStringList names;
-    std::vector<PairedBarRow> bars;
+    charts::BarChartSpec spec;
+    spec.title = tr("Kernel time, the longest %1").arg(kKernelBars);
+    spec.unit = QStringLiteral("ms");
+    spec.sets = {{legendName(0), QColor::fromRgba(charts::kRunColours[0]), {}},
+                 {legendName(1), QColor::fromRgba(charts::kRunColours[1]), {}}};
     for (const Row& row : rows) {
-        // Labels must differ: two full names may share a short one (overloads).
+        // Names must differ: two full names may share a short one (overloads).
         QString name = row.shortName;
-        for (int n = 2; names.contains(name); ++n) {
+        for (int n = 2; spec.categories.contains(name); ++n) {
             name = QStringLiteral("%1 (%2)").arg(row.shortName).arg(n);
         }
-        names << name;
-        PairedBarRow bar;
-        bar.label = name;
-        bar.fullLabel = row.fullName;
-        bar.values = row.ms;
+        spec.categories << name;
+        spec.fullNames << row.fullName;
         for (std::size_t run = 0; run < 2; ++run) {
-            bar.texts[run] = units::duration(model::TimeNs(std::llround(row.ms[run] * 1e6)));
+            spec.sets[run].values.push_back(row.ms[run]);
         }
-        bars.push_back(std::move(bar));
     }
-    m_kernelBars->setRunNames(legendName(0), legendName(1));
-    m_kernelBars->setRows(std::move(bars));
+    m_kernelChart->setSpec(std::move(spec));
 }
 
 void CompareView::updateCharts() {
-    std::vector<PairedBarRow> rows;
     for (int i = 0; i < kMetricCount; ++i) {
         const auto metric = static_cast<Metric>(i);
-        PairedBarRow row;
-        row.label = tr(kMetricLabels[i]);
-        if (metric == WallTime) {
-            row.label = tr("Time (%1)").arg(m_timeWhat.isEmpty() ? tr("wall") : m_timeWhat);
-        }
-        row.values = {metricValue(m_baseMetrics, metric), metricValue(m_asyncMetrics, metric)};
+        charts::BarChartSpec spec;
+        spec.categories
+            << (metric == WallTime
+                    ? tr("Time (%1)").arg(m_timeWhat.isEmpty() ? tr("wall") : m_timeWhat)
+                    : tr(kMetricLabels[i]));
+        spec.unit = isPercent(metric)
+                        ? QStringLiteral("%")
+                        : (metric == CopyRate ? QStringLiteral("GB/s") : QStringLiteral("ms"));
+        // A percentage out of 100; a time or a rate against the larger of the two.
+        spec.axisMax = isPercent(metric) ? 100.0 : 0.0;
+        spec.legend = i == 0;  // one legend names the runs for all four
         for (std::size_t run = 0; run < 2; ++run) {
-            row.texts[run] = metricText(metric, row.values[run]);
+            const RunMetrics& m = run == 0 ? m_baseMetrics : m_asyncMetrics;
+            spec.sets.push_back({legendName(int(run)),
+                                 QColor::fromRgba(charts::kRunColours[run]),
+                                 {metricValue(m, metric)}});
         }
-        // Each figure on its own scale: a percentage out of 100, a time or a rate against the
-        // larger of the two (both bars read "0" when both are 0).
-        row.scaleMax =
-            isPercent(metric) ? 100.0 : std::max({row.values[0], row.values[1], 1e-9}) * 1.05;
-        rows.push_back(std::move(row));
+        m_metricCharts[std::size_t(i)]->setSpec(std::move(spec));
     }
-    m_metricBars->setRunNames(legendName(0), legendName(1));
-    m_metricBars->setRows(std::move(rows));
 }
 
 }  // namespace wl::ui

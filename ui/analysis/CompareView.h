@@ -17,14 +17,17 @@ class QSplitter;
 
 namespace wl::ui {
 
-class PairedBars;
+namespace charts {
+class BarChart;
+}
 class TimelineView;
 class TimeScale;
 
 // Baseline against async: both timelines on one shared time scale (zooming one moves the other;
 // both show the longer run's length so durations compare by eye), a headline with the speedup, and
-// paired bars for wall time, GPU busy %, copy/compute overlap % and copy GB/s, plus the time of
-// the longest kernels in each run under their short names (full names in the tooltips). Holds the
+// charts of the two runs' wall time, GPU busy %, copy/compute overlap % and copy GB/s (each on its
+// own scale), and of the time of the longest kernels in each run under their short names (full
+// names in the tooltips). Holds the
 // two traces (shared, read-only) and their analyses; GUI thread only.
 class CompareView : public QWidget {
     Q_OBJECT
@@ -63,7 +66,7 @@ public:
     const RunMetrics& asyncMetrics() const { return m_asyncMetrics; }
     double speedup() const;
     QString headline() const;
-    PairedBars* metricBars() const { return m_metricBars; }
+    charts::BarChart* metricChart(Metric metric) const;
     // The value a bar shows (0 = baseline, 1 = async), as plotted.
     double barValue(Metric metric, int run) const;
 
@@ -71,7 +74,7 @@ public:
     // their short names, longest at the top, and the time each run spent in them in ms.
     static constexpr int kKernelBars = 6;
     static constexpr int kMaxAlignmentRanges = 30;  // NVTX ranges offered to align at
-    PairedBars* kernelBars() const { return m_kernelBars; }
+    charts::BarChart* kernelChart() const { return m_kernelChart; }
     QStringList kernelChartNames() const;  // top to bottom
     double kernelBarValue(int kernel, int run) const;
 
@@ -111,9 +114,9 @@ private:
     std::array<QString, 2> m_alignedHow;  // per side: what its offset is, for its label
     QSplitter* m_splitter = nullptr;      // timelines above, bars below
     QScrollArea* m_chartsArea = nullptr;
-    bool m_splitSet = false;             // the first show has split the height
-    PairedBars* m_metricBars = nullptr;  // one row per Metric, each on its own scale
-    PairedBars* m_kernelBars = nullptr;  // the longest kernels on one shared axis
+    bool m_splitSet = false;  // the first show has split the height
+    std::array<charts::BarChart*, kMetricCount> m_metricCharts{};  // each on its own scale
+    charts::BarChart* m_kernelChart = nullptr;  // the longest kernels on one shared axis
 };
 
 }  // namespace wl::ui

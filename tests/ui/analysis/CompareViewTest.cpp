@@ -6,8 +6,8 @@
 #include "analysis/Analysis.h"
 #include "analysis/HandTrace.h"  // tests/analysis: hand-built traces
 #include "ui/analysis/CompareView.h"
-#include "ui/analysis/PairedBars.h"
 #include "ui/analysis/RunMetrics.h"
+#include "ui/charts/BarChart.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::ui {
@@ -79,12 +79,17 @@ TEST(CompareView, MetricsChartsAndSpeedup) {
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyOverlap, 1), 100.0 * 2 / 6);
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyRate, 0), 10.0);
     EXPECT_DOUBLE_EQ(view.barValue(CompareView::CopyRate, 1), 10.0);
-    // Each figure is written beside its bar, in the units of the labels above the timelines.
-    const auto& rows = view.metricBars()->rows();
-    ASSERT_EQ(rows.size(), std::size_t(CompareView::kMetricCount));
-    EXPECT_EQ(rows[CompareView::WallTime].texts[0], "12.00 ms");
-    EXPECT_EQ(rows[CompareView::CopyRate].texts[1], "10.00 GB/s");
-    EXPECT_DOUBLE_EQ(rows[CompareView::GpuBusy].scaleMax, 100.0);
+    // Each figure is a chart of its own, on its own scale, in its unit; a percentage out of 100.
+    for (int m = 0; m < CompareView::kMetricCount; ++m) {
+        const charts::BarChart* chart = view.metricChart(CompareView::Metric(m));
+        ASSERT_TRUE(chart);
+        ASSERT_EQ(chart->spec().sets.size(), 2u);
+    }
+    EXPECT_EQ(view.metricChart(CompareView::WallTime)->spec().unit, "ms");
+    EXPECT_EQ(view.metricChart(CompareView::CopyRate)->spec().unit, "GB/s");
+    EXPECT_DOUBLE_EQ(view.metricChart(CompareView::GpuBusy)->spec().axisMax, 100.0);
+    EXPECT_EQ(view.metricChart(CompareView::WallTime)->toolTipFor(0, 1),
+              "Time (wall)\nBaseline: 12 ms\nAsync: 6 ms\nAsync / Baseline: 0.50×");
 }
 
 TEST(CompareView, MeasuredWallTimesReplaceTheSpans) {
@@ -231,14 +236,14 @@ TEST(CompareView, KernelTimeChartUsesShortNames) {
     EXPECT_DOUBLE_EQ(view.kernelBarValue(1, 1), 0.5);
     EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 0), 0.0);
     EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 1), 0.1);
-    // The bars are labelled with the short names, the full name is the row's tooltip.
-    const PairedBars* bars = view.kernelBars();
-    ASSERT_EQ(bars->rows().size(), 3u);
-    EXPECT_EQ(bars->rows()[0].label, "reduce_kernel");
-    EXPECT_EQ(bars->rows()[0].fullLabel.toStdString(), reduce);
-    EXPECT_TRUE(
-        bars->toolTipAt(bars->rowRect(0).center()).startsWith("void at::native::reduce_kernel"));
-    EXPECT_EQ(bars->rows()[2].texts[0], "0 ns");  // absent from the first run: a zero, shown
+    // The bars are labelled with the short names, the full name is the bar's tooltip.
+    const charts::BarChart* chart = view.kernelChart();
+    ASSERT_EQ(chart->spec().categories.size(), 3);
+    EXPECT_EQ(chart->spec().fullNames[0].toStdString(), reduce);
+    EXPECT_TRUE(chart->toolTipFor(0, 0).startsWith("void at::native::reduce_kernel"));
+    // Absent from the first run: a zero, kept as a value of its own.
+    EXPECT_TRUE(chart->toolTipFor(2, 0).contains("Baseline: 0 ms"))
+        << chart->toolTipFor(2, 0).toStdString();
 }
 
 // At the narrowest width the compare tab gets (1024-pixel window), real kernel names keep their
@@ -254,9 +259,9 @@ TEST(CompareView, KernelNamesStayReadableWhenNarrow) {
              "at::detail::Array<char*, 1>)");
     CompareView view;
     view.setRuns(b.finish(), b.finish());
-    view.kernelBars()->resize(400, view.kernelBars()->minimumSizeHint().height());
+    view.kernelChart()->resize(400, view.kernelChart()->minimumSizeHint().height());
     for (int row = 0; row < 2; ++row) {
-        const QString drawn = view.kernelBars()->drawnLabel(row);
+        const QString drawn = view.kernelChart()->drawnCategories().at(row);
         EXPECT_GE(drawn.size(), 12) << drawn.toStdString();
         EXPECT_NE(drawn, QStringLiteral("…"));
     }
