@@ -4,6 +4,9 @@
 # the import benchmark in docs/PERFORMANCE.md.
 #
 # Usage: python3 torch_profiler_export.py OUT.pt.trace.json [--steps 2000] [--warmup 5]
+#            [--profiler-steps] [--profile-memory]
+# --profiler-steps marks each step as the profiler's tutorials do (prof.step(): ProfilerStep#N
+# ranges); --profile-memory records the caching allocator's events ([memory] instants).
 #        [--batch-size 64]
 # Prints the file's size and its event, kernel, copy and memset counts.
 
@@ -25,6 +28,8 @@ def main():
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--profiler-steps", action="store_true")
+    parser.add_argument("--profile-memory", action="store_true")
     args = parser.parse_args()
 
     if not torch.cuda.is_available():
@@ -55,11 +60,13 @@ def main():
 
     t0 = time.perf_counter()
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
-                 record_shapes=True) as prof:
+                 record_shapes=True, profile_memory=args.profile_memory) as prof:
         for step in range(args.steps):
             loss = train_step(step)
             if step % 50 == 0:
                 loss.item()  # a sync now and then, as loops that log do
+            if args.profiler_steps:
+                prof.step()
         torch.cuda.synchronize()
     t1 = time.perf_counter()
     prof.export_chrome_trace(args.output)
