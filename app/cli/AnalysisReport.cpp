@@ -1,5 +1,6 @@
 #include "app/cli/AnalysisReport.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -61,10 +62,154 @@ std::string dims(const std::array<std::int32_t, 3>& d) {
     return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
+// The JSON key of each part of an iteration, in StepPart order.
+constexpr const char* kPartKeys[analysis::kStepPartCount] = {
+    "kernel", "memcpy", "memset", "cuda_api", "data_loading", "host_compute", "other"};
+
+const char* kindOf(model::SliceKind kind) {
+    switch (kind) {
+        case model::SliceKind::Kernel:
+            return "kernel";
+        case model::SliceKind::Memcpy:
+            return "memcpy";
+        case model::SliceKind::Memset:
+            return "memset";
+        case model::SliceKind::CpuOp:
+            return "cpu_op";
+        case model::SliceKind::Nvtx:
+            return "nvtx";
+        default:
+            break;
+    }
+    return "other";
+}
+
+// The Summary's "summary" object (see AnalysisReport.h).
+void appendSummaryJson(io::JsonWriter& out, const model::Trace& trace, const analysis::Summary& s) {
+    out.key("summary").beginObject();
+    out.field("iteration_source", analysis::toString(s.iterationSource));
+    out.key("iterations").beginArray();
+    for (const analysis::IterationBreakdown& it : s.iterations) {
+        out.beginObject();
+        out.field("name", it.name);
+        out.field("start_ns", static_cast<std::int64_t>(it.range.startNs));
+        out.field("end_ns", static_cast<std::int64_t>(it.range.endNs));
+        out.field("duration_ns", static_cast<std::int64_t>(it.range.durationNs()));
+        out.key("parts_ns").beginObject();
+        for (std::size_t p = 0; p < analysis::kStepPartCount; ++p)
+            out.field(kPartKeys[p], static_cast<std::int64_t>(it.partNs[p]));
+        out.endObject();
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("operators").beginObject();
+    out.field("source", s.operators.nvtxRanges ? "nvtx_ranges" : "cpu_ops");
+    out.field("names", static_cast<std::uint64_t>(s.operators.byName.size()));
+    out.key("top_by_name").beginArray();  // the 20 longest host totals
+    constexpr std::size_t kTopOperators = 20;
+    for (std::size_t i = 0; i < s.operators.byName.size() && i < kTopOperators; ++i) {
+        const analysis::OperatorStats& o = s.operators.byName[i];
+        out.beginObject();
+        out.field("name", o.name);
+        out.field("calls", static_cast<std::uint64_t>(o.calls));
+        out.field("host_total_ns", static_cast<std::int64_t>(o.hostTotalNs));
+        out.field("host_self_ns", static_cast<std::int64_t>(o.hostSelfNs));
+        out.field("gpu_total_ns", static_cast<std::int64_t>(o.gpuTotalNs));
+        out.field("gpu_self_ns", static_cast<std::int64_t>(o.gpuSelfNs));
+        out.field("gpu_ops", static_cast<std::uint64_t>(o.gpuOps));
+        out.endObject();
+    }
+    out.endArray();
+    out.endObject();
+
+    out.key("memory").beginArray();
+    for (const analysis::MemoryTimeline& m : s.memory) {
+        out.beginObject();
+        out.field("device", m.deviceId);
+        out.field("peak_in_use_bytes", finite(m.peakInUseBytes));
+        out.field("peak_ns", static_cast<std::int64_t>(m.peakNs));
+        out.key("series").beginArray();
+        for (const analysis::MemorySeries& series : m.series)
+            out.value(series.name);
+        out.endArray();
+        out.key("running_at_peak").beginArray();
+        for (const model::SliceRef ref : m.runningAtPeak) {
+            const model::Slice& slice = trace.slice(ref);
+            out.beginObject();
+            out.field("name", std::string(trace.str(slice.nameId)));
+            out.field("kind", kindOf(slice.kind));
+            out.field("row", std::string(trace.str(trace.track(ref.track).nameId)));
+            out.field("start_ns", static_cast<std::int64_t>(slice.startNs));
+            out.field("end_ns", static_cast<std::int64_t>(slice.endNs()));
+            out.endObject();
+        }
+        out.endArray();
+        out.endObject();
+    }
+    out.endArray();
+
+    out.key("ranks").beginArray();
+    for (const analysis::RankTimeBreakdown& r : s.ranks) {
+        out.beginObject();
+        out.field("rank", r.rank);
+        out.field("window_ns", static_cast<std::int64_t>(r.windowNs));
+        out.field("compute_ns", static_cast<std::int64_t>(r.computeNs));
+        out.field("communication_ns", static_cast<std::int64_t>(r.communicationNs));
+        out.field("overlap_ns", static_cast<std::int64_t>(r.overlapNs));
+        out.field("other_ns", static_cast<std::int64_t>(r.otherNs));
+        out.endObject();
+    }
+    out.endArray();
+    out.endObject();
+}
+
+// "Iterations (NVTX ranges): 50, 2.49 ms on average; of their time: Kernel 19.9%, ..." (the
+// parts' shares of the iterations' summed time; parts that took none left out).
+void printIterationsText(std::ostream& out, const analysis::Summary& s) {
+    if (s.iterations.empty())
+        return;
+    std::array<model::TimeNs, analysis::kStepPartCount> parts{};
+    model::TimeNs totalNs = 0;
+    for (const analysis::IterationBreakdown& it : s.iterations) {
+        totalNs += it.range.durationNs();
+        for (std::size_t p = 0; p < analysis::kStepPartCount; ++p)
+            parts[p] += it.partNs[p];
+    }
+    const char* source = "";
+    switch (s.iterationSource) {
+        case analysis::IterationSource::NvtxRanges:
+            source = "NVTX ranges";
+            break;
+        case analysis::IterationSource::GraphLaunches:
+            source = "CUDA graph launches";
+            break;
+        case analysis::IterationSource::Repeats:
+            source = "repeats of the steady state";
+            break;
+        case analysis::IterationSource::Window:
+            source = "none marked: the window as one";
+            break;
+    }
+    const auto count = static_cast<model::TimeNs>(s.iterations.size());
+    out << "Iterations (" << source << "): " << s.iterations.size() << ", "
+        << analysis::formatDuration(totalNs / count) << " on average\n  of their time:";
+    bool first = true;
+    for (std::size_t p = 0; p < analysis::kStepPartCount; ++p) {
+        if (parts[p] == 0 || totalNs == 0)
+            continue;
+        out << (first ? " " : ", ") << analysis::toString(static_cast<analysis::StepPart>(p)) << " "
+            << analysis::formatPercent(100.0 * static_cast<double>(parts[p]) /
+                                       static_cast<double>(totalNs));
+        first = false;
+    }
+    out << "\n";
+}
+
 }  // namespace
 
 void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
-                        const analysis::AnalysisResult& r) {
+                        const analysis::AnalysisResult& r, const analysis::Summary* summary) {
     const analysis::AnalysisWindow& window = r.window();
     out.key("window").beginObject();
     out.field("start_ns", static_cast<std::int64_t>(window.startNs()));
@@ -208,6 +353,20 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
         out.field("min_ns", static_cast<std::int64_t>(k.minNs));
         out.field("max_ns", static_cast<std::int64_t>(k.maxNs));
         out.field("pct", finite(k.pctOfGpuTime));
+        out.field("median_ns", finite(k.medianNs));
+        out.field("p95_ns", finite(k.p95Ns));
+        out.field("std_dev_ns", finite(k.stdDevNs));
+        // The launch configuration used most often.
+        out.field("grid", dims(k.grid));
+        out.field("block", dims(k.block));
+        out.field("registers", k.registersPerThread);
+        out.key("theoretical_occupancy_pct");
+        if (k.theoreticalOccupancyPct >= 0.0) {
+            out.value(finite(k.theoreticalOccupancyPct));
+        } else {
+            out.null();
+        }
+        out.field("tensor_cores", k.tensorCores);
         out.endObject();
     }
     out.endArray();
@@ -315,10 +474,12 @@ void appendAnalysisJson(io::JsonWriter& out, const model::Trace& trace,
         out.endObject();
     }
     out.endArray();
+    if (summary != nullptr)
+        appendSummaryJson(out, trace, *summary);
 }
 
 void printAnalysisText(std::ostream& out, const model::Trace& trace,
-                       const analysis::AnalysisResult& r) {
+                       const analysis::AnalysisResult& r, const analysis::Summary* summary) {
     using analysis::formatBytes;
     using analysis::formatDuration;
     using analysis::formatPercent;
@@ -429,18 +590,25 @@ void printAnalysisText(std::ostream& out, const model::Trace& trace,
         std::snprintf(mean, sizeof mean, "%.2f", r.overlap.meanConcurrentKernels);
         out << mean << "\n";
     }
+    if (summary != nullptr)
+        printIterationsText(out, *summary);
 
     if (!r.statistics.kernels.empty()) {
         out << "\nKernels (by total time):\n";
         char line[512];
-        std::snprintf(line, sizeof line, "  %7s %12s %12s %12s %12s %7s  %s\n", "count", "total",
-                      "mean", "min", "max", "%", "name");
+        std::snprintf(line, sizeof line, "  %7s %11s %10s %10s %10s %10s %10s %10s %7s  %s\n",
+                      "count", "total", "mean", "median", "p95", "std-dev", "min", "max", "%",
+                      "name");
         out << line;
+        const auto ns = [](double value) {
+            return formatDuration(static_cast<model::TimeNs>(std::llround(value)));
+        };
         for (const auto& k : r.statistics.kernels) {
-            std::snprintf(line, sizeof line, "  %7llu %12s %12s %12s %12s %6.1f%%  %s\n",
+            std::snprintf(line, sizeof line,
+                          "  %7llu %11s %10s %10s %10s %10s %10s %10s %6.1f%%  %s\n",
                           static_cast<unsigned long long>(k.count),
-                          formatDuration(k.totalNs).c_str(),
-                          formatDuration(static_cast<model::TimeNs>(k.meanNs)).c_str(),
+                          formatDuration(k.totalNs).c_str(), ns(k.meanNs).c_str(),
+                          ns(k.medianNs).c_str(), ns(k.p95Ns).c_str(), ns(k.stdDevNs).c_str(),
                           formatDuration(k.minNs).c_str(), formatDuration(k.maxNs).c_str(),
                           k.pctOfGpuTime, k.shortName.substr(0, 120).c_str());
             out << line;

@@ -16,6 +16,7 @@
 
 #include "analysis/Options.h"
 #include "analysis/Ranks.h"
+#include "analysis/Summary.h"
 #include "app/cli/AnalysisReport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RankReport.h"
@@ -236,6 +237,7 @@ int analyzeJob(const std::vector<std::string>& files, bool json,
         return kExitBadInput;
     }
     const analysis::AnalysisResult result = analysis::analyzeTrace(trace, options, window.value());
+    const std::optional<analysis::Summary> overview = analysis::computeSummary(trace, result);
     const ImportSummary summary = ImportSummary::of(trace);
     analysis::RankOptions rankOptions;
     rankOptions.analysis = options;
@@ -251,7 +253,7 @@ int analyzeJob(const std::vector<std::string>& files, bool json,
             w.value(r.path);
         w.endArray();
         summary.appendJson(w);
-        appendAnalysisJson(w, trace, result);
+        appendAnalysisJson(w, trace, result, overview ? &*overview : nullptr);
         appendRankJson(w, trace, ranks, &job.value());
         w.endObject();
         out.push_back('\n');
@@ -261,7 +263,7 @@ int analyzeJob(const std::vector<std::string>& files, bool json,
         for (const io::RankSource& r : job.value().ranks)
             std::cout << "  rank " << r.rank << ": " << r.path << "\n";
         summary.printText(std::cout);
-        printAnalysisText(std::cout, trace, result);
+        printAnalysisText(std::cout, trace, result, overview ? &*overview : nullptr);
         printRankText(std::cout, trace, ranks, &job.value());
     }
     std::cout.flush();
@@ -404,6 +406,7 @@ int analyzeCommand(const std::vector<std::string>& args) {
         return kExitBadInput;
     }
     const analysis::AnalysisResult result = analysis::analyzeTrace(trace, options, window.value());
+    const std::optional<analysis::Summary> overview = analysis::computeSummary(trace, result);
     const ImportSummary summary = ImportSummary::of(trace);
     // A job's merged trace opened again: its ranks are compared as when it was merged.
     std::optional<analysis::RankStats> ranks;
@@ -419,7 +422,7 @@ int analyzeCommand(const std::vector<std::string>& args) {
         w.beginObject();
         w.field("file", file);
         summary.appendJson(w);
-        appendAnalysisJson(w, trace, result);
+        appendAnalysisJson(w, trace, result, overview ? &*overview : nullptr);
         if (ranks)
             appendRankJson(w, trace, *ranks);
         w.endObject();
@@ -428,7 +431,7 @@ int analyzeCommand(const std::vector<std::string>& args) {
     } else {
         std::cout << file << "\n";
         summary.printText(std::cout);
-        printAnalysisText(std::cout, trace, result);
+        printAnalysisText(std::cout, trace, result, overview ? &*overview : nullptr);
         if (ranks)
             printRankText(std::cout, trace, *ranks);
     }

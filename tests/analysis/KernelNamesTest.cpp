@@ -394,5 +394,69 @@ TEST(KernelNames, KernelsWithOneShortNameAreToldApartByTheirTemplateArguments) {
     EXPECT_EQ(casts[1], "nchwToNhwcKernel<float, (cudnnKernelDataType_t)2>");
 }
 
+// Tensor cores, judged from kernel names of the repository's test traces (tests/data: our
+// recordings on an H200, the PyTorch profiler's traces, HTA's sampled ranks) and of the libraries
+// since the TensorBoard plugin's list.
+TEST(KernelNames, TensorCoresFromRealNames) {
+    constexpr std::string_view kTensorCores[] = {
+        // HTA sampled rank 0 (CUTLASS, TF32)
+        "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4>(cutlass_80_"
+        "tensorop_s1688gemm_128x128_16x4_nn_align4::Params)",
+        // recorded torch_train (cuDNN, TF32 on sm_80 tiles; Hopper's warpgroup MMA)
+        "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x64x32_stage5_"
+        "warpsize2x2x1_g1_tensor16x8x8_execute_kernel__5x_cudnn",
+        "sm90_xmma_dgrad_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x64x32_"
+        "warpgroupsize1x1x1_g1_execute_segment_k_on_kernel__5x_cudnn",
+        // recorded power_async (cuBLAS DGEMM on FP64 tensor cores)
+        "sm90_xmma_gemm_f64f64_f64f64_f64_nn_n_tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8_"
+        "execute_kernel__5x_cublas",
+        // The plugin's patterns: Volta/Turing/Ampere cuBLAS tiles
+        "volta_h884gemm_64x64_ldg8_nn",
+        "turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn",
+        "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn",
+        // Since then: CUTLASS 3 on Hopper, cuBLAS's nvjet, FlashAttention, PyTorch's memory-
+        // efficient attention
+        "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, "
+        "int, int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::"
+        "MainloopSm90TmaGmmaWarpSpecialized<4, cute::tuple<cute::C<2>, cute::C<1>, cute::C<1> >, "
+        "cutlass::gemm::KernelTmaWarpSpecializedCooperative> > > >(Params)",
+        "nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNT",
+        "void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, "
+        "cutlass::bfloat16_t> >(Flash_fwd_params)",
+        "fmha_cutlassF_f16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<"
+        "cutlass::half_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)",
+    };
+    for (const std::string_view name : kTensorCores) {
+        EXPECT_TRUE(usesTensorCores(name)) << name;
+    }
+    constexpr std::string_view kCudaCores[] = {
+        // recorded torch_graph_replay and pytorch_small (cuBLAS FP32 on fused multiply-adds:
+        // an xmma GEMM, but "ffma")
+        "sm80_xmma_gemm_f32f32_f32f32_f32_nt_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
+        "alignc4_execute_kernel__5x_cublas",
+        "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x32x8_stage3_"
+        "warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn",
+        "void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_tn_align1>(cutlass_80_simt_sgemm_"
+        "64x64_8x5_tn_align1::Params)",
+        // HTA sampled rank 0, recorded torch_train
+        "ampere_sgemm_128x64_nn",
+        "void sgemm_largek_lds64<true, false, 5, 5, 4, 4, 4, 34>(float*, float const*, float "
+        "const*, int, int, int, int, int, int, float const*, float const*, float, float, int, int, "
+        "int*, int*)",
+        "void cask_plugin__5x_cudnn::xmma__5x_cudnn::init_device_workspace_kernel<xmma__5x_cudnn::"
+        "implicit_gemm::dgrad::Warp_specialized_params_nontemplate<xmma__5x_cudnn::Grid_constant_"
+        "params> >(xmma__5x_cudnn::implicit_gemm::dgrad::Warp_specialized_params_nontemplate<"
+        "xmma__5x_cudnn::Grid_constant_params>)",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::"
+        "Array<char*, 3>)",
+        "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+        "partial_reduce",
+    };
+    for (const std::string_view name : kCudaCores) {
+        EXPECT_FALSE(usesTensorCores(name)) << name;
+    }
+}
+
 }  // namespace
 }  // namespace wl::analysis

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <string>
 
 #include "HandTrace.h"
@@ -264,6 +266,98 @@ TEST(ApiNames, StateQueriesAreCallsThatOnlyReadState) {
           "cudaProfilerStart_v4000", "cudaMalloc_v3020", "cudaGetDeviceX"}) {
         EXPECT_FALSE(isStateQueryApi(call)) << call;
     }
+}
+
+// The spread of a kernel's durations as numpy gives it: np.median, np.percentile(d, 95) (linear)
+// and np.std (ddof 0) of [10, 20, 30, 40] are 25, 38.5 and sqrt(125).
+TEST(Statistics, MedianP95AndStdDevAsNumpyGivesThem) {
+    test::HandTrace t;
+    for (const model::TimeNs d : {40, 10, 30, 20})
+        t.kernel(1, 1000 * d, 1000 * d + d, -1, "k");
+    for (const model::TimeNs d : {7, 1, 3})
+        t.kernel(2, 1000 * d, 1000 * d + d, -1, "odd");
+    const auto trace = t.finish();
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
+    ASSERT_EQ(s.kernels.size(), 2u);
+    const KernelStats& k = s.kernels[0];
+    EXPECT_EQ(k.name, "k");
+    EXPECT_DOUBLE_EQ(k.medianNs, 25.0);
+    EXPECT_DOUBLE_EQ(k.p95Ns, 38.5);
+    EXPECT_DOUBLE_EQ(k.stdDevNs, std::sqrt(125.0));
+    const KernelStats& odd = s.kernels[1];
+    EXPECT_DOUBLE_EQ(odd.medianNs, 3.0);
+    EXPECT_DOUBLE_EQ(odd.p95Ns, 6.6);  // 3 + (7 - 3) * 0.9, at index 1.9
+    EXPECT_NEAR(odd.stdDevNs, std::sqrt(56.0 / 9.0), 1e-12);
+}
+
+// A launch cut by the gaps between a window's parts is one launch of the time of its pieces.
+TEST(Statistics, ALaunchCutByAWindowsPartsIsOneDuration) {
+    test::HandTrace t;
+    t.kernel(1, 90, 130, -1, "k");
+    t.kernel(1, 140, 150, -1, "k");
+    const auto trace = t.finish();
+    AnalysisWindow window;
+    window.parts = {{0, 100}, {120, 200}};
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace, &window), window);
+    ASSERT_EQ(s.kernels.size(), 1u);
+    EXPECT_EQ(s.kernels[0].count, 2u);
+    EXPECT_DOUBLE_EQ(s.kernels[0].medianNs, 15.0);  // 10 + 10, and 10
+    EXPECT_DOUBLE_EQ(s.kernels[0].p95Ns, 19.5);
+}
+
+// The launch configuration used most often (the first seen on a tie), its registers and its
+// theoretical occupancy on the device; unknown (-1) without the device's limits.
+TEST(Statistics, MostUsedLaunchConfigurationAndItsOccupancy) {
+    const auto build = [](bool h100) {
+        test::HandTrace t;
+        if (h100)
+            t.addH100();
+        t.kernel(1, 0, 10, -1, "k", test::launchConfig(8, 128, 64));
+        t.kernel(1, 20, 30, -1, "k", test::launchConfig(4, 256, 32));
+        t.kernel(1, 40, 50, -1, "k", test::launchConfig(4, 256, 32));
+        t.kernel(1, 60, 70, -1, "k", test::launchConfig(8, 128, 64));
+        t.kernel(1, 80, 90, -1, "k", test::launchConfig(4, 256, 32));
+        t.kernel(1, 100, 110, -1, "tie", test::launchConfig(2, 64));
+        t.kernel(1, 120, 130, -1, "tie", test::launchConfig(1, 32));
+        return t.finish();
+    };
+    const auto trace = build(true);
+    WindowRequest whole;
+    whole.kind = WindowRequest::Kind::WholeTrace;
+    const AnalysisResult r = analyzeTrace(*trace, {}, resolveWindow(*trace, whole).value());
+    ASSERT_EQ(r.statistics.kernels.size(), 2u);
+    const auto find = [&](std::string_view name) -> const KernelStats& {
+        return *std::find_if(r.statistics.kernels.begin(), r.statistics.kernels.end(),
+                             [&](const KernelStats& k) { return k.name == name; });
+    };
+    const KernelStats& k = find("k");
+    EXPECT_EQ(k.grid, (std::array<std::int32_t, 3>{4, 1, 1}));
+    EXPECT_EQ(k.block, (std::array<std::int32_t, 3>{256, 1, 1}));
+    EXPECT_EQ(k.registersPerThread, 32);
+    const Occupancy expected = computeOccupancy(h100Limits(), 256, 32, 0);
+    ASSERT_TRUE(expected.valid);
+    EXPECT_DOUBLE_EQ(k.theoreticalOccupancyPct, expected.theoreticalPct);
+    EXPECT_GT(k.theoreticalOccupancyPct, 0.0);
+    EXPECT_EQ(find("tie").grid[0], 2);  // the first seen
+    EXPECT_FALSE(k.tensorCores);
+
+    const auto unknown = build(false);
+    const Statistics s = computeStatistics(*unknown, GpuOps(*unknown), AnalysisWindow{});
+    EXPECT_EQ(s.kernels[0].grid[0], 4);
+    EXPECT_LT(s.kernels[0].theoreticalOccupancyPct, 0.0);
+}
+
+TEST(Statistics, TensorCoreKernelsSaySo) {
+    test::HandTrace t;
+    t.kernel(1, 0, 10, -1,
+             "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4>("
+             "cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4::Params)");
+    t.kernel(1, 20, 25, -1, "ampere_sgemm_128x64_nn");
+    const auto trace = t.finish();
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
+    ASSERT_EQ(s.kernels.size(), 2u);
+    EXPECT_TRUE(s.kernels[0].tensorCores);
+    EXPECT_FALSE(s.kernels[1].tensorCores);
 }
 
 }  // namespace

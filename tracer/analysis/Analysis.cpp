@@ -209,7 +209,7 @@ std::optional<AnalysisResult> analyzeTrace(const model::Trace& trace,
     if (cancelled())
         return std::nullopt;  // (the gaps walked so far are not all of them)
     result.overlap = computeOverlap(ops);
-    result.statistics = computeStatistics(trace, ops, window);
+    result.statistics = computeStatistics(trace, ops, window, &result.limits);
 
     const RuleContext ctx{trace, options, ops, result};
     std::vector<Diagnostic> found;

@@ -31,6 +31,7 @@ namespace {
 constexpr std::size_t kMinLaunches = 10;
 
 struct Launch {
+    model::SliceRef call;
     model::TimeNs callNs = 0;
     model::TimeNs firstOpNs = std::numeric_limits<model::TimeNs>::max();
     model::TimeNs lastOpEndNs = 0;
@@ -71,6 +72,7 @@ std::map<model::SliceRef, Launch> gatherLaunches(const model::Trace& trace) {
         }
         Launch& l = launches[f.from];
         const model::Slice& call = trace.slice(f.from);
+        l.call = f.from;
         l.callNs = call.startNs;
         l.process = trace.track(f.from.track).process;
         if (op.startNs < l.firstOpNs) {
@@ -86,37 +88,75 @@ std::map<model::SliceRef, Launch> gatherLaunches(const model::Trace& trace) {
     return launches;
 }
 
-}  // namespace
+// The loop's graphs: the one launched most often (at least kMinLaunches times) and any launched
+// about as often (a compiled model's forward and backward graphs, one launch each per step).
+struct Loop {
+    std::map<GraphKey, std::vector<Launch>> byGraph;
+    const std::vector<Launch>* best = nullptr;
+    std::vector<const std::vector<Launch>*> graphs;  // in key order
+    std::vector<std::uint32_t> graphIds;             // of `graphs`
+};
 
-std::optional<AnalysisWindow> graphLaunchWindow(const model::Trace& trace) {
+std::optional<Loop> findLoop(const model::Trace& trace) {
     if (ranksShareNoClock(trace)) {
         return std::nullopt;
     }
-    std::map<GraphKey, std::vector<Launch>> byGraph;
+    Loop loop;
     for (const auto& [call, launch] : gatherLaunches(trace)) {
-        byGraph[keyOf(launch)].push_back(launch);
+        loop.byGraph[keyOf(launch)].push_back(launch);
     }
     std::size_t most = 0;
-    const std::vector<Launch>* best = nullptr;
-    for (const auto& [key, list] : byGraph) {
+    for (const auto& [key, list] : loop.byGraph) {
         if (list.size() > most) {
             most = list.size();
-            best = &list;
+            loop.best = &list;
         }
     }
-    if (best == nullptr || most < kMinLaunches) {
+    if (loop.best == nullptr || most < kMinLaunches) {
         return std::nullopt;
     }
-    // The loop's graphs: the most launched one and any launched about as often (a compiled
-    // model's forward and backward graphs, one launch each per step).
-    std::vector<const std::vector<Launch>*> loop;
-    std::vector<std::uint32_t> graphIds;
-    for (const auto& [key, list] : byGraph) {
+    for (const auto& [key, list] : loop.byGraph) {
         if (2 * list.size() >= most) {
-            loop.push_back(&list);
-            graphIds.push_back(std::get<1>(key));
+            loop.graphs.push_back(&list);
+            loop.graphIds.push_back(std::get<1>(key));
         }
     }
+    return loop;
+}
+
+}  // namespace
+
+std::vector<GraphLaunch> loopGraphLaunches(const model::Trace& trace) {
+    const std::optional<Loop> loop = findLoop(trace);
+    std::vector<GraphLaunch> out;
+    if (!loop) {
+        return out;
+    }
+    for (std::size_t g = 0; g < loop->graphs.size(); ++g) {
+        std::vector<Launch> launches = *loop->graphs[g];
+        std::sort(launches.begin(), launches.end(),
+                  [](const Launch& a, const Launch& b) { return a.callNs < b.callNs; });
+        for (std::size_t i = 0; i < launches.size(); ++i) {
+            const Launch& l = launches[i];
+            out.push_back({l.call, l.process, l.callNs, l.firstOpNs, l.lastOpEndNs, l.ops,
+                           l.graphId, static_cast<std::uint32_t>(g),
+                           static_cast<std::uint32_t>(i + 1)});
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const GraphLaunch& a, const GraphLaunch& b) {
+        return a.callNs != b.callNs ? a.callNs < b.callNs : a.call < b.call;
+    });
+    return out;
+}
+
+std::optional<AnalysisWindow> graphLaunchWindow(const model::Trace& trace) {
+    const std::optional<Loop> found = findLoop(trace);
+    if (!found) {
+        return std::nullopt;
+    }
+    const std::vector<Launch>* best = found->best;
+    const std::vector<const std::vector<Launch>*>& loop = found->graphs;
+    std::vector<std::uint32_t> graphIds = found->graphIds;
     std::vector<Launch> launches = *best;
     const auto byCall = [](const Launch& a, const Launch& b) { return a.callNs < b.callNs; };
     std::sort(launches.begin(), launches.end(), byCall);

@@ -708,4 +708,84 @@ bool CollectiveKernels::contains(model::StringId nameId) {
     return it->second;
 }
 
+namespace {
+
+// Whether `lower` holds "tensor" followed by an MMA shape's first digit ("tensor16x8x8": cuBLAS
+// and cuDNN's xmma kernels name the tensor-core instruction shape they issue).
+bool namesMmaShape(std::string_view lower) {
+    constexpr std::string_view kTensor = "tensor";
+    for (std::size_t at = lower.find(kTensor); at != std::string_view::npos;
+         at = lower.find(kTensor, at + 1)) {
+        const std::size_t after = at + kTensor.size();
+        if (after < lower.size() && isDigit(lower[after])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Whether `lower` holds `token` between non-alphanumeric characters ("_ffma_", "ffma" at an end).
+bool hasToken(std::string_view lower, std::string_view token) {
+    for (std::size_t at = lower.find(token); at != std::string_view::npos;
+         at = lower.find(token, at + 1)) {
+        const std::size_t after = at + token.size();
+        const bool startsToken =
+            at == 0 || std::isalnum(static_cast<unsigned char>(lower[at - 1])) == 0;
+        const bool endsToken =
+            after == lower.size() || std::isalnum(static_cast<unsigned char>(lower[after])) == 0;
+        if (startsToken && endsToken) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool usesTensorCores(std::string_view kernelName) {
+    const std::string lower = lowered(kernelName);
+    // Kernels that say they run on the CUDA cores: CUTLASS's "simt" GEMMs, and cuBLAS's xmma
+    // kernels built on fused multiply-adds ("sm80_xmma_gemm_f32f32_..._ffma_aligna4_..."), which
+    // the plugin's "xmma_gemm" pattern below would otherwise take for tensor-core kernels.
+    if (contains(lower, "simt") || hasToken(lower, "ffma") || hasToken(lower, "dfma") ||
+        hasToken(lower, "hfma2")) {
+        return false;
+    }
+    // The TensorBoard plugin's list (itself from NVIDIA's PyProf): Volta/Turing/Ampere cuBLAS
+    // and cuDNN GEMM tiles by their MMA instruction shape (h884, s1688, i8816, 16816, ...), and
+    // cuDNN's tensor-core convolution kernels by name.
+    static constexpr std::string_view kPlugin[] = {
+        "h884",
+        "s884",
+        "h1688",
+        "s1688",
+        "c1688",
+        "hmma",
+        "i8816",
+        "16816",
+        "dgrad_1x1_stride_2x2",
+        "first_layer_wgrad_kernel",
+        "conv1x1",
+        "conv2d_c1_k1",
+        "direct_group",
+        "xmma_implicit_gemm",
+        "xmma_sparse_conv",
+        "xmma_warp_specialized_implicit_gemm",
+        "xmma_gemm",
+        "xmma_sparse_gemm",
+    };
+    // Since then: CUTLASS's tensor-op kernels (cutlass_80_tensorop_*, OpClassTensorOp), WMMA,
+    // integer and double MMA, Hopper's warpgroup MMA (CUTLASS 3's "Gmma" main loops, cuBLAS and
+    // cuDNN's "wgmma" and "warpgroupsize" kernels), cuBLAS's nvjet kernels (Hopper and later),
+    // and flash / fused multi-head attention (FlashAttention, PyTorch's and cuDNN's SDPA).
+    static constexpr std::string_view kModern[] = {
+        "tensorop",      "wmma",  "imma",      "dmma",       "gmma",
+        "warpgroupsize", "nvjet", "flash_fwd", "flash_bwd",  "flash_fprop",
+        "flash_bprop",   "fmha",  "flashattn", "flash_attn",
+    };
+    const auto found = [&lower](std::string_view pattern) { return contains(lower, pattern); };
+    return std::any_of(std::begin(kPlugin), std::end(kPlugin), found) ||
+           std::any_of(std::begin(kModern), std::end(kModern), found) || namesMmaShape(lower);
+}
+
 }  // namespace wl::analysis

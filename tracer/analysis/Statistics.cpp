@@ -1,12 +1,14 @@
 #include "analysis/Statistics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <unordered_map>
 
 #include "analysis/CounterValues.h"
 #include "analysis/KernelNames.h"
+#include "analysis/Occupancy.h"
 #include "model/Derived.h"
 
 namespace wl::analysis {
@@ -110,6 +112,108 @@ std::vector<MemoryStats> memoryStatistics(const model::Trace& trace, const Analy
     return out;
 }
 
+// One launch configuration of a kernel name: what its theoretical occupancy depends on.
+struct LaunchConfig {
+    std::array<std::int32_t, 3> grid{1, 1, 1};
+    std::array<std::int32_t, 3> block{1, 1, 1};
+    std::int32_t registers = 0;
+    std::int32_t sharedBytes = 0;
+    std::int32_t device = 0;
+    std::uint64_t launches = 0;
+    bool sameAs(const model::KernelDetail& k, std::int32_t onDevice) const {
+        return grid == k.grid && block == k.block && registers == k.registersPerThread &&
+               sharedBytes == k.sharedBytesPerBlock() && device == onDevice;
+    }
+};
+
+// What computeStatistics gathers per kernel name.
+struct KernelAccumulator {
+    KernelStats stats;
+    std::vector<model::TimeNs> durationsNs;  // per launch (the pieces of a cut one summed)
+    std::vector<LaunchConfig> configs;       // in the order first seen
+    std::size_t lastConfig = 0;
+
+    void countLaunch(const model::KernelDetail& k, std::int32_t device) {
+        // A name's launches mostly repeat the last configuration: try it first.
+        if (lastConfig < configs.size() && configs[lastConfig].sameAs(k, device)) {
+            ++configs[lastConfig].launches;
+            return;
+        }
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            if (configs[i].sameAs(k, device)) {
+                ++configs[i].launches;
+                lastConfig = i;
+                return;
+            }
+        }
+        configs.push_back(
+            {k.grid, k.block, k.registersPerThread, k.sharedBytesPerBlock(), device, 1});
+        lastConfig = configs.size() - 1;
+    }
+    // The configuration launched most often, the first seen on a tie; null when none is known.
+    const LaunchConfig* mostUsed() const {
+        const LaunchConfig* best = nullptr;
+        for (const LaunchConfig& c : configs) {
+            if (best == nullptr || c.launches > best->launches)
+                best = &c;
+        }
+        return best;
+    }
+};
+
+// The median, 95th percentile and standard deviation of durations, as numpy computes them:
+// np.median (the mean of the middle two for an even count), np.percentile(x, 95) (linear
+// interpolation between the closest ranks, at (n - 1) * 0.95, numpy's lerp included) and np.std
+// (population, ddof 0, two passes). Reorders `values` (nth_element: linear, no full sort).
+struct Spread {
+    double median = 0.0;
+    double p95 = 0.0;
+    double stdDev = 0.0;
+};
+Spread spreadOf(std::vector<model::TimeNs>& values) {
+    Spread out;
+    const std::size_t n = values.size();
+    if (n == 0)
+        return out;
+    const auto at = [&values](std::size_t i) {
+        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(i),
+                         values.end());
+        return static_cast<double>(values[i]);
+    };
+    // The smallest value after position i, once values[i] is in place.
+    const auto nextAfter = [&values](std::size_t i) {
+        return static_cast<double>(
+            *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(i + 1), values.end()));
+    };
+    const double virtualIndex = static_cast<double>(n - 1) * (95.0 / 100.0);
+    const auto below = static_cast<std::size_t>(virtualIndex);
+    const double gamma = virtualIndex - static_cast<double>(below);
+    const double a = at(below);
+    const double b = below + 1 < n ? nextAfter(below) : a;
+    const double diff = b - a;
+    out.p95 = gamma >= 0.5 ? b - diff * (1.0 - gamma) : a + diff * gamma;
+    const std::size_t mid = n / 2;
+    const double upper = at(mid);
+    if (n % 2 == 1) {
+        out.median = upper;
+    } else {
+        const double lower = static_cast<double>(
+            *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)));
+        out.median = (lower + upper) / 2.0;
+    }
+    double sum = 0.0;
+    for (const model::TimeNs v : values)
+        sum += static_cast<double>(v);
+    const double mean = sum / static_cast<double>(n);
+    double squares = 0.0;
+    for (const model::TimeNs v : values) {
+        const double dv = static_cast<double>(v) - mean;
+        squares += dv * dv;
+    }
+    out.stdDev = std::sqrt(squares / static_cast<double>(n));
+    return out;
+}
+
 }  // namespace
 
 double GraphNodeStats::meanNs() const {
@@ -131,20 +235,24 @@ double Statistics::copyGbPerSecond() const {
 }
 
 Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
-                             const AnalysisWindow& window) {
+                             const AnalysisWindow& window,
+                             const std::map<std::int32_t, DeviceLimits>* limits) {
     Statistics out;
     out.graphs = graphStatistics(trace, ops);
     out.memory = memoryStatistics(trace, window);
     out.launchQueues = launchQueueStats(trace, window);
     out.devicesAtOnce = deviceConcurrency(ops, window);
     out.rows = rowSummary(trace, ops, window);
-    std::unordered_map<model::StringId, KernelStats> byName;
+    std::unordered_map<model::StringId, KernelAccumulator> byName;
+    // The launches cut by the window's parts whose later pieces are still to come.
+    std::map<model::SliceRef, std::pair<KernelAccumulator*, std::size_t>> cut;
     std::map<model::CopyKind, CopyStats> byKind;
     for (const GpuOp& op : ops.all()) {
         const model::Slice& s = trace.slice(op.ref);
         const model::TimeNs d = op.endNs - op.startNs;
         if (op.kind == GpuOpKind::Kernel) {
-            KernelStats& k = byName[s.nameId];
+            KernelAccumulator& acc = byName[s.nameId];
+            KernelStats& k = acc.stats;
             if (k.count == 0) {
                 k.minNs = k.maxNs = d;
             }
@@ -153,6 +261,19 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
             k.minNs = std::min(k.minNs, d);
             k.maxNs = std::max(k.maxNs, d);
             out.kernelTotalNs += d;
+            if (op.continuation) {
+                if (const auto it = cut.find(op.ref); it != cut.end()) {
+                    it->second.first->durationsNs[it->second.second] += d;
+                    continue;
+                }
+            } else if (op.endNs < s.endNs()) {
+                cut.emplace(op.ref, std::make_pair(&acc, acc.durationsNs.size()));
+            }
+            acc.durationsNs.push_back(d);
+            if (!op.continuation) {
+                if (const model::KernelDetail* detail = trace.kernel(s))
+                    acc.countLaunch(*detail, op.deviceId);
+            }
         } else if (op.kind == GpuOpKind::Memcpy) {
             CopyStats& c = byKind[op.copyKind];
             c.kind = op.copyKind;
@@ -170,14 +291,41 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
             }
         }
     }
+    std::map<std::int32_t, DeviceLimits> ownLimits;
+    const auto limitsOf = [&](std::int32_t device) -> const DeviceLimits& {
+        if (limits != nullptr) {
+            if (const auto it = limits->find(device); it != limits->end())
+                return it->second;
+        }
+        auto it = ownLimits.find(device);
+        if (it == ownLimits.end())
+            it = ownLimits.emplace(device, deviceLimits(trace, device)).first;
+        return it->second;
+    };
     out.kernels.reserve(byName.size());
-    for (auto& [nameId, k] : byName) {
+    for (auto& [nameId, acc] : byName) {
+        KernelStats& k = acc.stats;
         k.name = std::string(trace.str(nameId));
         k.nameId = nameId;
         k.meanNs = static_cast<double>(k.totalNs) / static_cast<double>(k.count);
         k.pctOfGpuTime = out.kernelTotalNs > 0 ? 100.0 * static_cast<double>(k.totalNs) /
                                                      static_cast<double>(out.kernelTotalNs)
                                                : 0.0;
+        const Spread spread = spreadOf(acc.durationsNs);
+        k.medianNs = spread.median;
+        k.p95Ns = spread.p95;
+        k.stdDevNs = spread.stdDev;
+        if (const LaunchConfig* config = acc.mostUsed()) {
+            k.grid = config->grid;
+            k.block = config->block;
+            k.registersPerThread = config->registers;
+            const Occupancy o = computeOccupancy(
+                limitsOf(config->device),
+                std::int64_t{config->block[0]} * config->block[1] * config->block[2],
+                config->registers, config->sharedBytes);
+            k.theoreticalOccupancyPct = o.valid ? o.theoreticalPct : -1.0;
+        }
+        k.tensorCores = usesTensorCores(k.name);
         out.kernels.push_back(std::move(k));
     }
     {

@@ -2,10 +2,12 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "analysis/DeviceConcurrency.h"
+#include "analysis/DeviceLimits.h"
 #include "analysis/GpuOps.h"
 #include "analysis/LaunchQueue.h"
 #include "analysis/RowStatistics.h"
@@ -108,8 +110,12 @@ struct Statistics {
     double copyGbPerSecond() const;  // all copies together
 };
 
+// `limits`: each device's limits, for the kernels' theoretical occupancy (AnalysisResult::limits);
+// null: deviceLimits(trace, device), once per device. A launch cut by the gaps between a window's
+// parts counts once, with the time of its pieces: its duration in the median, p95 and std-dev.
 Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
-                             const AnalysisWindow& window);
+                             const AnalysisWindow& window,
+                             const std::map<std::int32_t, DeviceLimits>* limits = nullptr);
 
 // The launches of one kernel name (KernelStats::nameId) that overlap the given time ranges (all of
 // them when there are none), by track then start: what a statistics row stands for on the

@@ -31,7 +31,8 @@ const char* toString(StepPart part);
 
 // Where the iterations came from: the window's own (NVTX iteration ranges such as ProfilerStep,
 // the launches of a replayed CUDA graph), the steady state cut into its repeats, or, failing all
-// of these, the window as one bar.
+// of these, the window as one bar. Repeats is not produced yet: the steady state's rule
+// (SteadyState.cpp) finds its span, not its period. The rules are in IterationBreakdown.cpp.
 enum class IterationSource : std::uint8_t { NvtxRanges, GraphLaunches, Repeats, Window };
 const char* toString(IterationSource source);  // "nvtx_ranges", "graph_launches", ...
 
@@ -43,7 +44,7 @@ struct IterationBreakdown {
 };
 
 // GPU utilisation over the window in equal bins: the share of each bin in which the GPUs were
-// busy, as the mean over the devices that worked in the window (0..100).
+// busy, as the mean over the devices that worked in the window (0..100; UtilizationSeries.h).
 struct UtilizationSeries {
     model::TimeNs startNs = 0;
     model::TimeNs binNs = 0;
@@ -56,7 +57,9 @@ struct UtilizationSeries {
 // calls: self from the call itself and not from an operator nested in it, total from anywhere in it.
 struct OperatorStats {
     std::string name;
-    std::string inputShapes;  // as the trace writes them ("[[32, 3, 224, 224], []]"); empty: all
+    // As the trace wrote them ("Input Dims"; an imported file's white space dropped:
+    // "[[32,3,224,224],[]]"); empty: all calls, or calls without shapes
+    std::string inputShapes;
     std::uint64_t calls = 0;
     model::TimeNs hostTotalNs = 0;
     model::TimeNs hostSelfNs = 0;
@@ -89,7 +92,7 @@ struct MemoryTimeline {
     std::vector<model::SliceRef> runningAtPeak;
 };
 
-// One rank of a job (or the one process of a single trace), over the window, summed over its GPUs:
+// One rank of a merged job, over the window, summed over its GPUs (RankBreakdown.h):
 // computation (non-collective kernels, copies, memsets), communication (collective kernels),
 // their overlap, and the rest. computeNs + communicationNs - overlapNs + otherNs == windowNs.
 struct RankTimeBreakdown {
@@ -106,8 +109,10 @@ struct Summary {
     std::vector<IterationBreakdown> iterations;  // in time order
     UtilizationSeries utilization;
     OperatorTable operators;
-    std::vector<MemoryTimeline> memory;  // per device with memory samples, by device
-    std::vector<RankTimeBreakdown> ranks;  // per rank of a job, by rank; empty for one process
+    // per GPU process with memory samples, by device then process (MemoryTimeline.cpp)
+    std::vector<MemoryTimeline> memory;
+    // per rank of a merged job, by rank; empty for any other trace (RankBreakdown.h)
+    std::vector<RankTimeBreakdown> ranks;
 };
 
 struct SummaryOptions {

@@ -333,32 +333,75 @@ model::Result<AnalysisWindow> resolveWindow(const model::Trace& trace,
     return w;
 }
 
-std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
+std::string iterationFamily(std::string_view name) {
     // "step 3", "Step #3", "ProfilerStep#551", "iteration_7", "iter 7", "batch 2", "epoch 1":
     // a loop word, a separator or none, a non-negative number, nothing after it. The family is
     // the name with its number folded ("step #", "step#", "ProfilerStep#"; foldDigits leaves the
     // digits of "step12", part of a word, alone); "" for a name that is no iteration.
-    const auto familyOf = [](std::string_view name) -> std::string {
-        std::size_t end = name.size();
-        while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
-            --end;
-        if (end == name.size() || end == 0)
-            return {};
-        std::size_t wordEnd = end;
-        while (wordEnd > 0 && (name[wordEnd - 1] == ' ' || name[wordEnd - 1] == '#' ||
-                               name[wordEnd - 1] == '_' || name[wordEnd - 1] == ':'))
-            --wordEnd;
-        std::string word(name.substr(0, wordEnd));
-        for (char& c : word)
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        static constexpr std::string_view kWords[] = {"step", "profilerstep", "iteration",
-                                                      "iter", "batch",        "epoch"};
-        if (std::none_of(std::begin(kWords), std::end(kWords),
-                         [&word](std::string_view w) { return word == w; }))
-            return {};
-        const std::string prefix(name.substr(0, end));
-        return prefix.back() == '#' ? prefix : prefix + "#";
-    };
+    std::size_t end = name.size();
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9')
+        --end;
+    if (end == name.size() || end == 0)
+        return {};
+    std::size_t wordEnd = end;
+    while (wordEnd > 0 && (name[wordEnd - 1] == ' ' || name[wordEnd - 1] == '#' ||
+                           name[wordEnd - 1] == '_' || name[wordEnd - 1] == ':'))
+        --wordEnd;
+    std::string word(name.substr(0, wordEnd));
+    for (char& c : word)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static constexpr std::string_view kWords[] = {"step", "profilerstep", "iteration",
+                                                  "iter", "batch",        "epoch"};
+    if (std::none_of(std::begin(kWords), std::end(kWords),
+                     [&word](std::string_view w) { return word == w; }))
+        return {};
+    const std::string prefix(name.substr(0, end));
+    return prefix.back() == '#' ? prefix : prefix + "#";
+}
+
+std::vector<model::SliceRef> iterationRanges(const model::Trace& trace, std::string_view family,
+                                             std::span<const model::ProcessIndex> processes) {
+    if (family.empty())
+        return {};
+    // As iterationWindow counts them: the host's ranges (a GPU's annotations repeat them), on
+    // the thread with the most (a job's ranks each run the loop; a helper thread may name a
+    // stray one).
+    const auto all = trace.processes();
+    std::unordered_map<model::StringId, bool> ofFamily;  // each name classified once
+    std::map<model::TrackIndex, std::vector<model::SliceRef>> perThread;
+    const auto tracks = trace.tracks();
+    for (model::TrackIndex t = 0; t < tracks.size(); ++t) {
+        const model::Track& track = tracks[t];
+        if (!isNvtxTrack(track) || all[track.process].deviceId >= 0 ||
+            (!processes.empty() &&
+             std::find(processes.begin(), processes.end(), track.process) == processes.end()))
+            continue;
+        for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
+            const model::Slice& s = track.slices[i];
+            auto [it, fresh] = ofFamily.try_emplace(s.nameId, false);
+            if (fresh)
+                it->second = iterationFamily(trace.str(s.nameId)) == family;
+            if (it->second)
+                perThread[t].push_back({t, i});
+        }
+    }
+    std::vector<model::SliceRef>* best = nullptr;
+    for (auto& [track, refs] : perThread) {
+        if (best == nullptr || refs.size() > best->size())
+            best = &refs;
+    }
+    if (best == nullptr)
+        return {};
+    std::vector<model::SliceRef> out = std::move(*best);
+    std::sort(out.begin(), out.end(), [&trace](model::SliceRef a, model::SliceRef b) {
+        const model::Slice& sa = trace.slice(a);
+        const model::Slice& sb = trace.slice(b);
+        return sa.startNs != sb.startNs ? sa.startNs < sb.startNs : sa.endNs() < sb.endNs();
+    });
+    return out;
+}
+
+std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
     struct Instance {
         model::TimeRange range;
         model::StringId nameId;
@@ -389,7 +432,7 @@ std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace) {
             for (const model::Slice& s : track.slices) {
                 auto [it, inserted] = familyOfName.try_emplace(s.nameId, nullptr);
                 if (inserted) {
-                    const std::string family = familyOf(trace.str(s.nameId));
+                    const std::string family = iterationFamily(trace.str(s.nameId));
                     if (!family.empty() && !gpuSide) {
                         it->second = &families[family];
                     } else if (!family.empty()) {

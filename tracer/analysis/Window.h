@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -137,6 +138,16 @@ std::vector<model::TimeRange> captureRanges(const model::Trace& trace);
 // when there are none.
 std::optional<AnalysisWindow> iterationWindow(const model::Trace& trace);
 inline constexpr std::int64_t kWarmUpFactor = 5;
+// The family of an iteration range's name: the name with its number folded ("step 3" ->
+// "step #", "ProfilerStep#551" -> "ProfilerStep#"), as an Iterations window's name has it; empty
+// for a name that marks no iteration (see iterationWindow for the names that do).
+std::string iterationFamily(std::string_view rangeName);
+// The host's NVTX ranges of one iteration family, of the one host thread that has the most of
+// them among `processes` (every process when empty), in start order: the iterations an
+// Iterations window spans (its warm-ups included: it leaves them out by its start). Empty when
+// there are none.
+std::vector<model::SliceRef> iterationRanges(const model::Trace& trace, std::string_view family,
+                                             std::span<const model::ProcessIndex> processes = {});
 // A default window leaves out start-up or tear-down only when it is at least this share of the GPU
 // work's extent, in percent.
 inline constexpr double kMinLeftOutPct = 5.0;
@@ -156,6 +167,25 @@ std::optional<AnalysisWindow> steadyStateWindow(const model::Trace& trace);
 // start-up and tear-down outside the window are named in leftOut. Nullopt when no graph is launched
 // 3 times, and for a merged job whose ranks share no clock. The rule is in GraphLaunchWindow.cpp.
 std::optional<AnalysisWindow> graphLaunchWindow(const model::Trace& trace);
+
+// One launch of a CUDA graph of a replay loop: the launch call and the GPU ops it ran.
+struct GraphLaunch {
+    model::SliceRef call;             // the cudaGraphLaunch (cuGraphLaunch) call
+    model::ProcessIndex process = 0;  // the call's
+    model::TimeNs callNs = 0;         // the call's start
+    model::TimeNs firstOpNs = 0;      // its first GPU op's start
+    model::TimeNs lastOpEndNs = 0;    // its last GPU op's end
+    std::uint32_t ops = 0;
+    std::uint32_t graphId = 0;  // 0 where the producer records no graph ids (Kineto)
+    // Which of the loop's graphs it launched (0-based, in the order of the graphs' keys), and
+    // which launch of that graph it is (1-based, in call order, warm-ups included).
+    std::uint32_t loopGraph = 0;
+    std::uint32_t number = 0;
+};
+// Every launch of the graphs graphLaunchWindow's loop replays (the graph launched most often,
+// and any launched at least half as often), in call order, warm-ups included; empty where
+// graphLaunchWindow finds no loop.
+std::vector<GraphLaunch> loopGraphLaunches(const model::Trace& trace);
 
 // How many leading iterations of `durationsNs` (in order) are warm-up: each more than
 // kWarmUpFactor times the median of those after it, while at least two remain.
