@@ -80,12 +80,13 @@ bool DockLayout::restore(const QByteArray& state) {
     return m_restored;
 }
 
-void DockLayout::setComparing(bool comparing) {
-    // Compare needs the height for two timelines and its charts.
-    if (comparing == m_comparing)
+void DockLayout::setTallCentre(bool tall) {
+    // Compare needs the height for two timelines and its charts, the Summary for its charts and
+    // tables (which hold the findings and kernels the bottom docks would show).
+    if (tall == m_tallCentre)
         return;
-    m_comparing = comparing;
-    if (comparing) {
+    m_tallCentre = tall;
+    if (tall) {
         m_parked.clear();
         for (QDockWidget* dock : {m_diagnostics, m_statistics, m_events, m_find}) {
             if (!dock->isHidden()) {

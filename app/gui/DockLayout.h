@@ -45,8 +45,9 @@ public:
     void keepAsDefault();
     // A saved QMainWindow state; true when it applied (its dock sizes are then the user's).
     bool restore(const QByteArray& state);
-    // Compare is shown (or not): the bottom docks step aside (or come back as they were).
-    void setComparing(bool comparing);
+    // A tab that needs the window's height is shown (Compare, the Summary), or not: the bottom
+    // docks step aside (or come back as they were).
+    void setTallCentre(bool tall);
     // The Run dock: shown while a run is current (or, before any, when a GPU can run one), unless
     // the user showed or hid it in the View menu.
     void showRunDockFor(bool runs);
@@ -68,7 +69,7 @@ private:
     QDockWidget* m_find = nullptr;
     QDockWidget* m_ranks = nullptr;
     std::vector<QDockWidget*> m_parked;  // hidden while Compare is shown
-    bool m_comparing = false;
+    bool m_tallCentre = false;
     bool m_runDockChosen = false;  // the user showed or hid it (View menu): it stays so
     QByteArray m_default;          // the docks as a fresh start arranges them
     bool m_restored = false;       // a saved layout was applied: its dock sizes are the user's

@@ -143,6 +143,12 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(
         out->ranks = std::make_shared<const analysis::RankStats>(
             analysis::computeRankStats(trace, result->window(), rankOptions));
     }
+    if (cancelled())
+        return nullptr;
+    auto figures = analysis::computeSummary(trace, *result, {}, cancel);
+    if (!figures)
+        return nullptr;
+    out->figures = std::make_shared<const analysis::Summary>(std::move(*figures));
     out->result = std::move(result);
     return out;
 }

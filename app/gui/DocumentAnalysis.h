@@ -8,6 +8,7 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/Ranks.h"
+#include "analysis/Summary.h"
 #include "model/Trace.h"
 #include "ui/timeline/Overlays.h"
 
@@ -24,6 +25,9 @@ struct DocumentAnalysis {
     // A job of several ranks opened together: the cross-rank analysis over the same window
     // (null for a trace of one process or one rank).
     std::shared_ptr<const analysis::RankStats> ranks;
+    // The Summary view's figures over the same window (iterations, utilisation over time,
+    // operators, memory, ranks).
+    std::shared_ptr<const analysis::Summary> figures;
     // Where the GPU did most of its work (see gpuFocusRange); empty when the whole trace is.
     std::optional<std::pair<model::TimeNs, model::TimeNs>> focus;
 };

@@ -101,6 +101,8 @@ private:
                     m_window.timeline()->dropFlag(flag.timeNs, QString::fromStdString(flag.name));
                 if (m_options.showEvents)
                     m_window.showEvents();
+                if (m_options.summaryPage)
+                    m_window.showSummary(*m_options.summaryPage);
                 if (!m_options.findText.empty()) {
                     m_window.find(QString::fromStdString(m_options.findText));
                     m_window.findPanel()->findNext();  // the first match, selected and in view

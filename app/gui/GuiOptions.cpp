@@ -48,6 +48,8 @@ const char* guiUsage() {
   --compare-with FILE  put the trace FILE beside the --open one in Compare
   --find TEXT          search the trace for slices named like TEXT (the Find panel)
   --events             show the events table (every slice, sortable) at start
+  --summary[=PAGE]     show the Summary at start, on PAGE: overview (the default), kernels,
+                       operators, memory or ranks
   --select START:END   select and analyse that time (ms since the trace's start), as a drag on
                        the ruler does: the statistics show each row's work in it
   --flag MS[:NAME]     drop a flag on the timeline at MS ms since the trace's start (repeatable)
@@ -149,6 +151,17 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
                  colon == std::string::npos ? std::string() : v.substr(colon + 1)});
         } else if (arg == "--events") {
             options.showEvents = true;
+        } else if (arg == "--summary") {
+            // The page only inline (--summary=kernels): a bare --summary takes no argument.
+            static const char* kPages[] = {"overview", "kernels", "operators", "memory", "ranks"};
+            const std::string page = hasInlineValue ? inlineValue : std::string("overview");
+            const auto* at = std::find(std::begin(kPages), std::end(kPages), page);
+            if (at == std::end(kPages))
+                return usageError(
+                    "--summary's page must be overview, kernels, operators, memory "
+                    "or ranks, got '" +
+                    page + "'");
+            options.summaryPage = static_cast<int>(at - std::begin(kPages));
         } else if (arg == "--run") {
             options.run = true;
         } else if (arg == "--compare") {

@@ -25,6 +25,9 @@ struct GuiOptions {
     std::string screenshotPath;   // save the window there once loading/running is done, then exit
     std::string findText;         // Edit > Find at start: search the opened trace for it
     bool showEvents = false;      // bring the events table to the front at start
+    // --summary[=PAGE]: show the Summary at start, on that page (0 Overview, 1 Kernels, 2
+    // Operators, 3 Memory, 4 Ranks).
+    std::optional<int> summaryPage;
     // --select START:END (ms since the trace's start): select and analyse that time at start.
     std::optional<model::TimeRange> selectRange;
     // --flag MS[:NAME] (repeatable): flags dropped on the timeline at start (ms since the trace's

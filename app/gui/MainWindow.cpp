@@ -213,6 +213,10 @@ QDockWidget* MainWindow::eventsDock() const {
     return m_views->docks().eventsDock();
 }
 
+void MainWindow::showSummary(int page) {
+    m_views->showSummary(page);
+}
+
 void MainWindow::showEvents() {
     m_views->showEvents();
 }

@@ -20,6 +20,10 @@ class QComboBox;
 class QDockWidget;
 class QTabWidget;
 
+namespace wl::ui::summary {
+class SummaryView;
+}
+
 namespace wl::ui {
 class CompareView;
 class DetailsPanel;
@@ -131,12 +135,16 @@ public:
     ui::DiagnosticsPanel* diagnostics() const { return m_views->diagnostics(); }
     ui::StatisticsView* statistics() const { return m_views->statistics(); }
     ui::CompareView* compareView() const { return m_views->compare(); }
+    ui::summary::SummaryView* summaryView() const { return m_views->summary(); }
     ui::FindPanel* findPanel() const { return m_views->find(); }
     QDockWidget* findDock() const;
     ui::EventsPanel* eventsPanel() const { return m_views->events(); }
     QDockWidget* eventsDock() const;
     // Brings the events table to the front (View > Events).
     void showEvents();
+    // The Summary tab brought forward, on page `page` (Overview, Kernels, Operators, Memory,
+    // Ranks).
+    void showSummary(int page);
     // Edit > Find (Ctrl+F): shows the Find panel and puts the cursor in its query field.
     void showFind();
     // Shows the Find panel and searches the current trace for `text` (the command line's --find).

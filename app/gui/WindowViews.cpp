@@ -21,6 +21,7 @@
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
 #include "ui/ranks/RankPanel.h"
+#include "ui/summary/SummaryView.h"
 #include "ui/timeline/OverviewStrip.h"
 #include "ui/timeline/RowArrangement.h"
 #include "ui/timeline/TimelineView.h"
@@ -56,6 +57,10 @@ void WindowViews::createCentre(QMainWindow& window) {
     m_timeline = new ui::TimelineView(m_tabs);
     m_timeline->setFocusPolicy(Qt::StrongFocus);
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    // The Summary's charts need the room of the middle more than a dock's strip (1024x700 leaves
+    // a bottom dock under 200 px): a tab beside the timeline.
+    m_summary = new ui::summary::SummaryView(m_tabs);
+    m_tabs->addTab(m_summary, tr("Summary"));
     // The whole trace in one strip over the timeline, its time area aligned with the timeline's
     // (the tab pages have no margins); out of the way while Compare is shown.
     m_overview = new ui::OverviewStrip(m_timeline, central);
@@ -81,10 +86,10 @@ void WindowViews::connectViews() {
                 if (showsCurrentDocument())
                     showSlicesOnTimeline(kernels);
             });
-    // Compare needs the height for two timelines and its charts: the bottom docks step aside
-    // while it is shown and come back with the timeline.
+    // Compare needs the height for two timelines and its charts, the Summary for its charts: the
+    // bottom docks step aside while either is shown and come back with the timeline.
     connect(m_tabs, &QTabWidget::currentChanged, this,
-            [this] { m_docks->setComparing(m_compare && m_tabs->currentWidget() == m_compare); });
+            [this] { m_docks->setTallCentre(m_tabs->currentWidget() != m_timeline); });
     connect(m_diagnostics, &ui::DiagnosticsPanel::evidenceActivated, this,
             &WindowViews::showSlicesOnTimeline);
     connect(m_statistics, &ui::StatisticsView::kernelActivated, this, [this](model::StringId name) {
@@ -112,6 +117,22 @@ void WindowViews::connectViews() {
             });
     connect(m_diagnostics, &ui::DiagnosticsPanel::gapThresholdChanged, this,
             &WindowViews::gapThresholdChanged);
+    // A bar or point of a Summary chart: its span selected on the timeline, which the analysis
+    // then describes (as a drag would); its slices selected and fitted.
+    connect(m_summary, &ui::summary::SummaryView::rangeActivated, this,
+            [this](model::TimeRange range) {
+                if (!showsCurrentDocument() || range.empty())
+                    return;
+                m_tabs->setCurrentWidget(m_timeline);
+                const model::TimeNs margin = std::max<model::TimeNs>(range.durationNs() / 10, 1);
+                m_timeline->setVisibleRange(range.startNs - margin, range.endNs + margin);
+                emit timeSelected(range, {});
+            });
+    connect(m_summary, &ui::summary::SummaryView::slicesActivated, this,
+            [this](const std::vector<model::SliceRef>& refs) {
+                if (showsCurrentDocument() && !refs.empty())
+                    showSlicesOnTimeline(refs);
+            });
 
     connect(m_timeline, &ui::TimelineView::sliceSelected, this, [this](model::SliceRef ref) {
         showSliceDetails(m_timeline->trace(), ref);
@@ -152,6 +173,7 @@ void WindowViews::showDocument(const TraceDocument& doc, const ui::RowArrangemen
     m_events->setTrace(doc.trace);
     m_diagnostics->setAnalysis(doc.trace, nullptr);
     m_statistics->clear();
+    m_summary->clear();
     m_tabs->setCurrentWidget(m_timeline);
     m_timeline->setFocus();  // W/S/A/D work at once
 }
@@ -173,6 +195,7 @@ void WindowViews::showAnalysis(const TraceDocument& doc, const DocumentAnalysis&
     m_diagnostics->setGapThresholdUs(static_cast<double>(gapThresholdNs) /
                                      static_cast<double>(model::kNsPerUs));
     m_statistics->setStatistics(analysis.result->statistics, doc.trace);
+    m_summary->setAnalysis(doc.trace, analysis.result, analysis.figures, analysis.ranks);
     // A job of several ranks: the Ranks tab shows them side by side (brought forward the first
     // time a job is shown); otherwise it goes away.
     m_ranks->setStats(doc.trace, analysis.ranks);
@@ -313,6 +336,11 @@ void WindowViews::find(const QString& text, bool regex) {
     m_docks->findDock()->show();
     m_docks->findDock()->raise();
     m_find->setQuery({text, regex});
+}
+
+void WindowViews::showSummary(int page) {
+    m_tabs->setCurrentWidget(m_summary);
+    m_summary->setCurrentIndex(page);
 }
 
 void WindowViews::showEvents() {

@@ -16,6 +16,10 @@
 class QMainWindow;
 class QTabWidget;
 
+namespace wl::ui::summary {
+class SummaryView;
+}
+
 namespace wl::ui {
 class CompareView;
 class DetailsPanel;
@@ -37,9 +41,9 @@ class MessageBar;
 class RunPanel;
 
 // The window's views and how they follow one another: the message bar, the overview strip and
-// the tabs (the timeline, and Compare from the first comparison) in the middle, the panels in
-// their docks (run, details, diagnostics, statistics, events, find, ranks; DockLayout places
-// them). A slice selected anywhere shows in Details, a search's matches on the timeline, a
+// the tabs (the timeline, the Summary, and Compare from the first comparison) in the middle, the
+// panels in their docks (run, details, diagnostics, statistics, events, find, ranks; DockLayout
+// places them). A slice selected anywhere shows in Details, a search's matches on the timeline, a
 // finding's evidence or a kernel's launches are zoomed to, and so on: the wiring between views
 // lives here. What needs a document's analysis (a new analysis window, the gap threshold) is
 // asked for with a signal; the window passes it to the DocumentController. GUI thread.
@@ -64,6 +68,7 @@ public:
     ui::FindPanel* find() const { return m_find; }
     ui::RankPanel* ranks() const { return m_ranks; }
     ui::CompareView* compare() const { return m_compare; }  // null before the first comparison
+    ui::summary::SummaryView* summary() const { return m_summary; }
     DockLayout& docks() const { return *m_docks; }
 
     // Shows `doc`'s trace in every view (nothing analysed yet), with its rows arranged as the
@@ -98,6 +103,8 @@ public:
     // The Find panel brought forward, searching for `text` (the command line's --find).
     void find(const QString& text, bool regex);
     void showEvents();
+    // The Summary tab brought forward, on page `page` (its tab index).
+    void showSummary(int page);
 
 signals:
     // A time range was selected on the timeline (of `tracks` only, when not empty).
@@ -124,6 +131,7 @@ private:
     ui::TimelineView* m_timeline = nullptr;
     ui::OverviewStrip* m_overview = nullptr;
     ui::CompareView* m_compare = nullptr;  // created by the first comparison
+    ui::summary::SummaryView* m_summary = nullptr;
     RunPanel* m_runPanel = nullptr;
     ui::DetailsPanel* m_details = nullptr;
     ui::DiagnosticsPanel* m_diagnostics = nullptr;

@@ -4,9 +4,10 @@
 # the import benchmark in docs/PERFORMANCE.md.
 #
 # Usage: python3 torch_profiler_export.py OUT.pt.trace.json [--steps 2000] [--warmup 5]
-#            [--profiler-steps] [--profile-memory]
-# --profiler-steps marks each step as the profiler's tutorials do (prof.step(): ProfilerStep#N
-# ranges); --profile-memory records the caching allocator's events ([memory] instants).
+#            [--profiler-steps] [--profile-memory] [--dataloader]
+# --profiler-steps marks each step as the profiler's tutorials do (a schedule and prof.step():
+# ProfilerStep#N ranges); --profile-memory records the caching allocator's events ([memory]
+# instants).
 #        [--batch-size 64]
 # Prints the file's size and its event, kernel, copy and memset counts.
 
@@ -30,6 +31,9 @@ def main():
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--profiler-steps", action="store_true")
     parser.add_argument("--profile-memory", action="store_true")
+    parser.add_argument("--dataloader", action="store_true",
+                        help="take the batches from a torch.utils.data.DataLoader, as most "
+                             "training scripts do (the profiler marks its fetches)")
     args = parser.parse_args()
 
     if not torch.cuda.is_available():
@@ -45,9 +49,26 @@ def main():
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     model.train()
 
+    loader = None
+    if args.dataloader:
+        dataset = torch.utils.data.TensorDataset(images.flatten(0, 1), labels.flatten(0, 1))
+        loader = torch.utils.data.DataLoader(dataset, batch_size=args.batch_size, shuffle=True,
+                                             pin_memory=True, drop_last=True)
+
+    def batches():
+        while True:
+            for batch in loader:
+                yield batch
+
+    source = batches() if loader is not None else None
+
     def train_step(b):
-        x = images[b % n_batches].to(device, non_blocking=True)
-        y = labels[b % n_batches].to(device, non_blocking=True)
+        if source is not None:
+            cpu_x, cpu_y = next(source)
+        else:
+            cpu_x, cpu_y = images[b % n_batches], labels[b % n_batches]
+        x = cpu_x.to(device, non_blocking=True)
+        y = cpu_y.to(device, non_blocking=True)
         optimizer.zero_grad(set_to_none=True)
         loss = F.cross_entropy(model(x), y)
         loss.backward()
@@ -58,9 +79,17 @@ def main():
         train_step(b).item()
     torch.cuda.synchronize()
 
+    # The profiler writes ProfilerStep#N ranges only under a schedule (as its tutorials use it):
+    # one warm-up step, then every other step active, the trace written when they end.
+    schedule = None
+    on_ready = None
+    if args.profiler_steps:
+        schedule = torch.profiler.schedule(wait=0, warmup=1, active=args.steps - 1, repeat=1)
+        on_ready = lambda p: p.export_chrome_trace(args.output)
     t0 = time.perf_counter()
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
-                 record_shapes=True, profile_memory=args.profile_memory) as prof:
+                 record_shapes=True, profile_memory=args.profile_memory, schedule=schedule,
+                 on_trace_ready=on_ready) as prof:
         for step in range(args.steps):
             loss = train_step(step)
             if step % 50 == 0:
@@ -69,7 +98,8 @@ def main():
                 prof.step()
         torch.cuda.synchronize()
     t1 = time.perf_counter()
-    prof.export_chrome_trace(args.output)
+    if not args.profiler_steps:
+        prof.export_chrome_trace(args.output)
     t2 = time.perf_counter()
 
     with open(args.output) as f:

@@ -9,8 +9,9 @@
 
 namespace wl::ui {
 
-// The statistics of a trace as a table: per kernel name (count, total, mean, min, max, % of GPU
-// time, then the name: numbers line up on the left, long names get the rest of the width) or per
+// The statistics of a trace as a table: per kernel name (count, total, mean, median, p95, std-dev,
+// min, max, % of GPU time, the launch configuration, registers, theoretical occupancy, tensor
+// cores, then the name: numbers line up on the left, long names get the rest of the width) or per
 // copy kind (count, bytes, time, GB/s). Kernels are named by their short names unless
 // setFullKernelNames(true); the tooltip always gives the full demangled name. Display text is
 // formatted; kSortRole gives the raw number so a QSortFilterProxyModel sorts numerically. Holds a
@@ -19,7 +20,27 @@ class StatisticsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Table { Kernels, Copies };
-    enum KernelColumn { kCount, kTotal, kMean, kMin, kMax, kPct, kName, kKernelColumns };
+    enum KernelColumn {
+        kCount,
+        kTotal,
+        kMean,
+        kMedian,
+        kP95,
+        kStdDev,
+        kMin,
+        kMax,
+        kPct,
+        kGrid,
+        kBlock,
+        kRegisters,
+        kOccupancy,
+        kTensorCores,
+        kName,
+        kKernelColumns
+    };
+    // The columns from kGrid to kTensorCores: how each kernel was launched (the Summary shows
+    // them; the Statistics dock, narrower, leaves them out).
+    static bool isLaunchColumn(int column) { return column >= kGrid && column <= kTensorCores; }
     static constexpr int kSortRole = cells::kSortRole;
 
     explicit StatisticsModel(Table table, QObject* parent = nullptr);

@@ -93,6 +93,10 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     // start (namespace, library prefix) and the end (tile sizes, layout) both stay readable.
     m_kernelTable->setTextElideMode(Qt::ElideMiddle);
     m_kernelTable->setWordWrap(false);
+    // The launch configuration is the Summary's (Kernels): a dock this narrow keeps the timings.
+    for (int c = 0; c < StatisticsModel::kKernelColumns; ++c) {
+        m_kernelTable->setColumnHidden(c, StatisticsModel::isLaunchColumn(c));
+    }
     connect(m_kernelTable, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const QModelIndex source = m_kernelProxy->mapToSource(index);
         if (const analysis::KernelStats* k = m_kernels->kernelAt(source.row())) {

@@ -151,6 +151,7 @@ void BarChart::rebuild() {
     m_chart->addSeries(series);
 
     m_categoryAxis = new QBarCategoryAxis;
+    m_categoryAxis->setTruncateLabels(false);  // elided here, in the middle (relabel)
     auto* valueAxis = new QValueAxis;
     m_valueAxis = valueAxis;
     // Room after the longest bar for its label; a fixed end (a percentage) stays as it is.
@@ -164,6 +165,8 @@ void BarChart::rebuild() {
     } else {
         setNiceRange(valueAxis, maxValue, m_spec.stacked ? 0.0 : 0.3);
     }
+    m_baseMax = valueAxis->max();
+    m_baseStep = valueAxis->tickInterval();
     // Values carry their unit beside the bars; stacked bars have only the axis to say it.
     if (m_spec.stacked) {
         valueAxis->setTitleText(m_spec.unit);
@@ -216,17 +219,45 @@ void BarChart::placeLabels() {
             }
         }
     }
-    // A narrow chart: a longer axis makes room for the labels (once; the plot area keeps its size).
-    if (m_valueAxis != nullptr && plot.width() > 0.0 && neededMax > m_valueAxis->max() * 1.001 &&
-        !m_widening) {
-        m_widening = true;
-        const double step = niceStep(neededMax, 4);
-        m_valueAxis->setRange(0.0, std::ceil(neededMax / step) * step);
-        if (m_spec.axisMax <= 0.0) {
-            m_valueAxis->setTickInterval(step);
+    // A narrow chart: a longer axis makes room for the labels; back to the data's own range when
+    // it is wide again.
+    if (m_valueAxis != nullptr && plot.width() > 0.0 && !m_widening) {
+        double target = m_baseMax;
+        double step = 0.0;
+        if (neededMax > m_baseMax * 1.001) {
+            step = niceStep(neededMax, 4);
+            target = std::ceil(neededMax / step) * step;
         }
-        placeLabels();
-        m_widening = false;
+        if (std::abs(target - m_valueAxis->max()) > 1e-3 * std::max(target, 1e-12)) {
+            m_widening = true;
+            m_valueAxis->setRange(0.0, target);
+            if (m_spec.axisMax <= 0.0) {
+                m_valueAxis->setTickInterval(step > 0.0 ? step : m_baseStep);
+            }
+            placeLabels();
+            m_widening = false;
+        }
+    }
+    // Vertical bars too narrow for their labels (a histogram's many bins): the values on hover
+    // only, the unit on the axis.
+    if (!m_spec.horizontal && !m_labels.empty()) {
+        const double bandPx =
+            plot.width() / std::max<double>(double(m_spec.categories.size()), 1.0);
+        double widest = 0.0;
+        for (const auto& labels : m_labels) {
+            for (const QGraphicsSimpleTextItem* label : labels) {
+                widest = std::max(widest, label->boundingRect().width());
+            }
+        }
+        const bool fits = widest <= bandPx * kBarWidth / double(m_labels.size()) + 2 * kGapPx;
+        for (const auto& labels : m_labels) {
+            for (QGraphicsSimpleTextItem* label : labels) {
+                label->setVisible(fits);
+            }
+        }
+        if (m_valueAxis != nullptr) {
+            m_valueAxis->setTitleText(fits ? QString() : m_spec.unit);
+        }
     }
 }
 
@@ -248,9 +279,11 @@ void BarChart::relabel() {
     }
     const int n = int(m_spec.categories.size());
     const QFont font = m_categoryAxis->labelsFont();
-    // Horizontal: names get up to 40% of the width; vertical: each its share of the width.
-    const int widthPx = m_spec.horizontal ? std::max(width() * 2 / 5, 80)
-                                          : std::max((width() - 60) / std::max(n, 1) - 6, 24);
+    // Horizontal: names get up to 40% of the width. Vertical: each its share of the width, or,
+    // turned upright when that is too narrow, a third of the height.
+    const int shareOfWidthPx = (width() - 60) / std::max(n, 1) - 6;
+    const int widthPx = m_spec.horizontal ? std::max(width() * 2 / 5 - 8, 80)
+                                          : std::max({shareOfWidthPx, height() / 3, 24});
     m_drawn.clear();
     for (const QString& name : m_spec.categories) {
         QString drawn = elideMiddle(name, widthPx, font);
@@ -266,6 +299,15 @@ void BarChart::relabel() {
     }
     m_categoryAxis->clear();
     m_categoryAxis->append(shown);
+    // Vertical bars too narrow for their names (a bar per iteration): the names turned upright.
+    if (!m_spec.horizontal) {
+        const QFontMetrics metrics(font);
+        int widest = 0;
+        for (const QString& name : m_drawn) {
+            widest = std::max(widest, metrics.horizontalAdvance(name));
+        }
+        m_categoryAxis->setLabelsAngle(widest + 4 > std::max(shareOfWidthPx, 1) ? -90 : 0);
+    }
 }
 
 QStringList BarChart::drawnCategories() const {

@@ -87,6 +87,8 @@ private:
     QBarCategoryAxis* m_categoryAxis = nullptr;
     QValueAxis* m_valueAxis = nullptr;
     bool m_widening = false;  // placeLabels is lengthening the axis
+    double m_baseMax = 0.0;   // the value axis' end and tick step for the data alone
+    double m_baseStep = 0.0;
     QStringList m_drawn;  // as shown, in the spec's order
     // Per series, per category in the spec's order: the value written beside its bar.
     std::vector<std::vector<QGraphicsSimpleTextItem*>> m_labels;

@@ -36,7 +36,7 @@ TEST(StatisticsModel, PassesTheModelTester) {
     kernels.setStatistics(sampleStatistics());
     copies.setStatistics(sampleStatistics());
     EXPECT_EQ(kernels.rowCount(), 3);
-    EXPECT_EQ(kernels.columnCount(), 7);
+    EXPECT_EQ(kernels.columnCount(), 15);
     EXPECT_EQ(copies.rowCount(), 2);
     EXPECT_EQ(copies.columnCount(), 6);
     kernels.clear();
@@ -60,8 +60,12 @@ TEST(StatisticsModel, CellsAreFormattedAndRawForSorting) {
             .toDouble(),
         100.0 * 10'000 / 20'000);
     EXPECT_EQ(kernels.headerData(0, Qt::Horizontal).toString(), "Count");
-    EXPECT_EQ(kernels.headerData(5, Qt::Horizontal).toString(), "% GPU time");
-    EXPECT_EQ(kernels.headerData(6, Qt::Horizontal).toString(), "Kernel");
+    EXPECT_EQ(kernels.headerData(StatisticsModel::kMedian, Qt::Horizontal).toString(), "Median");
+    EXPECT_EQ(kernels.headerData(StatisticsModel::kPct, Qt::Horizontal).toString(), "% GPU time");
+    EXPECT_EQ(kernels.headerData(StatisticsModel::kName, Qt::Horizontal).toString(), "Kernel");
+    EXPECT_TRUE(kernels.headerData(StatisticsModel::kTensorCores, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains("name"));
     EXPECT_EQ(kernels.data(kernels.index(0, StatisticsModel::kName), Qt::TextAlignmentRole).toInt(),
               int(Qt::AlignLeft | Qt::AlignVCenter));
     EXPECT_EQ(
