@@ -194,10 +194,10 @@ std::optional<OperatorTable> operatorTable(const model::Trace& trace, const Anal
                 continue;
             std::string shapes;
             const std::string_view args = trace.extraArgs(*c.slice);
-            for (const std::string_view key : kInputDims) {
-                if (args.find(key) == std::string_view::npos)
+            for (const std::string_view dimsKey : kInputDims) {
+                if (args.find(dimsKey) == std::string_view::npos)
                     continue;
-                if (auto dims = keptArg(args, key)) {
+                if (auto dims = keptArg(args, dimsKey)) {
                     shapes = std::move(*dims);
                     anyShapes = true;
                     break;
