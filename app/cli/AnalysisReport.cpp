@@ -164,8 +164,9 @@ void appendSummaryJson(io::JsonWriter& out, const model::Trace& trace, const ana
     out.endObject();
 }
 
-// "Iterations (NVTX ranges): 50, 2.49 ms on average; of their time: Kernel 19.9%, ..." (the
-// parts' shares of the iterations' summed time; parts that took none left out).
+// "Iterations (NVTX ranges): 50, 2.49 ms on average" and "of their time: Kernel 19.9%, ..." (the
+// parts' shares of the iterations' summed time; parts that took none left out); for a window
+// without iterations, its own.
 void printIterationsText(std::ostream& out, const analysis::Summary& s) {
     if (s.iterations.empty())
         return;
@@ -176,24 +177,24 @@ void printIterationsText(std::ostream& out, const analysis::Summary& s) {
         for (std::size_t p = 0; p < analysis::kStepPartCount; ++p)
             parts[p] += it.partNs[p];
     }
-    const char* source = "";
+    const auto count = static_cast<model::TimeNs>(s.iterations.size());
     switch (s.iterationSource) {
-        case analysis::IterationSource::NvtxRanges:
-            source = "NVTX ranges";
-            break;
-        case analysis::IterationSource::GraphLaunches:
-            source = "CUDA graph launches";
-            break;
-        case analysis::IterationSource::Repeats:
-            source = "repeats of the steady state";
-            break;
         case analysis::IterationSource::Window:
-            source = "none marked: the window as one";
+            out << "Iterations: none marked; the window, " << analysis::formatDuration(totalNs)
+                << "\n  of its time:";
+            break;
+        case analysis::IterationSource::NvtxRanges:
+        case analysis::IterationSource::GraphLaunches:
+        case analysis::IterationSource::Repeats:
+            out << "Iterations ("
+                << (s.iterationSource == analysis::IterationSource::NvtxRanges ? "NVTX ranges"
+                    : s.iterationSource == analysis::IterationSource::GraphLaunches
+                        ? "CUDA graph launches"
+                        : "repeats of the steady state")
+                << "): " << s.iterations.size() << ", " << analysis::formatDuration(totalNs / count)
+                << " on average\n  of their time:";
             break;
     }
-    const auto count = static_cast<model::TimeNs>(s.iterations.size());
-    out << "Iterations (" << source << "): " << s.iterations.size() << ", "
-        << analysis::formatDuration(totalNs / count) << " on average\n  of their time:";
     bool first = true;
     for (std::size_t p = 0; p < analysis::kStepPartCount; ++p) {
         if (parts[p] == 0 || totalNs == 0)

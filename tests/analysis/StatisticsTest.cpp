@@ -347,6 +347,29 @@ TEST(Statistics, MostUsedLaunchConfigurationAndItsOccupancy) {
     EXPECT_LT(s.kernels[0].theoreticalOccupancyPct, 0.0);
 }
 
+// A kernel sized to its input has many configurations: the most used still wins, the first seen
+// on a tie.
+TEST(Statistics, MostUsedOfManyLaunchConfigurations) {
+    test::HandTrace t;
+    model::TimeNs at = 0;
+    for (std::int32_t grid = 20; grid >= 1; --grid) {
+        t.kernel(1, at, at + 10, -1, "sized", test::launchConfig(grid, 128));
+        t.kernel(1, at + 20, at + 30, -1, "all once", test::launchConfig(grid, 64));
+        at += 100;
+    }
+    t.kernel(1, at, at + 10, -1, "sized", test::launchConfig(7, 128));
+    t.kernel(1, at + 20, at + 30, -1, "sized", test::launchConfig(9, 128));
+    t.kernel(1, at + 40, at + 50, -1, "sized", test::launchConfig(7, 128));
+    const auto trace = t.finish();
+    const Statistics s = computeStatistics(*trace, GpuOps(*trace), AnalysisWindow{});
+    ASSERT_EQ(s.kernels.size(), 2u);
+    EXPECT_EQ(s.kernels[0].name, "sized");
+    EXPECT_EQ(s.kernels[0].grid[0], 7);  // 3 launches, grid 9 2
+    EXPECT_EQ(s.kernels[1].name, "all once");
+    EXPECT_EQ(s.kernels[1].grid[0], 20);  // each once: the first seen
+    EXPECT_EQ(s.kernels[1].block[0], 64);
+}
+
 TEST(Statistics, TensorCoreKernelsSaySo) {
     test::HandTrace t;
     t.kernel(1, 0, 10, -1,

@@ -14,12 +14,15 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <map>
 #include <numeric>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/Analysis.h"
 #include "analysis/Summary.h"
+#include "io/RankJob.h"
 #include "io/TraceFile.h"
 #include "support/TestData.h"
 
@@ -297,6 +300,44 @@ TEST(SummaryOfRealTraces, OperatorsWithInputShapes) {
                    26094000, 0, 0);
     expectOperator(s.operators.byNameAndShapes, "aten::stack", "[[],[]]", 12, 92821000, 898000, 0,
                    0);
+}
+
+// A job of two ranks merged on the hosts' wall clock (HTA's sampled ranks, tests/data/ranks): the
+// iterations are the first rank's steps, and each rank's breakdown adds up.
+TEST(SummaryOfRealTraces, AJobsFirstRankStepsAndEachRanksBreakdown) {
+    const std::vector<std::string> files = {test::dataPath("ranks/sampled_rank-0.json.gz"),
+                                            test::dataPath("ranks/sampled_rank-1.json.gz")};
+    const auto job = io::loadRankJob(files);
+    ASSERT_TRUE(job.ok()) << job.error().describe();
+    const model::Trace& trace = *job.value().trace;
+    const AnalysisResult result = analyzeTrace(trace);
+    const Summary s = summarize(trace, result);
+    EXPECT_EQ(s.iterationSource, IterationSource::NvtxRanges);
+    ASSERT_EQ(s.iterations.size(), 2u);
+    EXPECT_EQ(s.iterations[0].name, "ProfilerStep#551");
+    EXPECT_EQ(s.iterations[1].name, "ProfilerStep#552");
+    totals(s);  // each iteration's parts sum to its span
+    // Rank 0's own steps: the first starts with rank 0's "ProfilerStep#551", not rank 1's.
+    std::map<std::int32_t, TimeNs> stepStart;  // by rank
+    for (const model::Track& track : trace.tracks()) {
+        const model::Process& p = trace.processes()[track.process];
+        if (p.deviceId >= 0 || track.kind != model::TrackKind::Nvtx)
+            continue;
+        for (const model::Slice& slice : track.slices) {
+            if (trace.str(slice.nameId) == "ProfilerStep#551")
+                stepStart[p.rank] = slice.startNs;
+        }
+    }
+    ASSERT_EQ(stepStart.size(), 2u);
+    EXPECT_NE(stepStart[0], stepStart[1]);
+    EXPECT_EQ(s.iterations[0].range.startNs, stepStart[0]);
+    ASSERT_EQ(s.ranks.size(), 2u);
+    for (const RankTimeBreakdown& r : s.ranks) {
+        EXPECT_EQ(r.windowNs, result.window().durationNs()) << r.rank;  // one GPU each
+        EXPECT_GT(r.computeNs, 0) << r.rank;
+        EXPECT_GT(r.communicationNs, 0) << r.rank;
+        EXPECT_EQ(r.computeNs + r.communicationNs - r.overlapNs + r.otherNs, r.windowNs) << r.rank;
+    }
 }
 
 }  // namespace

@@ -33,7 +33,9 @@
 //    other imported host slices), but the loop's own: a range that holds a whole iteration mark
 //    (the iteration's range itself, a "train" range around every step) says which loop runs, not
 //    what the host did, and would leave nothing to Other. The mark an iteration is held to: its
-//    NVTX range; for graph launches, from one launch call to the next; for one bar, the window;
+//    NVTX range; for graph launches, from one launch call to the next (the last: to the end of
+//    its work), so the host's own wrapper of each call (CUDAGraph::replay) is host compute; for
+//    one bar, the window;
 //  - Other: the rest (the host outside any range and every GPU idle).
 // Each part is the covered time of a cumulative union minus the one before it, so the parts sum
 // exactly to the span.
@@ -159,6 +161,8 @@ std::vector<Mark> graphMarks(const model::Trace& trace, const AnalysisWindow& wi
             marks.back().loopTest.endNs = std::max(marks.back().loopTest.endNs, call.startNs);
         marks.push_back(std::move(m));
     }
+    if (!marks.empty())  // the last launch: from its call to the end of its work
+        marks.back().loopTest.endNs = std::max(marks.back().loopTest.endNs, marks.back().gpuEndNs);
     return marks;
 }
 

@@ -30,6 +30,8 @@
 #include "analysis/OperatorStats.h"
 
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -45,6 +47,70 @@ namespace {
 
 // The PyTorch profiler's input shapes: "Input Dims" since 1.9, "Input dims" before.
 constexpr std::string_view kInputDims[] = {"Input Dims", "Input dims"};
+constexpr std::string_view kInputDimsMembers[] = {R"("Input Dims":)", R"("Input dims":)"};
+
+// The value of the array member that starts at members[at] (a '['), as written; empty when it is
+// not well formed.
+std::string_view arrayAt(std::string_view members, std::size_t at) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = at; i < members.size(); ++i) {
+        const char c = members[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[') {
+            ++depth;
+        } else if (c == ']' && --depth == 0) {
+            return members.substr(at, i + 1 - at);
+        }
+    }
+    return {};
+}
+
+// A call's input shapes as kept with it (a view into the trace's args, or into `owned` when they
+// had to be read by keptArg); empty when it has none. The importer keeps an imported file's
+// members without white space, so the member is found as written; anything else (white space
+// after the colon, a value that is no array) is read by keptArg.
+std::string_view inputShapes(std::string_view args, std::deque<std::string>& owned) {
+    for (std::size_t k = 0; k < std::size(kInputDims); ++k) {
+        const std::string_view member = kInputDimsMembers[k];
+        for (std::size_t at = args.find(member); at != std::string_view::npos;
+             at = args.find(member, at + 1)) {
+            if (at > 0 && args[at - 1] != ',' && args[at - 1] != '{')
+                continue;  // inside another member's value
+            const std::size_t value = at + member.size();
+            if (value < args.size() && args[value] == '[') {
+                if (const std::string_view dims = arrayAt(args, value); !dims.empty())
+                    return dims;
+            }
+            break;
+        }
+        if (args.find(kInputDims[k]) != std::string_view::npos) {
+            if (auto dims = keptArg(args, kInputDims[k])) {
+                owned.push_back(std::move(*dims));
+                return owned.back();
+            }
+        }
+    }
+    return {};
+}
+
+// A row of the table by name and shapes.
+struct ShapesKey {
+    model::StringId nameId = 0;
+    std::string_view shapes;
+    bool operator==(const ShapesKey&) const = default;
+};
+struct ShapesKeyHash {
+    std::size_t operator()(const ShapesKey& k) const {
+        return std::hash<std::string_view>()(k.shapes) * 31 + k.nameId;
+    }
+};
 
 struct Call {
     model::TimeNs startNs = 0;
@@ -180,7 +246,8 @@ std::optional<OperatorTable> operatorTable(const model::Trace& trace, const Anal
         return std::nullopt;
 
     std::unordered_map<model::StringId, OperatorStats> byName;
-    std::map<std::pair<model::StringId, std::string>, OperatorStats> byShapes;
+    std::unordered_map<ShapesKey, OperatorStats, ShapesKeyHash> byShapes;
+    std::deque<std::string> ownedShapes;  // those keptArg read (the rest are views of the trace)
     bool anyShapes = false;
     for (auto& [key, thread] : threads) {
         walk(thread);
@@ -192,18 +259,9 @@ std::optional<OperatorTable> operatorTable(const model::Trace& trace, const Anal
             add(byName[c.slice->nameId], c);
             if (out.nvtxRanges)
                 continue;
-            std::string shapes;
-            const std::string_view args = trace.extraArgs(*c.slice);
-            for (const std::string_view key : kInputDims) {
-                if (args.find(key) == std::string_view::npos)
-                    continue;
-                if (auto dims = keptArg(args, key)) {
-                    shapes = std::move(*dims);
-                    anyShapes = true;
-                    break;
-                }
-            }
-            add(byShapes[{c.slice->nameId, std::move(shapes)}], c);
+            const std::string_view shapes = inputShapes(trace.extraArgs(*c.slice), ownedShapes);
+            anyShapes = anyShapes || !shapes.empty();
+            add(byShapes[{c.slice->nameId, shapes}], c);
         }
     }
     for (auto& [nameId, s] : byName) {
@@ -213,8 +271,8 @@ std::optional<OperatorTable> operatorTable(const model::Trace& trace, const Anal
     std::sort(out.byName.begin(), out.byName.end(), longerFirst);
     if (anyShapes) {
         for (auto& [key, s] : byShapes) {
-            s.name = std::string(trace.str(key.first));
-            s.inputShapes = key.second;
+            s.name = std::string(trace.str(key.nameId));
+            s.inputShapes = std::string(key.shapes);
             out.byNameAndShapes.push_back(std::move(s));
         }
         std::sort(out.byNameAndShapes.begin(), out.byNameAndShapes.end(), longerFirst);

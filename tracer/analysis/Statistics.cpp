@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -119,10 +120,24 @@ struct LaunchConfig {
     std::int32_t registers = 0;
     std::int32_t sharedBytes = 0;
     std::int32_t device = 0;
-    std::uint64_t launches = 0;
-    bool sameAs(const model::KernelDetail& k, std::int32_t onDevice) const {
-        return grid == k.grid && block == k.block && registers == k.registersPerThread &&
-               sharedBytes == k.sharedBytesPerBlock() && device == onDevice;
+    // Field by field (a defaulted comparison calls memcmp on the arrays: the cost of the sort).
+    auto fields() const {
+        return std::tie(grid[0], grid[1], grid[2], block[0], block[1], block[2], registers,
+                        sharedBytes, device);
+    }
+    bool operator==(const LaunchConfig& o) const { return fields() == o.fields(); }
+    bool operator<(const LaunchConfig& o) const { return fields() < o.fields(); }
+    // A well-mixed 64-bit digest: what the sort compares first (one compare, not nine).
+    std::uint64_t digest() const {
+        std::uint64_t h = 0;
+        for (const std::int32_t v : {grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                     registers, sharedBytes, device}) {
+            h += 0x9e3779b97f4a7c15ull + static_cast<std::uint32_t>(v);  // splitmix64 steps
+            h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+            h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+            h ^= h >> 31;
+        }
+        return h;
     }
 };
 
@@ -130,34 +145,81 @@ struct LaunchConfig {
 struct KernelAccumulator {
     KernelStats stats;
     std::vector<model::TimeNs> durationsNs;  // per launch (the pieces of a cut one summed)
-    std::vector<LaunchConfig> configs;       // in the order first seen
-    std::size_t lastConfig = 0;
+    // The launches' configurations as runs of one configuration, in launch order: a name's
+    // launches mostly repeat one configuration, so this stays short, and counting them costs a
+    // compare per launch; a kernel sized to its input (an elementwise kernel over tensors of many
+    // sizes: 400k configurations in the analysis benchmark's trace) costs a sort at the end, no
+    // lookup per launch.
+    struct Run {
+        LaunchConfig config;
+        std::uint64_t launches = 0;
+        std::size_t first = 0;  // the run's position: the order its configuration was seen in
+    };
+    std::vector<Run> runs;
+    static constexpr std::size_t kFewRuns = 16;
 
     void countLaunch(const model::KernelDetail& k, std::int32_t device) {
-        // A name's launches mostly repeat the last configuration: try it first.
-        if (lastConfig < configs.size() && configs[lastConfig].sameAs(k, device)) {
-            ++configs[lastConfig].launches;
-            return;
+        const LaunchConfig c{k.grid, k.block, k.registersPerThread, k.sharedBytesPerBlock(),
+                             device};
+        if (!runs.empty() && runs.back().config == c) {
+            ++runs.back().launches;
+        } else {
+            runs.push_back({c, 1, runs.size()});
         }
-        for (std::size_t i = 0; i < configs.size(); ++i) {
-            if (configs[i].sameAs(k, device)) {
-                ++configs[i].launches;
-                lastConfig = i;
-                return;
-            }
-        }
-        configs.push_back(
-            {k.grid, k.block, k.registersPerThread, k.sharedBytesPerBlock(), device, 1});
-        lastConfig = configs.size() - 1;
     }
-    // The configuration launched most often, the first seen on a tie; null when none is known.
-    const LaunchConfig* mostUsed() const {
-        const LaunchConfig* best = nullptr;
-        for (const LaunchConfig& c : configs) {
-            if (best == nullptr || c.launches > best->launches)
-                best = &c;
+    // The configuration launched most often, the first seen on a tie; nullopt when none is known.
+    std::optional<LaunchConfig> mostUsed() {
+        if (runs.empty())
+            return std::nullopt;
+        if (runs.size() <= kFewRuns) {
+            // A few runs (the usual case): count each configuration by its first run.
+            const Run* best = nullptr;
+            std::uint64_t bestLaunches = 0;
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                bool seen = false;
+                std::uint64_t launches = 0;
+                for (std::size_t j = 0; j < runs.size() && !seen; ++j) {
+                    if (runs[j].config == runs[i].config) {
+                        seen = j < i;
+                        launches += runs[j].launches;
+                    }
+                }
+                if (!seen && (best == nullptr || launches > bestLaunches)) {
+                    best = &runs[i];
+                    bestLaunches = launches;
+                }
+            }
+            return best->config;
         }
-        return best;
+        // Runs of one configuration together (by digest, then the configuration), the first
+        // seen first.
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> order;  // (digest, run)
+        order.reserve(runs.size());
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            order.emplace_back(runs[i].config.digest(), static_cast<std::uint32_t>(i));
+        std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+            if (a.first != b.first)
+                return a.first < b.first;
+            const LaunchConfig& ca = runs[a.second].config;
+            const LaunchConfig& cb = runs[b.second].config;
+            return ca != cb ? ca < cb : a.second < b.second;
+        });
+        const Run* best = nullptr;
+        std::uint64_t bestLaunches = 0;
+        for (std::size_t i = 0; i < order.size();) {
+            const Run& first = runs[order[i].second];  // the first seen of its configuration
+            std::uint64_t launches = 0;
+            std::size_t j = i;
+            for (; j < order.size() && runs[order[j].second].config == first.config; ++j)
+                launches += runs[order[j].second].launches;
+            if (best == nullptr || launches > bestLaunches ||
+                (launches == bestLaunches && first.first < best->first)) {
+                best = &first;
+                bestLaunches = launches;
+            }
+            i = j;
+        }
+        return best->config;
     }
 };
 
@@ -315,7 +377,7 @@ Statistics computeStatistics(const model::Trace& trace, const GpuOps& ops,
         k.medianNs = spread.median;
         k.p95Ns = spread.p95;
         k.stdDevNs = spread.stdDev;
-        if (const LaunchConfig* config = acc.mostUsed()) {
+        if (const std::optional<LaunchConfig> config = acc.mostUsed()) {
             k.grid = config->grid;
             k.block = config->block;
             k.registersPerThread = config->registers;

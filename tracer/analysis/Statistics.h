@@ -33,6 +33,8 @@ struct KernelStats {
     double pctOfGpuTime = 0.0;
     // The launch configuration used most often (the first seen on a tie), its registers, and its
     // theoretical occupancy on its device (0..100; negative when the device's limits are unknown).
+    // A configuration is grid, block, registers, shared memory and device; kernels without
+    // details (some producers write no grid or block) keep these defaults.
     std::array<std::int32_t, 3> grid{1, 1, 1};
     std::array<std::int32_t, 3> block{1, 1, 1};
     std::int32_t registersPerThread = 0;

@@ -33,7 +33,8 @@ iterations
           CUDA API (cuda_runtime, cuda_driver), data loading (a host range whose name holds
           "dataloader" in any case), host compute (any other host range: X events of a host pid
           but API calls, overhead, syncs and memory records; not one that holds a whole
-          iteration's mark: the NVTX range, or a launch call to the next call), other (the rest).
+          iteration's mark: the NVTX range, or a launch call to the next call, the last to the
+          end of its ops), other (the rest).
           Host pids: numeric pids >= 0 that hold no GPU ops (our recordings: the "warpline"
           block's processes with device -1).
           Printed: each iteration's name, duration and parts (ns), whether the parts sum to the
@@ -253,6 +254,9 @@ def graph_marks(events, gpus, ops):
     marks.sort(key=lambda m: m["host"])
     for a, b in zip(marks, marks[1:]):
         a["test"] = (a["test"][0], max(a["test"][1], b["host"][0]))
+    if marks:
+        last = marks[-1]
+        last["test"] = (last["test"][0], max(last["test"][1], last["gpu_end"]))
     return marks
 
 
