@@ -24,7 +24,15 @@ struct AnalysisResult;
 // work (kernel, then copy, then memset, on any GPU the iteration's host launched to), a CUDA API
 // call of the host (runtime or driver), data loading (the host inside a DataLoader range),
 // other host work (CPU operators, NVTX ranges, Python), and other (nothing recorded).
-enum class StepPart : std::uint8_t { Kernel, Memcpy, Memset, CudaApi, DataLoading, HostCompute, Other };
+enum class StepPart : std::uint8_t {
+    Kernel,
+    Memcpy,
+    Memset,
+    CudaApi,
+    DataLoading,
+    HostCompute,
+    Other
+};
 inline constexpr std::size_t kStepPartCount = 7;
 // "Kernel", "Memcpy", "Memset", "CUDA API", "Data loading", "Host compute", "Other"
 const char* toString(StepPart part);
@@ -37,7 +45,7 @@ enum class IterationSource : std::uint8_t { NvtxRanges, GraphLaunches, Repeats, 
 const char* toString(IterationSource source);  // "nvtx_ranges", "graph_launches", ...
 
 struct IterationBreakdown {
-    std::string name;     // "ProfilerStep#3", "launch 5 of CUDA graph 2", "repeat 3", "window"
+    std::string name;        // "ProfilerStep#3", "launch 5 of CUDA graph 2", "repeat 3", "window"
     model::TimeRange range;  // the iteration's span, as split (partNs sums to its duration)
     std::array<model::TimeNs, kStepPartCount> partNs{};
     model::TimeNs ns(StepPart p) const { return partNs[static_cast<std::size_t>(p)]; }
@@ -54,7 +62,8 @@ struct UtilizationSeries {
 // One operator (a framework CPU operator, else an NVTX range) by name, or by name and input
 // shapes. Host times are of its calls on their threads (self: less the operators nested in it);
 // GPU times are of the kernels, copies and memsets launched (by launch flows) from inside its
-// calls: self from the call itself and not from an operator nested in it, total from anywhere in it.
+// calls: self from the call itself and not from an operator nested in it, total from anywhere in
+// it.
 struct OperatorStats {
     std::string name;
     // As the trace wrote them ("Input Dims"; an imported file's white space dropped:
@@ -70,8 +79,8 @@ struct OperatorStats {
 struct OperatorTable {
     // CPU operators (the PyTorch profiler's cpu_op) when the trace has any, else NVTX ranges.
     bool nvtxRanges = false;
-    std::vector<OperatorStats> byName;            // by host total, longest first
-    std::vector<OperatorStats> byNameAndShapes;   // empty when the trace records no shapes
+    std::vector<OperatorStats> byName;           // by host total, longest first
+    std::vector<OperatorStats> byNameAndShapes;  // empty when the trace records no shapes
 };
 
 // One series of a device's memory over the window (the derived "Device memory" row: memory in
