@@ -495,3 +495,77 @@ TEST(Summary, KernelDurationHistogram) {
 
 }  // namespace
 }  // namespace wl::analysis
+
+namespace wl::analysis {
+namespace {
+
+// A markerless loop after a long start-up: 6 iterations 100 us apart, each launching "fwd" once
+// and "step" twice. Its steady state is cut at each launch of "fwd" (the fewest-run name).
+model::TracePtr markerlessLoop() {
+    HandTrace t;
+    t.kernel(1, 10'000, 20'000, 5'000, "init_weights");
+    t.copy(1, 30'000, 40'000, model::CopyKind::HostToDevice, 1 << 20, 25'000, 26'000);
+    const TimeNs loop = 10'000'000;  // start-up: 10 ms of nothing on the GPU
+    for (int i = 0; i < 6; ++i) {
+        const TimeNs at = loop + i * 100'000;
+        t.kernel(1, at + 10'000, at + 40'000, at, "fwd");
+        t.kernel(1, at + 40'000, at + 50'000, at + 2'000, "step");
+        t.kernel(1, at + 50'000, at + 60'000, at + 4'000, "step");
+    }
+    return t.finish();
+}
+
+TEST(SummaryIterations, TheSteadyStateIsCutIntoItsRepeats) {
+    const auto trace = markerlessLoop();
+    const AnalysisWindow window = windowOf(*trace, {});
+    ASSERT_EQ(window.source, WindowSource::SteadyState);
+    const Summary s = summarize(*trace, window);
+    EXPECT_EQ(s.iterationSource, IterationSource::Repeats);
+    ASSERT_EQ(s.iterations.size(), 6u);
+    for (std::size_t k = 0; k < s.iterations.size(); ++k) {
+        const IterationBreakdown& it = s.iterations[k];
+        // Each from the start of its "fwd" on the GPU...
+        EXPECT_EQ(it.range.startNs, 10'010'000 + TimeNs(k) * 100'000) << k;
+        const TimeNs sum = std::accumulate(it.partNs.begin(), it.partNs.end(), TimeNs{0});
+        EXPECT_EQ(sum, it.range.durationNs()) << k;
+        // ... holding its three kernels, 50 us of kernel time.
+        EXPECT_EQ(it.ns(StepPart::Kernel), 50'000) << k;
+        EXPECT_EQ(it.name, "repeat " + std::to_string(k + 1));
+    }
+    // The last to the window's end, the end of its work.
+    EXPECT_EQ(s.iterations.back().range.endNs, 10'000'000 + 5 * 100'000 + 60'000);
+}
+
+TEST(SummaryIterations, RepeatsThatAreAFewChunksOfTheWindowAreNotItsIterations) {
+    HandTrace t;
+    // Three chunks 10 us apart at the start of a 1 ms window, then one long kernel.
+    for (int i = 0; i < 3; ++i)
+        t.kernel(1 + i, i * 10'000, i * 10'000 + 5'000, -1, "chunk");
+    t.kernel(1, 100'000, 1'000'000, -1, "tail");
+    const auto trace = t.finish();
+    AnalysisWindow window = wholeTrace(*trace);
+    window.source = WindowSource::SteadyState;
+    EXPECT_EQ(summarize(*trace, window).iterationSource, IterationSource::Window);
+}
+
+TEST(SummaryIterations, OpsThatRepeatAtUnrelatedRatesAreOneBar) {
+    HandTrace t;
+    // "a" 3 times, "b" 4 times, "c" 5 times: no count is a multiple of the fewest for most names.
+    TimeNs at = 0;
+    for (int i = 0; i < 5; ++i, at += 100'000) {
+        if (i < 3)
+            t.kernel(1, at, at + 10'000, -1, "a");
+        if (i < 4)
+            t.kernel(1, at + 20'000, at + 30'000, -1, "b");
+        t.kernel(1, at + 40'000, at + 50'000, -1, "c");
+    }
+    const auto trace = t.finish();
+    AnalysisWindow window = wholeTrace(*trace);
+    window.source = WindowSource::SteadyState;  // as if the steady state were found
+    const Summary s = summarize(*trace, window);
+    EXPECT_EQ(s.iterationSource, IterationSource::Window);
+    EXPECT_EQ(s.iterations.size(), 1u);
+}
+
+}  // namespace
+}  // namespace wl::analysis

@@ -6,9 +6,8 @@
 // launches of its loop's graphs (loopGraphLaunches whose first op is inside it). Any other window
 // (the whole trace, capture ranges, an NVTX range, a time range, a selection, the steady state):
 // the NVTX iteration ranges that overlap it when the trace has any (iterationWindow's family),
-// else the window as one bar, from its first part's start to its last part's end. The steady
-// state is not cut into its repeats: SteadyState.cpp finds its span, not its period, so
-// IterationSource::Repeats is not produced yet. For a merged job, the first rank's ranges and
+// else, for the steady state, its repeats (repeatMarks), else the window as one bar, from its
+// first part's start to its last part's end. For a merged job, the first rank's ranges and
 // launches only (SummaryScope): every rank runs the same steps, and the ranks' breakdown
 // compares the ranks.
 //
@@ -52,9 +51,11 @@
 #include <string>
 #include <unordered_map>
 
+#include "analysis/GpuOps.h"
 #include "analysis/Intervals.h"
 #include "analysis/LaunchedWork.h"
 #include "analysis/SummaryScope.h"
+#include "model/Derived.h"
 #include "model/GpuActivity.h"
 
 namespace wl::analysis {
@@ -166,6 +167,99 @@ std::vector<Mark> graphMarks(const model::Trace& trace, const AnalysisWindow& wi
     return marks;
 }
 
+// The steady state cut into its repeats: the loop's body runs each of its ops' names once or a
+// few times per iteration, so the fewest times any repeated name runs in the window (at least
+// kMinRepeatCount) is the number of iterations, and the earliest op of such a name (the anchor)
+// starts each one. Each iteration runs from the start of an anchor op on the GPU to the start of
+// the next (the last: to the window's end, but no longer than the longest other one). On the
+// GPU's time, not the host's: a program whose host runs ahead (an async loop launching every
+// chunk at once) has no host rhythm to cut it by. Nothing when the counts do not fit a loop: fewer
+// than half of the repeated names run a multiple of that many times (a program whose ops repeat at
+// unrelated rates has no one period), or when the anchors are not evenly spaced (evenlySpaced).
+// Tried on the steady state, a capture range and the whole trace, when they hold no NVTX
+// iterations.
+constexpr std::uint32_t kMinRepeatCount = 3;
+
+// Whether the anchors start a loop's iterations: every one longer than nothing, and at most a
+// tenth of them more than 5 times longer or shorter than the median (a warm-up, a checkpoint). A
+// benchmark running phases of different sizes (NVIDIA's UnifiedMemoryPerf) or a loop over streams
+// whose chunks are launched at once has no such rhythm, and stays one bar.
+bool evenlySpaced(const std::vector<model::TimeNs>& starts) {
+    if (starts.size() < kMinRepeatCount)
+        return false;
+    std::vector<model::TimeNs> gaps;
+    for (std::size_t k = 1; k < starts.size(); ++k)
+        gaps.push_back(starts[k] - starts[k - 1]);
+    if (*std::min_element(gaps.begin(), gaps.end()) <= 0)
+        return false;
+    std::vector<model::TimeNs> sorted = gaps;
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2),
+                     sorted.end());
+    const model::TimeNs median = sorted[sorted.size() / 2];
+    const auto odd = std::count_if(gaps.begin(), gaps.end(), [&](model::TimeNs g) {
+        return g > kWarmUpFactor * median || g * kWarmUpFactor < median;
+    });
+    return odd * 10 <= std::ptrdiff_t(gaps.size());
+}
+
+std::vector<Mark> repeatMarks(const model::Trace& trace, const AnalysisWindow& window,
+                              const SummaryScope& scope) {
+    const GpuOps ops(trace, &window);
+    std::unordered_map<model::StringId, std::uint32_t> counts;
+    for (const GpuOp& op : ops.all()) {
+        if (!op.continuation && scope.contains(trace.track(op.ref.track).process))
+            ++counts[trace.slice(op.ref).nameId];
+    }
+    std::uint32_t fewest = std::numeric_limits<std::uint32_t>::max();
+    std::size_t repeated = 0;
+    for (const auto& [name, n] : counts) {
+        if (n >= kMinRepeatCount) {
+            fewest = std::min(fewest, n);
+            ++repeated;
+        }
+    }
+    if (repeated == 0)
+        return {};
+    std::size_t multiples = 0;
+    for (const auto& [name, n] : counts)
+        multiples += n >= kMinRepeatCount && n % fewest == 0 ? 1 : 0;
+    if (2 * multiples < repeated)
+        return {};
+    // The anchor: the name of that count whose first op starts first (ops are sorted by start).
+    model::StringId anchor = 0;
+    bool found = false;
+    std::vector<model::TimeNs> starts;
+    for (const GpuOp& op : ops.all()) {
+        if (op.continuation || !scope.contains(trace.track(op.ref.track).process))
+            continue;
+        const model::StringId name = trace.slice(op.ref).nameId;
+        if (!found && counts[name] == fewest) {
+            anchor = name;
+            found = true;
+        }
+        if (found && name == anchor)
+            starts.push_back(op.startNs);
+    }
+    std::sort(starts.begin(), starts.end());
+    // The loop is most of the window, or these are not its iterations (the chunks of one step
+    // spread over streams, launched together).
+    if (!evenlySpaced(starts) || 2 * (starts.back() - starts.front()) < window.durationNs())
+        return {};
+    // The last runs to the window's end, but no longer than the longest of the others: what
+    // follows the loop's last iteration is not one.
+    model::TimeNs longest = 0;
+    for (std::size_t k = 1; k < starts.size(); ++k)
+        longest = std::max(longest, starts[k] - starts[k - 1]);
+    std::vector<Mark> marks;
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        const model::TimeNs end =
+            k + 1 < starts.size() ? starts[k + 1] : std::min(window.endNs(), starts[k] + longest);
+        const model::TimeRange host{starts[k], std::max(end, starts[k] + 1)};
+        marks.push_back({"repeat " + std::to_string(k + 1), host, host});
+    }
+    return marks;
+}
+
 // The end of the GPU work each NVTX mark's host range launched (marks sorted by start).
 void addGpuEnds(const model::Trace& trace, const SummaryScope& scope, std::vector<Mark>& marks) {
     for (const LaunchedWork& w : launchedWork(trace)) {
@@ -246,6 +340,13 @@ std::optional<Iterations> computeIterations(const model::Trace& trace, const Ana
         out.source = IterationSource::NvtxRanges;
         if (!marks.empty())
             addGpuEnds(trace, scope, marks);
+    }
+    if (marks.empty() &&
+        (window.source == WindowSource::SteadyState || window.source == WindowSource::Capture ||
+         window.source == WindowSource::Trace)) {
+        // Marks on the GPU's time: each iteration holds what ran between two anchors.
+        marks = repeatMarks(trace, window, scope);
+        out.source = IterationSource::Repeats;
     }
     if (marks.empty()) {
         const model::TimeRange all{window.startNs(), window.endNs()};

@@ -38,9 +38,9 @@ inline constexpr std::size_t kStepPartCount = 7;
 const char* toString(StepPart part);
 
 // Where the iterations came from: the window's own (NVTX iteration ranges such as ProfilerStep,
-// the launches of a replayed CUDA graph), the steady state cut into its repeats, or, failing all
-// of these, the window as one bar. Repeats is not produced yet: the steady state's rule
-// (SteadyState.cpp) finds its span, not its period. The rules are in IterationBreakdown.cpp.
+// the launches of a replayed CUDA graph), the GPU's work cut into its repeats (the steady state,
+// a capture range or the whole trace of a loop that marks no steps), or, failing all
+// of these, the window as one bar. The rules are in IterationBreakdown.cpp.
 enum class IterationSource : std::uint8_t { NvtxRanges, GraphLaunches, Repeats, Window };
 const char* toString(IterationSource source);  // "nvtx_ranges", "graph_launches", ...
 

@@ -54,7 +54,7 @@ charts::BarChartSpec iterationChart(const analysis::Summary& summary) {
             spec.title = QObject::tr("Time per iteration (a CUDA graph launch)");
             break;
         case analysis::IterationSource::Repeats:
-            spec.title = QObject::tr("Time per iteration (the steady state's repeats)");
+            spec.title = QObject::tr("Time per iteration (a repeat of the GPU's work)");
             break;
         case analysis::IterationSource::Window:
             spec.title = QObject::tr("Time of the window (no iterations found)");
