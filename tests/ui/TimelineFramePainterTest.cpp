@@ -8,6 +8,7 @@
 
 #include "TimelineTestTraces.h"
 #include "ui/style/Palette.h"
+#include "ui/timeline/RulerTicks.h"
 #include "ui/timeline/TimelineFramePainter.h"
 #include "ui/timeline/TimelineRows.h"
 
@@ -79,6 +80,39 @@ TEST_F(FramePainterFixture, SearchMatchesAreOutlinedWhereTheirSlicesAre) {
     ASSERT_EQ(rects.size(), 1u);
     EXPECT_EQ(rects[0].left(), 200);
     EXPECT_EQ(rects[0].width(), 400);
+}
+
+}  // namespace
+}  // namespace wl::ui
+
+namespace wl::ui {
+namespace {
+
+// Without a trace the ruler has no time to show: neither the visible span ("Visible: 1 ns") nor
+// ticks ("0 ns"), just its background.
+TEST_F(FramePainterFixture, TheRulerOfNoTraceIsEmpty) {
+    TimelineFrame f = frame();
+    f.trace = nullptr;
+    const RulerTicks ticks = computeRulerTicks(f.map);
+    ASSERT_FALSE(ticks.ticksNs.empty());
+    const QImage image = paint([&](QPainter& p) { painter.paintRuler(p, f, ticks, {}); });
+    const QRgb background = QColor::fromRgb(Palette::kRulerBackground).rgb();
+    int marked = 0;
+    for (int x = 0; x < image.width(); ++x) {
+        for (int y = 0; y < kRulerHeightPx - 2; ++y) {
+            marked += image.pixel(x, y) != background ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(marked, 0);
+    // With the trace, the same ruler has its ticks and labels.
+    const QImage withTrace = paint([&](QPainter& p) { painter.paintRuler(p, frame(), ticks, {}); });
+    int drawn = 0;
+    for (int x = 0; x < withTrace.width(); ++x) {
+        for (int y = 0; y < kRulerHeightPx - 2; ++y) {
+            drawn += withTrace.pixel(x, y) != background ? 1 : 0;
+        }
+    }
+    EXPECT_GT(drawn, 0);
 }
 
 }  // namespace

@@ -390,7 +390,12 @@ void CompareView::updateKernelChart() {
         rows.resize(std::size_t(kKernelBars));
     }
     charts::BarChartSpec spec;
-    spec.title = tr("Kernel time, the longest %1").arg(kKernelBars);
+    // The count shown, not the most there could be: a run of three kernels shows three.
+    spec.title =
+        byName.size() > std::size_t(kKernelBars)
+            ? tr("Kernel time, the longest %1 of %2 kernels").arg(kKernelBars).arg(byName.size())
+        : rows.size() == 1 ? tr("Kernel time, the one kernel")
+                           : tr("Kernel time, all %1 kernels").arg(rows.size());
     spec.unit = QStringLiteral("ms");
     spec.sets = {{legendName(0), QColor::fromRgba(charts::kRunColours[0]), {}},
                  {legendName(1), QColor::fromRgba(charts::kRunColours[1]), {}}};

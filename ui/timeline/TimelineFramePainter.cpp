@@ -230,6 +230,12 @@ void TimelineFramePainter::paintRuler(QPainter& p, const TimelineFrame& frame,
     p.setPen(QColor::fromRgb(Palette::kRulerText));
     // Over the header column: the visible duration, and where the ticks count from when they
     // count from an anchor.
+    // No trace: no time to show ("Visible: 1 ns" and a "0 ns" tick read as a trace of nothing).
+    if (frame.trace == nullptr) {
+        p.setPen(QColor(0xb8, 0xc0, 0xca));
+        p.drawLine(0, kRulerHeightPx - 1, width, kRulerHeightPx - 1);
+        return;
+    }
     QString header = tr("Visible: %1").arg(units::duration(map.durationNs()));
     if (origin.relative)
         header += QLatin1Char('\n') + rulerAnchorText(origin);

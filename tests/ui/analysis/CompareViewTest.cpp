@@ -236,8 +236,10 @@ TEST(CompareView, KernelTimeChartUsesShortNames) {
     EXPECT_DOUBLE_EQ(view.kernelBarValue(1, 1), 0.5);
     EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 0), 0.0);
     EXPECT_DOUBLE_EQ(view.kernelBarValue(2, 1), 0.1);
-    // The bars are labelled with the short names, the full name is the bar's tooltip.
+    // The bars are labelled with the short names, the full name is the bar's tooltip; the title
+    // counts what is shown.
     const charts::BarChart* chart = view.kernelChart();
+    EXPECT_EQ(chart->spec().title, "Kernel time, all 3 kernels");
     ASSERT_EQ(chart->spec().categories.size(), 3);
     EXPECT_EQ(chart->spec().fullNames[0].toStdString(), reduce);
     EXPECT_TRUE(chart->toolTipFor(0, 0).startsWith("void at::native::reduce_kernel"));
