@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "TimelineTestTraces.h"
 #include "ui/timeline/TimelineInputHandler.h"
 
@@ -109,6 +111,29 @@ TEST_F(InputFixture, ZoomKeysAnchorAtThePointerAndTheWheelScrollsRows) {
     input.wheel(QPoint(0, -120), {}, xOf(1'000), frame());  // one notch down
     ASSERT_EQ(scrolled.count(), 1);
     EXPECT_EQ(scrolled.last().at(0).toInt(), 100 + 3 * TimelineLayout::kLaneHeightPx);
+}
+
+// A held W (auto-repeats) zooms faster and faster; separate presses keep their steady step.
+TEST_F(InputFixture, AHeldZoomKeyAccelerates) {
+    input.setPointer(QPoint(xOf(2'500), 200));
+    const model::TimeNs full = viewport.durationNs();
+    for (int i = 0; i < 3; ++i)
+        ASSERT_TRUE(input.handleZoomPanKey(Qt::Key_W, frame(), false));
+    EXPECT_NEAR(double(viewport.durationNs()), full * 0.8 * 0.8 * 0.8, 2.0);
+    viewport.fit(0, 10'000, 0);
+    // Held: the first press, then 9 repeats: 1, 1.25, 1.5, ... 3.25 steps, 21.25 in all, more
+    // than twice what 10 presses make.
+    double steps = 0.0;
+    for (int i = 0; i < 10; ++i) {
+        ASSERT_TRUE(input.handleZoomPanKey(Qt::Key_W, frame(), i > 0));
+        steps += std::min(1.0 + i / 4.0, double(TimelineInputHandler::kMaxKeySteps));
+    }
+    EXPECT_DOUBLE_EQ(steps, 21.25);
+    EXPECT_NEAR(double(viewport.durationNs()), 10'000 * std::pow(0.8, steps), 2.0);
+    // Another key starts again at one step.
+    const model::TimeNs before = viewport.durationNs();
+    input.handleZoomPanKey(Qt::Key_S, frame(), true);
+    EXPECT_NEAR(double(viewport.durationNs()), before / 0.8, 2.0);
 }
 
 }  // namespace

@@ -18,26 +18,33 @@ std::optional<model::TimeNs> TimelineInputHandler::pointerTimeNs(const TimelineF
     return frame.timeAtX(m_pointerPx.x());
 }
 
-bool TimelineInputHandler::handleZoomPanKey(int key, const TimelineFrame& frame) {
+bool TimelineInputHandler::handleZoomPanKey(int key, const TimelineFrame& frame, bool autoRepeat) {
+    if (key != Qt::Key_W && key != Qt::Key_S && key != Qt::Key_A && key != Qt::Key_D)
+        return false;
+    m_keyRepeats = autoRepeat && key == m_heldKey ? m_keyRepeats + 1 : 0;
+    m_heldKey = key;
+    const double steps = std::min(1.0 + m_keyRepeats / 4.0, double(kMaxKeySteps));
     const QRect& area = frame.timeArea;
     const double anchorX =
         area.contains(m_pointerPx) ? m_pointerPx.x() - area.left() : area.width() / 2.0;
+    const double zoom = std::pow(kKeyZoomFactor, steps);
+    // Panning keeps a little of the view in sight whatever the speed.
+    const double pan = std::min(kKeyPanFraction * steps, 0.5);
     switch (key) {
         case Qt::Key_W:
-            m_viewport.zoomAt(anchorX, area.width(), kKeyZoomFactor);
-            return true;
+            m_viewport.zoomAt(anchorX, area.width(), zoom);
+            break;
         case Qt::Key_S:
-            m_viewport.zoomAt(anchorX, area.width(), 1.0 / kKeyZoomFactor);
-            return true;
+            m_viewport.zoomAt(anchorX, area.width(), 1.0 / zoom);
+            break;
         case Qt::Key_A:
-            m_viewport.panBy(-kKeyPanFraction);
-            return true;
-        case Qt::Key_D:
-            m_viewport.panBy(kKeyPanFraction);
-            return true;
+            m_viewport.panBy(-pan);
+            break;
         default:
-            return false;
+            m_viewport.panBy(pan);
+            break;
     }
+    return true;
 }
 
 void TimelineInputHandler::press(QPoint p, Qt::KeyboardModifiers modifiers,

@@ -22,6 +22,10 @@ class TimelineInputHandler : public QObject {
 public:
     static constexpr double kKeyZoomFactor = 0.8;   // W: 80% of the range; S: the inverse
     static constexpr double kKeyPanFraction = 0.1;  // A/D: a tenth of the range
+    // A held key's repeats step further each time, up to this many steps at once (reached after
+    // 4 * (kMaxKeySteps - 1) repeats, about half a second): an 800 ms trace's 1 us kernel is one
+    // held W of about 20 repeats away, not 60 presses.
+    static constexpr int kMaxKeySteps = 5;
 
     TimelineInputHandler(TimeViewport& viewport, TimelineSelection& selection,
                          QObject* parent = nullptr);
@@ -34,8 +38,9 @@ public:
     // A press became a drag: the time cursor is hidden while it lasts.
     bool dragging() const { return m_dragging; }
 
-    // W/S zoom at the pointer (else at the middle), A/D pan; false for any other key.
-    bool handleZoomPanKey(int key, const TimelineFrame& frame);
+    // W/S zoom at the pointer (else at the middle), A/D pan; false for any other key. A key's
+    // auto-repeats (held down) accelerate: 1 + repeats / 4 steps at once, at most kMaxKeySteps.
+    bool handleZoomPanKey(int key, const TimelineFrame& frame, bool autoRepeat = false);
     // A left-button press at a widget point (not on a row header).
     void press(QPoint widgetPos, Qt::KeyboardModifiers modifiers, const TimelineFrame& frame);
     // The pointer moved: a hover repaints the time cursor, a press past the drag threshold
@@ -66,6 +71,8 @@ private:
     TimeViewport& m_viewport;
     TimelineSelection& m_selection;
 
+    int m_heldKey = 0;     // the key whose auto-repeats are counted
+    int m_keyRepeats = 0;  // how many in a row
     QPoint m_pointerPx{-1, -1};
     bool m_pressed = false;
     bool m_dragging = false;  // past the drag threshold

@@ -294,8 +294,15 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 
 // ---- input: TimelineInputHandler, TimelineRowHeaders and the flags take the events --------------
 
-bool TimelineView::handleKey(int key) {
-    if (m_input.handleZoomPanKey(key, frame())) {
+bool TimelineView::handleKey(int key, bool autoRepeat) {
+    // The window's menu shortcuts bring W/S/A/D here without their key events: a key that comes
+    // again within a keyboard's auto-repeat interval is held down.
+    constexpr qint64 kRepeatWithinMs = 120;
+    const bool held = autoRepeat || (key == m_lastKey && m_keyClock.isValid() &&
+                                     m_keyClock.elapsed() < kRepeatWithinMs);
+    m_lastKey = key;
+    m_keyClock.restart();
+    if (m_input.handleZoomPanKey(key, frame(), held)) {
         return true;  // W/S zoom at the pointer, A/D pan
     }
     switch (key) {
@@ -324,7 +331,7 @@ bool TimelineView::handleKey(int key) {
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
     if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier) ||
-        !handleKey(event->key())) {
+        !handleKey(event->key(), event->isAutoRepeat())) {
         QWidget::keyPressEvent(event);
         return;
     }

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QFont>
 #include <QFontMetrics>
@@ -124,7 +125,7 @@ public:
     // The single-key commands (W/S zoom at the pointer, A/D pan, F fit the selection, 0 fit all,
     // Escape clears the selection, L/[/] follow relations), for the key press and for a window
     // that makes them window-wide. False, and nothing happens, for any other key.
-    bool handleKey(int key);
+    bool handleKey(int key, bool autoRepeat = false);
     // Slices a search found, outlined (null: none). They address this trace's slices.
     void setSearchMatches(SearchMatchesPtr matches);
     const SearchMatchesPtr& searchMatches() const { return m_selection.search; }
@@ -261,6 +262,8 @@ private:
                                   }};
 
     QScrollBar* m_vbar = nullptr;  // the rows' vertical scroll, a child widget
+    int m_lastKey = 0;             // the last zoom/pan key and when it came (handleKey)
+    QElapsedTimer m_keyClock;
 };
 
 }  // namespace wl::ui
