@@ -50,7 +50,6 @@ DockLayout::DockLayout(QMainWindow& window, const Panels& panels)
     m_events = makeDock(window, tr("Events"), "eventsDock", panels.events);
     window.addDockWidget(Qt::BottomDockWidgetArea, m_events);
     window.tabifyDockWidget(m_statistics, m_events);
-    m_statistics->raise();
 
     // Find (Ctrl+F): a tab beside Statistics, hidden until asked for.
     m_find = makeDock(window, tr("Find"), "findDock", panels.find);
@@ -63,6 +62,10 @@ DockLayout::DockLayout(QMainWindow& window, const Panels& panels)
     window.addDockWidget(Qt::BottomDockWidgetArea, m_ranks);
     window.tabifyDockWidget(m_statistics, m_ranks);
     m_ranks->hide();
+
+    // Statistics in front of its tabs (raised last: tabifying and hiding the others moves the
+    // front to Events).
+    m_statistics->raise();
 
     window.resizeDocks({m_run, m_details}, {340, 340}, Qt::Horizontal);
     window.resizeDocks({m_run, m_details}, {400, 560}, Qt::Vertical);
@@ -125,6 +128,8 @@ void DockLayout::reset(bool showRanks, bool runs) {
     m_runDockChosen = false;
     m_window.restoreState(m_default);
     m_ranks->setVisible(showRanks);
+    // A job's Ranks in front of the bottom tabs, else Statistics.
+    (showRanks ? m_ranks : m_statistics)->raise();
     showRunDockFor(runs);
     fitToWindow();
 }

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <thread>
 
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include "MainWindowFixture.h"
@@ -172,6 +173,43 @@ TEST_F(MainWindowTest, TheOverviewStripMovesTheTimeline) {
     EXPECT_NEAR(double(window.timeline()->visibleEndNs() - window.timeline()->visibleStartNs()),
                 double(span / 10), double(span) / 1000);
     EXPECT_TRUE(strip->density().gpu);
+}
+
+}  // namespace
+}  // namespace wl::app
+
+namespace wl::app {
+namespace {
+
+// The text of the tab in front among the tabified docks that hold `title`.
+QString frontTabWith(const QMainWindow& window, const QString& title) {
+    for (const QTabBar* bar : window.findChildren<QTabBar*>()) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i) == title)
+                return bar->tabText(bar->currentIndex());
+        }
+    }
+    return {};
+}
+
+TEST_F(MainWindowTest, StatisticsIsInFrontOfItsTabsAndRanksForAJobAfterReset) {
+    MainWindow window(deps(withDevice));
+    window.resize(1600, 1000);
+    window.show();
+    window.openTrace(syntheticSampleTrace(), "synthetic-reduce-async");
+    if (window.isBusy()) {
+        ASSERT_TRUE(QSignalSpy(&window, &MainWindow::idle).wait(20000));
+    }
+    QCoreApplication::processEvents();
+    EXPECT_EQ(frontTabWith(window, "Events"), "Statistics");
+    window.openRankJob({QString::fromStdString(test::dataPath("ranks/sampled_rank-0.json.gz")),
+                        QString::fromStdString(test::dataPath("ranks/sampled_rank-1.json.gz"))});
+    for (int i = 0; i < 3 && (window.isBusy() || window.documentCount() < 2); ++i) {
+        QSignalSpy(&window, &MainWindow::idle).wait(20000);
+    }
+    window.resetLayout();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(frontTabWith(window, "Events"), "Ranks");
 }
 
 }  // namespace
