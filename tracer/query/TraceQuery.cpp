@@ -77,6 +77,14 @@ int authorize(void* user, int action, const char* a, const char* b, const char*,
         case SQLITE_READ:
         case SQLITE_RECURSIVE:
             return SQLITE_OK;
+        case SQLITE_UPDATE:
+            // SQLite asks this of itself when a statement first reads an eponymous table (its
+            // schema table's "type"); a user's UPDATE of the schema table is refused by SQLite
+            // (defensive mode) and by the read-only check in run().
+            if (a != nullptr && (sqlite3_stricmp(a, "sqlite_master") == 0 ||
+                                 sqlite3_stricmp(a, "sqlite_schema") == 0))
+                return SQLITE_OK;
+            break;
         case SQLITE_FUNCTION:
             // Extension loading is off as well; this says why in words.
             if (b != nullptr && sqlite3_stricmp(b, "load_extension") == 0) {
@@ -93,10 +101,11 @@ int authorize(void* user, int action, const char* a, const char* b, const char*,
                             " is not allowed: the trace database is read-only";
             return SQLITE_DENY;
         default:
-            impl->refusal = std::string(actionName(action)) +
-                            " is not allowed: the trace database is read-only (SELECT only)";
-            return SQLITE_DENY;
+            break;
     }
+    impl->refusal = std::string(actionName(action)) +
+                    " is not allowed: the trace database is read-only (SELECT only)";
+    return SQLITE_DENY;
 }
 
 int progress(void* user) {
