@@ -31,6 +31,9 @@ Usage:
   warpline diff A B [--json] [--whole-trace]
                                    compare two traces: window, GPU busy and idle, kernels,
                                    copies, NVTX ranges, findings
+  warpline query FILE "SQL" [--csv | --json]
+                                   SQL over the trace's slices, kernels, copies, tracks,
+                                   processes, threads, counters and flows
   warpline record [-o FILE] -- PROGRAM [ARGS...]
                                    trace another CUDA program
   warpline --help | --version
@@ -65,6 +68,8 @@ int main(int argc, char** argv) {
             return recordCommand(rest);
         if (first == "diff")
             return diffCommand(rest);
+        if (first == "query")
+            return queryCommand(rest);
         if (first.rfind("-", 0) != 0) {
             printError("unknown command '" + first + "' (see warpline --help)");
             return kExitBadInput;

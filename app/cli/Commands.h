@@ -17,6 +17,7 @@ int convertCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int recordCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
+int queryCommand(const std::vector<std::string>& args);
 
 // Prints "warpline: error: <text>" to stderr.
 void printError(const std::string& text);

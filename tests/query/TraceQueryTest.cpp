@@ -1,0 +1,293 @@
+// SQL over a recorded PyTorch training run (tests/data/recorded/torch_train.json.gz), checked
+// against figures computed from its JSON by tests/data/query/check_query.py, and the database's
+// locks: what it refuses, its error positions, and cancellation.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "io/TraceFile.h"
+#include "query/ResultFormat.h"
+#include "query/TraceQuery.h"
+
+namespace wl::query {
+namespace {
+
+model::TracePtr torchTrain() {
+    static const model::TracePtr trace = [] {
+        auto loaded = io::loadTrace(WARPLINE_TEST_DATA_DIR "/recorded/torch_train.json.gz");
+        EXPECT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().describe());
+        return loaded.ok() ? loaded.value() : model::TracePtr();
+    }();
+    return trace;
+}
+
+class TraceQueryTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto opened = TraceDatabase::open(torchTrain());
+        ASSERT_TRUE(opened.ok()) << opened.error().describe();
+        db = std::move(opened.value());
+    }
+    QueryResult run(const std::string& sql) {
+        QueryResult result;
+        const auto error = db->run(sql, result);
+        EXPECT_FALSE(error) << sql << ": " << (error ? error->message : "");
+        return result;
+    }
+    QueryError fail(const std::string& sql, const QueryOptions& options = {}) {
+        QueryResult result;
+        const auto error = db->run(sql, result, options);
+        EXPECT_TRUE(error) << sql << " should fail";
+        return error.value_or(QueryError{});
+    }
+    std::unique_ptr<TraceDatabase> db;
+};
+
+// /usr/bin/python3 tests/data/query/check_query.py tests/data/recorded/torch_train.json.gz
+//   kernels 3133 total_ns 27330617
+//   top_kernel 3277855 void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>(...)
+//   runtime cudaLaunchKernel_v7000 2528
+//   copies DtoD 12 4283944
+//   copies DtoH 55 220
+//   copies HtoD 128 47566648
+//   nvtx 1 2660114 step 10
+//   nvtx 1 123697521 train
+//   nvtx 1 706824559 warmup
+//   train_kernels 2850 24883616
+TEST_F(TraceQueryTest, KernelCountAndTimeMatchTheJson) {
+    const auto r = run("SELECT count(*), sum(dur) FROM slice WHERE kind = 'kernel'");
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(r.rows[0][0].integer, 3133);
+    EXPECT_EQ(r.rows[0][1].integer, 27330617);
+    // The kernel table holds the same slices.
+    const auto k = run("SELECT count(*), sum(dur) FROM kernel");
+    EXPECT_EQ(k.rows[0][0].integer, 3133);
+    EXPECT_EQ(k.rows[0][1].integer, 27330617);
+}
+
+TEST_F(TraceQueryTest, TopKernelByTotalTime) {
+    const auto r =
+        run("SELECT name, sum(dur) AS total FROM kernel GROUP BY name ORDER BY total DESC LIMIT 1");
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(r.rows[0][1].integer, 3277855);
+    EXPECT_NE(r.rows[0][0].text.find("bn_bw_1C11_kernel_new"), std::string::npos)
+        << r.rows[0][0].text;
+}
+
+TEST_F(TraceQueryTest, CopiesByKind) {
+    const auto r = run(
+        "SELECT copy_kind, count(*), sum(bytes) FROM memcpy GROUP BY copy_kind ORDER BY copy_kind");
+    ASSERT_EQ(r.rows.size(), 3u);
+    EXPECT_EQ(r.rows[0][0].text, "DtoD");
+    EXPECT_EQ(r.rows[0][1].integer, 12);
+    EXPECT_EQ(r.rows[0][2].integer, 4283944);
+    EXPECT_EQ(r.rows[1][0].text, "DtoH");
+    EXPECT_EQ(r.rows[1][1].integer, 55);
+    EXPECT_EQ(r.rows[1][2].integer, 220);
+    EXPECT_EQ(r.rows[2][0].text, "HtoD");
+    EXPECT_EQ(r.rows[2][1].integer, 128);
+    EXPECT_EQ(r.rows[2][2].integer, 47566648);
+}
+
+TEST_F(TraceQueryTest, NvtxRangesByName) {
+    const auto r =
+        run("SELECT name, count(*), sum(dur) FROM slice WHERE kind = 'nvtx' GROUP BY name "
+            "ORDER BY name");
+    ASSERT_EQ(r.rows.size(), 52u);  // step 0 .. step 49, train, warmup
+    std::map<std::string, std::int64_t> total;
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row[1].integer, 1) << row[0].text;
+        total[row[0].text] = row[2].integer;
+    }
+    EXPECT_EQ(total["step 10"], 2660114);
+    EXPECT_EQ(total["train"], 123697521);
+    EXPECT_EQ(total["warmup"], 706824559);
+}
+
+TEST_F(TraceQueryTest, KernelsInsideAnNvtxRangeByTimeContainment) {
+    const auto r =
+        run("SELECT count(*), sum(k.dur) FROM slice n JOIN kernel k "
+            "ON k.ts >= n.ts AND k.ts + k.dur <= n.ts + n.dur "
+            "WHERE n.kind = 'nvtx' AND n.name = 'train'");
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(r.rows[0][0].integer, 2850);
+    EXPECT_EQ(r.rows[0][1].integer, 24883616);
+}
+
+TEST_F(TraceQueryTest, NameAndKindHintsGiveWhatAFullScanGives) {
+    // `=` on name and kind narrows the scan; the same filter through an expression SQLite cannot
+    // hand to the table (a full scan) must count the same rows.
+    const auto hinted = run("SELECT count(*) FROM slice WHERE name = 'cudaLaunchKernel_v7000'");
+    const auto scanned =
+        run("SELECT count(*) FROM slice WHERE name || '' = 'cudaLaunchKernel_v7000'");
+    EXPECT_EQ(hinted.rows[0][0].integer, 2528);
+    EXPECT_EQ(hinted.rows[0][0].integer, scanned.rows[0][0].integer);
+    const auto kinds = run("SELECT count(*) FROM slice WHERE kind = 'runtime_api'");
+    const auto kindsScanned = run("SELECT count(*) FROM slice WHERE kind || '' = 'runtime_api'");
+    EXPECT_EQ(kinds.rows[0][0].integer, kindsScanned.rows[0][0].integer);
+    EXPECT_EQ(run("SELECT count(*) FROM slice WHERE name = 'no such name'").rows[0][0].integer, 0);
+    EXPECT_EQ(run("SELECT count(*) FROM slice WHERE kind = 'no such kind'").rows[0][0].integer, 0);
+    // Another collation: the hint is not taken and the answer stays right.
+    EXPECT_EQ(
+        run("SELECT count(*) FROM slice WHERE kind = 'KERNEL' COLLATE NOCASE").rows[0][0].integer,
+        3133);
+}
+
+TEST_F(TraceQueryTest, SliceIdsLookUpTheirSliceAndParents) {
+    const auto first = run("SELECT id, name, ts FROM slice WHERE kind = 'kernel' LIMIT 1");
+    ASSERT_EQ(first.rows.size(), 1u);
+    const auto again =
+        run("SELECT name, ts FROM slice WHERE id = " + std::to_string(first.rows[0][0].integer));
+    ASSERT_EQ(again.rows.size(), 1u);
+    EXPECT_EQ(again.rows[0][0].text, first.rows[0][1].text);
+    EXPECT_EQ(again.rows[0][1].integer, first.rows[0][2].integer);
+    // Every "step N" range sits inside "train" or "warmup" on the NVTX track.
+    const auto parents =
+        run("SELECT p.name, count(*) FROM slice s JOIN slice p ON p.id = s.parent_id "
+            "WHERE s.kind = 'nvtx' AND s.name LIKE 'step %' GROUP BY p.name ORDER BY p.name");
+    std::int64_t steps = 0;
+    for (const auto& row : parents.rows) {
+        EXPECT_TRUE(row[0].text == "train" || row[0].text == "warmup") << row[0].text;
+        steps += row[1].integer;
+    }
+    EXPECT_EQ(steps, 50);
+}
+
+TEST_F(TraceQueryTest, FlowsLinkLaunchesToKernels) {
+    const auto r =
+        run("SELECT count(*) FROM flow f JOIN slice a ON a.id = f.slice_out "
+            "JOIN slice k ON k.id = f.slice_in WHERE k.kind = 'kernel' AND a.kind IN "
+            "('runtime_api', 'driver_api')");
+    EXPECT_GT(r.rows[0][0].integer, 3000);
+    const auto tracks = run("SELECT count(*) FROM track WHERE kind = 'gpu_stream'");
+    EXPECT_EQ(tracks.rows[0][0].integer, 3);  // streams 7, 13, 30
+    const auto processes = run("SELECT count(*) FROM process");
+    EXPECT_EQ(processes.rows[0][0].integer, 2);
+}
+
+TEST_F(TraceQueryTest, RefusesWhatIsNotARead) {
+    for (const char* sql :
+         {"ATTACH DATABASE '/tmp/x.db' AS x", "DETACH DATABASE main", "CREATE TABLE t(a)",
+          "CREATE TEMP TABLE t(a)", "INSERT INTO slice(id) VALUES (1)", "PRAGMA writable_schema=1",
+          "PRAGMA journal_mode=WAL", "DELETE FROM slice", "SELECT load_extension('/tmp/x.so')",
+          "BEGIN", "VACUUM"}) {
+        const QueryError e = fail(sql);
+        EXPECT_TRUE(e.kind == QueryErrorKind::Refused || e.kind == QueryErrorKind::Invalid)
+            << sql << ": " << e.message;
+        EXPECT_FALSE(e.message.empty()) << sql;
+    }
+    const QueryError attach = fail("ATTACH DATABASE '/tmp/x.db' AS x");
+    EXPECT_EQ(attach.kind, QueryErrorKind::Refused);
+    EXPECT_NE(attach.message.find("ATTACH is not allowed"), std::string::npos) << attach.message;
+    const QueryError create = fail("CREATE TABLE t(a)");
+    EXPECT_EQ(create.kind, QueryErrorKind::Refused) << create.message;
+    const QueryError insert = fail("INSERT INTO slice(id) VALUES (1)");
+    EXPECT_EQ(insert.kind, QueryErrorKind::Refused) << insert.message;
+    const QueryError pragma = fail("PRAGMA writable_schema=1");
+    EXPECT_EQ(pragma.kind, QueryErrorKind::Refused) << pragma.message;
+    EXPECT_NE(pragma.message.find("writable_schema"), std::string::npos) << pragma.message;
+    const QueryError extension = fail("SELECT load_extension('/tmp/x.so')");
+    EXPECT_EQ(extension.kind, QueryErrorKind::Refused) << extension.message;
+    // Reading pragmas still work, and the database still answers after a refusal.
+    EXPECT_EQ(run("PRAGMA table_info(slice)").rows.size(), 14u);
+    EXPECT_EQ(run("SELECT count(*) FROM process").rows[0][0].integer, 2);
+}
+
+TEST_F(TraceQueryTest, SyntaxErrorNamesItsPosition) {
+    const QueryError e = fail("SELECT name FROM slice WHERE kind = 'kernel' GROUP name");
+    EXPECT_EQ(e.kind, QueryErrorKind::Invalid);
+    EXPECT_EQ(e.offset, 51);
+    EXPECT_NE(e.message.find("syntax error"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("at offset 51: \"name\""), std::string::npos) << e.message;
+    const QueryError column = fail("SELECT nme FROM slice");
+    EXPECT_NE(column.message.find("no such column: nme"), std::string::npos) << column.message;
+    EXPECT_EQ(column.offset, 7);
+    const QueryError two = fail("SELECT 1; SELECT 2");
+    EXPECT_NE(two.message.find("one statement at a time"), std::string::npos) << two.message;
+}
+
+TEST_F(TraceQueryTest, CancelStopsALongQuery) {
+    // 10^8 pairs or more: minutes without the flag.
+    const std::string sql = "SELECT count(*) FROM slice a, slice b WHERE a.dur + b.dur < 0";
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    std::condition_variable running;
+    int calls = 0;
+    QueryOptions options;
+    options.cancel = &cancel;
+    options.onProgress = [&] {
+        std::lock_guard lock(mutex);
+        if (++calls == 3)
+            running.notify_all();
+    };
+    std::optional<QueryError> error;
+    std::thread worker([&] {
+        QueryResult result;
+        error = db->run(sql, result, options);
+    });
+    {
+        std::unique_lock lock(mutex);
+        running.wait(lock, [&] { return calls >= 3; });
+    }
+    cancel = true;
+    worker.join();
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->kind, QueryErrorKind::Cancelled);
+    EXPECT_EQ(error->message, "the query was cancelled");
+    // The database answers the next query.
+    EXPECT_EQ(run("SELECT count(*) FROM process").rows[0][0].integer, 2);
+}
+
+TEST(ResultFormatTest, TableCsvAndJson) {
+    QueryResult r;
+    r.names = {"name", "n", "x"};
+    Value text{Value::Type::Text, 0, 0.0, "a,\"b\""};
+    Value n{Value::Type::Integer, 42, 0.0, ""};
+    Value x{Value::Type::Real, 0, 0.5, ""};
+    Value null;
+    r.rows = {{text, n, x}, {Value{Value::Type::Text, 0, 0.0, "long"}, null, null}};
+    std::ostringstream table;
+    writeTable(table, r);
+    EXPECT_EQ(table.str(),
+              "name   n     x\n"
+              "-----  ----  ----\n"
+              "a,\"b\"    42   0.5\n"
+              "long   NULL  NULL\n"
+              "(2 rows)\n");
+    std::ostringstream csv;
+    CsvSink csvSink(csv);
+    csvSink.columns(r.names);
+    for (const auto& row : r.rows)
+        csvSink.row(row);
+    EXPECT_EQ(csv.str(), "name,n,x\r\n\"a,\"\"b\"\"\",42,0.5\r\nlong,,\r\n");
+    std::ostringstream json;
+    JsonSink jsonSink(json);
+    jsonSink.columns(r.names);
+    for (const auto& row : r.rows)
+        jsonSink.row(row);
+    jsonSink.finish();
+    EXPECT_EQ(json.str(),
+              "[\n  {\"name\": \"a,\\\"b\\\"\", \"n\": 42, \"x\": 0.5},\n"
+              "  {\"name\": \"long\", \"n\": null, \"x\": null}\n]\n");
+    std::ostringstream empty;
+    JsonSink emptySink(empty);
+    emptySink.columns(r.names);
+    emptySink.finish();
+    EXPECT_EQ(empty.str(), "[]\n");
+    // Long text is cut in the middle in the table.
+    QueryResult longText;
+    longText.names = {"name"};
+    longText.rows = {
+        {Value{Value::Type::Text, 0, 0.0, std::string(30, 'a') + std::string(40, 'b')}}};
+    std::ostringstream cut;
+    writeTable(cut, longText, 11);
+    EXPECT_EQ(cut.str(), "name\n-----------\naaaa...bbbb\n(1 row)\n");
+}
+
+}  // namespace
+}  // namespace wl::query

@@ -1,0 +1,943 @@
+// The trace's tables as SQLite virtual tables (eponymous-only: they exist in every connection
+// without a CREATE). Rows are read from the Trace when SQLite asks for them: a scan keeps a
+// position (a track and a slice index, or a row number), and each column is made from the slice
+// or record at that position; names are handed to SQLite without a copy (SQLITE_STATIC: the
+// strings live as long as the shared trace, which the connection holds).
+//
+// xBestIndex takes `=` on a slice table's id, kind, name and track_id as hints that narrow the
+// scan (one slice; the tracks holding a kind, compared as a small integer; one name's string id;
+// one track). Each hint narrows to a superset of the matching rows and SQLite still checks the
+// constraint itself (omit = 0), so a value the hint cannot use (another type, another collation)
+// only costs a wider scan, never a wrong answer.
+#include "query/TraceTables.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "query/TraceQuery.h"
+
+namespace wl::query {
+
+using model::Slice;
+using model::SliceKind;
+using model::Track;
+
+namespace {
+
+// Every column of every table; a table lists the ones it has.
+enum class Col {
+    SliceId,
+    Ts,
+    Dur,
+    Name,
+    Kind,
+    Depth,
+    TrackId,
+    ProcessId,
+    ThreadId,
+    Device,
+    Stream,
+    ParentId,
+    CorrelationId,
+    Args,
+    GridX,
+    GridY,
+    GridZ,
+    BlockX,
+    BlockY,
+    BlockZ,
+    RegistersPerThread,
+    StaticSharedBytes,
+    DynamicSharedBytes,
+    SharedBytes,
+    Bytes,
+    CopyKind,
+    SrcKind,
+    DstKind,
+    SrcDevice,
+    DstDevice,
+    // Rows of the other tables (by row number).
+    RowId,
+    TrackName,
+    TrackKind,
+    TrackProcess,
+    TrackThread,
+    TrackDevice,
+    TrackStream,
+    TrackDomain,
+    Pid,
+    ProcessName,
+    ProcessDevice,
+    ProcessRank,
+    Tid,
+    ThreadProcess,
+    CounterTrack,
+    CounterName,
+    CounterSeries,
+    CounterUnit,
+    CounterProcess,
+    CounterDevice,
+    CounterTs,
+    CounterValue,
+    FlowOut,
+    FlowIn,
+    FlowCorrelation,
+};
+
+struct ColumnDef {
+    const char* name;
+    const char* type;
+    Col col;
+};
+
+enum class Rows { Slices, Tracks, Processes, Threads, Counters, Flows };
+
+struct TableDef {
+    const char* name;
+    Rows rows;
+    int kind;  // Slices: the one SliceKind the table holds, -1 for every kind
+    std::vector<ColumnDef> columns;
+};
+
+std::vector<ColumnDef> sliceColumnsWith(const std::vector<ColumnDef>& extra) {
+    std::vector<ColumnDef> cols = {
+        {"slice_id", "INTEGER", Col::SliceId}, {"ts", "INTEGER", Col::Ts},
+        {"dur", "INTEGER", Col::Dur},          {"name", "TEXT", Col::Name},
+        {"track_id", "INTEGER", Col::TrackId}, {"device", "INTEGER", Col::Device},
+        {"stream", "INTEGER", Col::Stream}};
+    cols.insert(cols.end(), extra.begin(), extra.end());
+    return cols;
+}
+
+const std::vector<TableDef>& tableDefs() {
+    static const std::vector<TableDef> defs = {
+        {"slice",
+         Rows::Slices,
+         -1,
+         {{"id", "INTEGER", Col::SliceId},
+          {"ts", "INTEGER", Col::Ts},
+          {"dur", "INTEGER", Col::Dur},
+          {"name", "TEXT", Col::Name},
+          {"kind", "TEXT", Col::Kind},
+          {"depth", "INTEGER", Col::Depth},
+          {"track_id", "INTEGER", Col::TrackId},
+          {"process_id", "INTEGER", Col::ProcessId},
+          {"thread_id", "INTEGER", Col::ThreadId},
+          {"device", "INTEGER", Col::Device},
+          {"stream", "INTEGER", Col::Stream},
+          {"parent_id", "INTEGER", Col::ParentId},
+          {"correlation_id", "INTEGER", Col::CorrelationId},
+          {"args", "TEXT", Col::Args}}},
+        {"kernel", Rows::Slices, static_cast<int>(SliceKind::Kernel),
+         sliceColumnsWith({{"grid_x", "INTEGER", Col::GridX},
+                           {"grid_y", "INTEGER", Col::GridY},
+                           {"grid_z", "INTEGER", Col::GridZ},
+                           {"block_x", "INTEGER", Col::BlockX},
+                           {"block_y", "INTEGER", Col::BlockY},
+                           {"block_z", "INTEGER", Col::BlockZ},
+                           {"registers_per_thread", "INTEGER", Col::RegistersPerThread},
+                           {"static_shared_bytes", "INTEGER", Col::StaticSharedBytes},
+                           {"dynamic_shared_bytes", "INTEGER", Col::DynamicSharedBytes},
+                           {"shared_bytes", "INTEGER", Col::SharedBytes}})},
+        {"memcpy", Rows::Slices, static_cast<int>(SliceKind::Memcpy),
+         sliceColumnsWith({{"bytes", "INTEGER", Col::Bytes},
+                           {"copy_kind", "TEXT", Col::CopyKind},
+                           {"src_kind", "TEXT", Col::SrcKind},
+                           {"dst_kind", "TEXT", Col::DstKind},
+                           {"src_device", "INTEGER", Col::SrcDevice},
+                           {"dst_device", "INTEGER", Col::DstDevice}})},
+        {"track",
+         Rows::Tracks,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"name", "TEXT", Col::TrackName},
+          {"kind", "TEXT", Col::TrackKind},
+          {"process_id", "INTEGER", Col::TrackProcess},
+          {"thread_id", "INTEGER", Col::TrackThread},
+          {"device", "INTEGER", Col::TrackDevice},
+          {"stream", "INTEGER", Col::TrackStream},
+          {"domain", "TEXT", Col::TrackDomain}}},
+        {"process",
+         Rows::Processes,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"pid", "INTEGER", Col::Pid},
+          {"name", "TEXT", Col::ProcessName},
+          {"device", "INTEGER", Col::ProcessDevice},
+          {"rank", "INTEGER", Col::ProcessRank}}},
+        {"thread",
+         Rows::Threads,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"tid", "INTEGER", Col::Tid},
+          {"process_id", "INTEGER", Col::ThreadProcess}}},
+        {"counter",
+         Rows::Counters,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"counter_track_id", "INTEGER", Col::CounterTrack},
+          {"name", "TEXT", Col::CounterName},
+          {"series", "TEXT", Col::CounterSeries},
+          {"unit", "TEXT", Col::CounterUnit},
+          {"process_id", "INTEGER", Col::CounterProcess},
+          {"device", "INTEGER", Col::CounterDevice},
+          {"ts", "INTEGER", Col::CounterTs},
+          {"value", "REAL", Col::CounterValue}}},
+        {"flow",
+         Rows::Flows,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"slice_out", "INTEGER", Col::FlowOut},
+          {"slice_in", "INTEGER", Col::FlowIn},
+          {"correlation_id", "INTEGER", Col::FlowCorrelation}}},
+    };
+    return defs;
+}
+
+struct Module {
+    const TableDef* def = nullptr;
+    TraceContext* ctx = nullptr;
+};
+
+struct Vtab : sqlite3_vtab {
+    const TableDef* def = nullptr;
+    TraceContext* ctx = nullptr;
+    // Columns a slice scan can narrow on (-1: the table has none).
+    int idCol = -1, kindCol = -1, nameCol = -1, trackCol = -1;
+};
+
+constexpr std::uint16_t kAllKinds = 0xffff;
+
+struct Cursor : sqlite3_vtab_cursor {
+    const Vtab* tab = nullptr;
+    bool eof = true;
+    // Slice scans: ctx->tracks[trackPos .. trackEnd), the slice `index` of the current track.
+    std::size_t trackPos = 0, trackEnd = 0;
+    std::uint32_t index = 0;
+    std::uint16_t kindMask = kAllKinds;
+    bool byName = false;
+    model::StringId nameId = 0;
+    bool single = false;  // one slice (by id): the next step ends the scan
+    // Other tables: the row number (and, for counters, the counter track holding it).
+    std::int64_t row = 0, rowEnd = 0;
+    std::size_t counter = 0;
+
+    const model::Trace& trace() const { return *tab->ctx->trace; }
+    model::TrackIndex trackIndex() const { return tab->ctx->tracks[trackPos]; }
+    const Track& track() const { return trace().track(trackIndex()); }
+    const Slice& slice() const { return track().slices[index]; }
+};
+
+bool matches(const Cursor& c, const Slice& s) {
+    return ((c.kindMask >> static_cast<unsigned>(s.kind)) & 1u) != 0 &&
+           (!c.byName || s.nameId == c.nameId);
+}
+
+// Moves to the first matching slice at or after the position.
+void settle(Cursor& c) {
+    const TraceContext& ctx = *c.tab->ctx;
+    while (c.trackPos < c.trackEnd) {
+        const model::TrackIndex t = ctx.tracks[c.trackPos];
+        if ((ctx.kindsOnTrack[t] & c.kindMask) != 0) {
+            const auto& slices = ctx.trace->track(t).slices;
+            for (; c.index < slices.size(); ++c.index) {
+                if (matches(c, slices[c.index]))
+                    return;
+            }
+        }
+        ++c.trackPos;
+        c.index = 0;
+    }
+    c.eof = true;
+}
+
+std::int64_t rowCount(const TraceContext& ctx, Rows rows) {
+    switch (rows) {
+        case Rows::Slices:
+            return static_cast<std::int64_t>(ctx.trace->counts().slices);
+        case Rows::Tracks:
+            return static_cast<std::int64_t>(ctx.tracks.size());
+        case Rows::Processes:
+            return static_cast<std::int64_t>(ctx.trace->processes().size());
+        case Rows::Threads:
+            return static_cast<std::int64_t>(ctx.threads.size());
+        case Rows::Counters:
+            return ctx.counterBegin.back();
+        case Rows::Flows:
+            return static_cast<std::int64_t>(ctx.trace->flows().size());
+    }
+    return 0;
+}
+
+// The enclosing slice on the same track: the slice of the lane above that contains it (lanes are
+// sorted by start). None at depth 0, and none for a slice spilled to a lane whose neighbour
+// above does not contain it.
+bool parentOf(const Track& track, std::uint32_t index, std::uint32_t& parent) {
+    const Slice& s = track.slices[index];
+    if (s.depth == 0 || s.depth >= track.laneCount() + 1)
+        return false;
+    const auto lane = track.lane(s.depth - 1);
+    auto it = std::upper_bound(lane.begin(), lane.end(), s.startNs,
+                               [](model::TimeNs t, const Slice& x) { return t < x.startNs; });
+    if (it == lane.begin())
+        return false;
+    --it;
+    if (it->startNs > s.startNs || it->endNs() < s.endNs())
+        return false;
+    parent = track.laneBegin[s.depth - 1] + static_cast<std::uint32_t>(it - lane.begin());
+    return true;
+}
+
+void resultText(sqlite3_context* out, std::string_view text) {
+    sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+}
+void resultIntOrNull(sqlite3_context* out, std::int64_t v, bool known) {
+    if (known)
+        sqlite3_result_int64(out, v);
+    else
+        sqlite3_result_null(out);
+}
+
+void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
+    const model::Trace& trace = c.trace();
+    const Track& track = c.track();
+    const Slice& s = c.slice();
+    const model::KernelDetail* k = nullptr;
+    const model::MemcpyDetail* m = nullptr;
+    if (col >= Col::GridX && col <= Col::SharedBytes) {
+        k = trace.kernel(s);
+        if (!k) {
+            sqlite3_result_null(out);
+            return;
+        }
+    } else if (col >= Col::Bytes && col <= Col::DstDevice) {
+        m = trace.memcpy(s);
+        if (!m) {
+            sqlite3_result_null(out);
+            return;
+        }
+    }
+    switch (col) {
+        case Col::SliceId:
+            sqlite3_result_int64(out, sliceId({c.trackIndex(), c.index}));
+            return;
+        case Col::Ts:
+            sqlite3_result_int64(out, s.startNs);
+            return;
+        case Col::Dur:
+            sqlite3_result_int64(out, s.durationNs);
+            return;
+        case Col::Name:
+            resultText(out, trace.str(s.nameId));
+            return;
+        case Col::Kind:
+            sqlite3_result_text(out, sliceKindName(s.kind), -1, SQLITE_STATIC);
+            return;
+        case Col::Depth:
+            sqlite3_result_int64(out, s.depth);
+            return;
+        case Col::TrackId:
+            sqlite3_result_int64(out, c.trackIndex());
+            return;
+        case Col::ProcessId:
+            sqlite3_result_int64(out, track.process);
+            return;
+        case Col::ThreadId:
+            resultIntOrNull(out, track.threadId, track.threadId != -1);
+            return;
+        case Col::Device:
+            resultIntOrNull(out, track.deviceId, track.deviceId >= 0);
+            return;
+        case Col::Stream:
+            resultIntOrNull(out, track.streamId, track.kind == model::TrackKind::GpuStream);
+            return;
+        case Col::ParentId: {
+            std::uint32_t parent = 0;
+            const bool known = parentOf(track, c.index, parent);
+            resultIntOrNull(out, sliceId({c.trackIndex(), parent}), known);
+            return;
+        }
+        case Col::CorrelationId:
+            resultIntOrNull(out, static_cast<std::int64_t>(s.correlationId), s.correlationId != 0);
+            return;
+        case Col::Args: {
+            const std::string_view args = trace.producerArgs(s);
+            if (args.empty()) {
+                sqlite3_result_null(out);
+                return;
+            }
+            const std::string object = "{" + std::string(args) + "}";
+            sqlite3_result_text(out, object.data(), static_cast<int>(object.size()),
+                                SQLITE_TRANSIENT);
+            return;
+        }
+        case Col::GridX:
+        case Col::GridY:
+        case Col::GridZ:
+            sqlite3_result_int64(out,
+                                 k->grid[static_cast<int>(col) - static_cast<int>(Col::GridX)]);
+            return;
+        case Col::BlockX:
+        case Col::BlockY:
+        case Col::BlockZ:
+            sqlite3_result_int64(out,
+                                 k->block[static_cast<int>(col) - static_cast<int>(Col::BlockX)]);
+            return;
+        case Col::RegistersPerThread:
+            sqlite3_result_int64(out, k->registersPerThread);
+            return;
+        case Col::StaticSharedBytes:
+            sqlite3_result_int64(out, k->staticSharedBytes);
+            return;
+        case Col::DynamicSharedBytes:
+            sqlite3_result_int64(out, k->dynamicSharedBytes);
+            return;
+        case Col::SharedBytes:
+            sqlite3_result_int64(out, k->sharedBytesPerBlock());
+            return;
+        case Col::Bytes:
+            sqlite3_result_int64(out, static_cast<std::int64_t>(m->bytes));
+            return;
+        case Col::CopyKind:
+            sqlite3_result_text(out, model::toString(m->copyKind), -1, SQLITE_STATIC);
+            return;
+        case Col::SrcKind:
+            sqlite3_result_text(out, model::toString(m->srcKind), -1, SQLITE_STATIC);
+            return;
+        case Col::DstKind:
+            sqlite3_result_text(out, model::toString(m->dstKind), -1, SQLITE_STATIC);
+            return;
+        case Col::SrcDevice:
+            resultIntOrNull(out, m->srcDevice, m->srcDevice >= 0);
+            return;
+        case Col::DstDevice:
+            resultIntOrNull(out, m->dstDevice, m->dstDevice >= 0);
+            return;
+        default:
+            sqlite3_result_null(out);
+            return;
+    }
+}
+
+void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
+    const TraceContext& ctx = *c.tab->ctx;
+    const model::Trace& trace = *ctx.trace;
+    const auto r = static_cast<std::size_t>(c.row);
+    switch (c.tab->def->rows) {
+        case Rows::Tracks: {
+            const model::TrackIndex index = ctx.tracks[r];
+            const Track& t = trace.track(index);
+            switch (col) {
+                case Col::RowId:
+                    sqlite3_result_int64(out, index);
+                    return;
+                case Col::TrackName:
+                    resultText(out, trace.str(t.nameId));
+                    return;
+                case Col::TrackKind:
+                    sqlite3_result_text(out, trackKindName(t.kind), -1, SQLITE_STATIC);
+                    return;
+                case Col::TrackProcess:
+                    sqlite3_result_int64(out, t.process);
+                    return;
+                case Col::TrackThread:
+                    resultIntOrNull(out, t.threadId, t.threadId != -1);
+                    return;
+                case Col::TrackDevice:
+                    resultIntOrNull(out, t.deviceId, t.deviceId >= 0);
+                    return;
+                case Col::TrackStream:
+                    resultIntOrNull(out, t.streamId, t.kind == model::TrackKind::GpuStream);
+                    return;
+                case Col::TrackDomain:
+                    resultText(out, trace.str(t.domainId));
+                    return;
+                default:
+                    break;
+            }
+            break;
+        }
+        case Rows::Processes: {
+            const model::Process& p = trace.processes()[r];
+            switch (col) {
+                case Col::RowId:
+                    sqlite3_result_int64(out, c.row);
+                    return;
+                case Col::Pid:
+                    sqlite3_result_int64(out, p.pid);
+                    return;
+                case Col::ProcessName:
+                    resultText(out, trace.str(p.nameId));
+                    return;
+                case Col::ProcessDevice:
+                    resultIntOrNull(out, p.deviceId, p.deviceId >= 0);
+                    return;
+                case Col::ProcessRank:
+                    resultIntOrNull(out, p.rank, p.rank >= 0);
+                    return;
+                default:
+                    break;
+            }
+            break;
+        }
+        case Rows::Threads: {
+            const auto& t = ctx.threads[r];
+            switch (col) {
+                case Col::RowId:
+                    sqlite3_result_int64(out, c.row);
+                    return;
+                case Col::Tid:
+                    sqlite3_result_int64(out, t.tid);
+                    return;
+                case Col::ThreadProcess:
+                    sqlite3_result_int64(out, t.process);
+                    return;
+                default:
+                    break;
+            }
+            break;
+        }
+        case Rows::Counters: {
+            const model::CounterTrack& ct = trace.counters()[c.counter];
+            const auto& sample =
+                ct.samples[static_cast<std::size_t>(c.row - ctx.counterBegin[c.counter])];
+            switch (col) {
+                case Col::RowId:
+                    sqlite3_result_int64(out, c.row);
+                    return;
+                case Col::CounterTrack:
+                    sqlite3_result_int64(out, static_cast<std::int64_t>(c.counter));
+                    return;
+                case Col::CounterName:
+                    resultText(out, trace.str(ct.nameId));
+                    return;
+                case Col::CounterSeries:
+                    resultText(out, trace.str(ct.seriesId));
+                    return;
+                case Col::CounterUnit:
+                    resultText(out, trace.str(ct.unitId));
+                    return;
+                case Col::CounterProcess:
+                    sqlite3_result_int64(out, ct.process);
+                    return;
+                case Col::CounterDevice:
+                    resultIntOrNull(out, ct.deviceId, ct.deviceId >= 0);
+                    return;
+                case Col::CounterTs:
+                    sqlite3_result_int64(out, sample.timestampNs);
+                    return;
+                case Col::CounterValue:
+                    sqlite3_result_double(out, sample.value);
+                    return;
+                default:
+                    break;
+            }
+            break;
+        }
+        case Rows::Flows: {
+            const model::Flow& f = trace.flows()[r];
+            switch (col) {
+                case Col::RowId:
+                    sqlite3_result_int64(out, c.row);
+                    return;
+                case Col::FlowOut:
+                    sqlite3_result_int64(out, sliceId(f.from));
+                    return;
+                case Col::FlowIn:
+                    sqlite3_result_int64(out, sliceId(f.to));
+                    return;
+                case Col::FlowCorrelation:
+                    resultIntOrNull(out, static_cast<std::int64_t>(f.id), f.id != 0);
+                    return;
+                default:
+                    break;
+            }
+            break;
+        }
+        case Rows::Slices:
+            break;
+    }
+    sqlite3_result_null(out);
+}
+
+void settleCounter(Cursor& c) {
+    const auto& begin = c.tab->ctx->counterBegin;
+    while (c.counter + 1 < begin.size() && c.row >= begin[c.counter + 1])
+        ++c.counter;
+}
+
+// --- sqlite3_module callbacks ---
+
+int xConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char** err) {
+    const auto* module = static_cast<const Module*>(aux);
+    std::string schema = "CREATE TABLE x(";
+    for (std::size_t i = 0; i < module->def->columns.size(); ++i) {
+        const ColumnDef& c = module->def->columns[i];
+        schema += (i ? ", " : "") + std::string(c.name) + " " + c.type;
+    }
+    schema += ")";
+    if (const int rc = sqlite3_declare_vtab(db, schema.c_str()); rc != SQLITE_OK) {
+        *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+        return rc;
+    }
+    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+    auto* tab = new Vtab();
+    tab->def = module->def;
+    tab->ctx = module->ctx;
+    if (module->def->rows == Rows::Slices) {
+        for (std::size_t i = 0; i < module->def->columns.size(); ++i) {
+            const int index = static_cast<int>(i);
+            switch (module->def->columns[i].col) {
+                case Col::SliceId:
+                    tab->idCol = index;
+                    break;
+                case Col::Kind:
+                    tab->kindCol = index;
+                    break;
+                case Col::Name:
+                    tab->nameCol = index;
+                    break;
+                case Col::TrackId:
+                    tab->trackCol = index;
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+    *out = tab;
+    return SQLITE_OK;
+}
+
+int xDisconnect(sqlite3_vtab* tab) {
+    delete static_cast<Vtab*>(tab);
+    return SQLITE_OK;
+}
+
+// idxNum bits: which hints xFilter gets, in this order of its arguments.
+constexpr int kById = 1, kByKind = 2, kByName = 4, kByTrack = 8;
+
+bool binaryCollation(sqlite3_index_info* info, int i) {
+    const char* coll = sqlite3_vtab_collation(info, i);
+    return coll == nullptr || sqlite3_stricmp(coll, "BINARY") == 0;
+}
+
+int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+    const auto* tab = static_cast<const Vtab*>(vtab);
+    const double rows =
+        std::max<double>(1.0, static_cast<double>(rowCount(*tab->ctx, tab->def->rows)));
+    info->estimatedCost = rows;
+    info->estimatedRows = static_cast<sqlite3_int64>(rows);
+    if (tab->def->rows != Rows::Slices)
+        return SQLITE_OK;
+    int found[4] = {-1, -1, -1, -1};  // constraint index for id, kind, name, track
+    for (int i = 0; i < info->nConstraint; ++i) {
+        const auto& c = info->aConstraint[i];
+        if (!c.usable || c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+            continue;
+        if (c.iColumn == tab->idCol && found[0] < 0)
+            found[0] = i;
+        else if (c.iColumn == tab->kindCol && found[1] < 0 && binaryCollation(info, i))
+            found[1] = i;
+        else if (c.iColumn == tab->nameCol && found[2] < 0 && binaryCollation(info, i))
+            found[2] = i;
+        else if (c.iColumn == tab->trackCol && found[3] < 0)
+            found[3] = i;
+    }
+    const int bits[4] = {kById, kByKind, kByName, kByTrack};
+    const double narrowing[4] = {rows, 10.0, 1000.0, 100.0};
+    int argv = 0;
+    double cost = rows;
+    for (int k = 0; k < 4; ++k) {
+        if (found[k] < 0)
+            continue;
+        info->idxNum |= bits[k];
+        info->aConstraintUsage[found[k]].argvIndex = ++argv;
+        info->aConstraintUsage[found[k]].omit = 0;  // SQLite checks it again (see the top)
+        cost /= narrowing[k];
+    }
+    if (found[0] >= 0)
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    info->estimatedCost = std::max(1.0, cost);
+    info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
+    return SQLITE_OK;
+}
+
+int xOpen(sqlite3_vtab* vtab, sqlite3_vtab_cursor** out) {
+    auto* c = new Cursor();
+    c->tab = static_cast<const Vtab*>(vtab);
+    *out = c;
+    return SQLITE_OK;
+}
+
+int xClose(sqlite3_vtab_cursor* cursor) {
+    delete static_cast<Cursor*>(cursor);
+    return SQLITE_OK;
+}
+
+std::optional<SliceKind> kindFromName(std::string_view name) {
+    for (std::size_t k = 0; k < model::kSliceKindCount; ++k) {
+        if (name == sliceKindName(static_cast<SliceKind>(k)))
+            return static_cast<SliceKind>(k);
+    }
+    return std::nullopt;
+}
+
+std::string_view valueText(sqlite3_value* v) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(v));
+    return text ? std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(v)))
+                : std::string_view();
+}
+
+int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqlite3_value** argv) {
+    auto* c = static_cast<Cursor*>(cursor);
+    TraceContext& ctx = *c->tab->ctx;
+    const TableDef& def = *c->tab->def;
+    c->eof = false;
+    if (def.rows != Rows::Slices) {
+        c->row = 0;
+        c->counter = 0;
+        c->rowEnd = rowCount(ctx, def.rows);
+        c->eof = c->row >= c->rowEnd;
+        if (def.rows == Rows::Counters && !c->eof)
+            settleCounter(*c);
+        return SQLITE_OK;
+    }
+    c->trackPos = 0;
+    c->trackEnd = ctx.tracks.size();
+    c->index = 0;
+    c->single = false;
+    c->byName = false;
+    c->kindMask = def.kind >= 0 ? static_cast<std::uint16_t>(1u << def.kind) : kAllKinds;
+    int arg = 0;
+    const auto positionAtTrack = [&](std::int64_t track) {
+        const auto it = std::lower_bound(ctx.tracks.begin(), ctx.tracks.end(), track,
+                                         [](model::TrackIndex t, std::int64_t v) { return t < v; });
+        if (it == ctx.tracks.end() || *it != track) {
+            c->eof = true;
+            return false;
+        }
+        c->trackPos = static_cast<std::size_t>(it - ctx.tracks.begin());
+        c->trackEnd = c->trackPos + 1;
+        return true;
+    };
+    if ((idxNum & kById) != 0 && arg < argc) {
+        sqlite3_value* v = argv[arg++];
+        if (sqlite3_value_type(v) == SQLITE_INTEGER) {
+            const std::int64_t id = sqlite3_value_int64(v);
+            const model::SliceRef ref = sliceRefFromId(id);
+            if (id < 0 || !positionAtTrack(ref.track) ||
+                ref.index >= ctx.trace->track(ref.track).slices.size()) {
+                c->eof = true;
+                return SQLITE_OK;
+            }
+            c->index = ref.index;
+            c->single = true;
+        }
+    }
+    if ((idxNum & kByKind) != 0 && arg < argc) {
+        sqlite3_value* v = argv[arg++];
+        if (sqlite3_value_type(v) == SQLITE_TEXT) {
+            const auto kind = kindFromName(valueText(v));
+            c->kindMask &=
+                kind ? static_cast<std::uint16_t>(1u << static_cast<unsigned>(*kind)) : 0;
+        }
+    }
+    if ((idxNum & kByName) != 0 && arg < argc) {
+        sqlite3_value* v = argv[arg++];
+        if (sqlite3_value_type(v) == SQLITE_TEXT) {
+            c->byName = true;
+            if (!ctx.findName(valueText(v), c->nameId))
+                c->kindMask = 0;  // no slice has that name
+        }
+    }
+    if ((idxNum & kByTrack) != 0 && arg < argc) {
+        sqlite3_value* v = argv[arg++];
+        if (sqlite3_value_type(v) == SQLITE_INTEGER && !c->single) {
+            if (!positionAtTrack(sqlite3_value_int64(v)))
+                return SQLITE_OK;
+        }
+    }
+    if (c->kindMask == 0) {
+        c->eof = true;
+        return SQLITE_OK;
+    }
+    if (c->single) {
+        if (!matches(*c, c->slice()))
+            c->eof = true;
+        return SQLITE_OK;
+    }
+    settle(*c);
+    return SQLITE_OK;
+}
+
+int xNext(sqlite3_vtab_cursor* cursor) {
+    auto* c = static_cast<Cursor*>(cursor);
+    if (c->tab->def->rows != Rows::Slices) {
+        ++c->row;
+        c->eof = c->row >= c->rowEnd;
+        if (c->tab->def->rows == Rows::Counters && !c->eof)
+            settleCounter(*c);
+        return SQLITE_OK;
+    }
+    if (c->single) {
+        c->eof = true;
+        return SQLITE_OK;
+    }
+    ++c->index;
+    settle(*c);
+    return SQLITE_OK;
+}
+
+int xEof(sqlite3_vtab_cursor* cursor) {
+    return static_cast<Cursor*>(cursor)->eof ? 1 : 0;
+}
+
+int xColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* out, int column) {
+    const auto* c = static_cast<const Cursor*>(cursor);
+    const Col col = c->tab->def->columns[static_cast<std::size_t>(column)].col;
+    if (c->tab->def->rows == Rows::Slices)
+        sliceColumn(*c, col, out);
+    else
+        rowColumn(*c, col, out);
+    return SQLITE_OK;
+}
+
+int xRowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
+    const auto* c = static_cast<const Cursor*>(cursor);
+    *rowid = c->tab->def->rows == Rows::Slices ? sliceId({c->trackIndex(), c->index}) : c->row;
+    return SQLITE_OK;
+}
+
+sqlite3_module makeModule() {
+    sqlite3_module m{};
+    m.iVersion = 1;
+    m.xCreate = nullptr;  // eponymous-only: no CREATE VIRTUAL TABLE makes another
+    m.xConnect = xConnect;
+    m.xBestIndex = xBestIndex;
+    m.xDisconnect = xDisconnect;
+    m.xDestroy = xDisconnect;
+    m.xOpen = xOpen;
+    m.xClose = xClose;
+    m.xFilter = xFilter;
+    m.xNext = xNext;
+    m.xEof = xEof;
+    m.xColumn = xColumn;
+    m.xRowid = xRowid;
+    return m;
+}
+
+}  // namespace
+
+const char* sliceKindName(SliceKind kind) {
+    switch (kind) {
+        case SliceKind::Kernel:
+            return "kernel";
+        case SliceKind::Memcpy:
+            return "memcpy";
+        case SliceKind::Memset:
+            return "memset";
+        case SliceKind::Memory:
+            return "memory";
+        case SliceKind::Sync:
+            return "sync";
+        case SliceKind::RuntimeApi:
+            return "runtime_api";
+        case SliceKind::DriverApi:
+            return "driver_api";
+        case SliceKind::Nvtx:
+            return "nvtx";
+        case SliceKind::Overhead:
+            return "overhead";
+        case SliceKind::Instant:
+            return "instant";
+        case SliceKind::Other:
+            return "other";
+        case SliceKind::UnifiedMemory:
+            return "unified_memory";
+        case SliceKind::CpuOp:
+            return "cpu_op";
+    }
+    return "other";
+}
+
+const char* trackKindName(model::TrackKind kind) {
+    switch (kind) {
+        case model::TrackKind::HostApi:
+            return "host_api";
+        case model::TrackKind::Nvtx:
+            return "nvtx";
+        case model::TrackKind::NvtxAsync:
+            return "nvtx_async";
+        case model::TrackKind::GpuStream:
+            return "gpu_stream";
+        case model::TrackKind::Sync:
+            return "sync";
+        case model::TrackKind::Memory:
+            return "memory";
+        case model::TrackKind::Host:
+            return "host";
+        case model::TrackKind::NvtxProjection:
+            return "nvtx_projection";
+        case model::TrackKind::GraphLaunches:
+            return "graph_launches";
+        case model::TrackKind::UnifiedMemory:
+            return "unified_memory";
+    }
+    return "host";
+}
+
+TraceContext::TraceContext(model::TracePtr t) : trace(std::move(t)) {
+    const auto all = trace->tracks();
+    kindsOnTrack.assign(all.size(), 0);
+    std::vector<std::pair<model::ProcessIndex, std::int64_t>> threadKeys;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const Track& track = all[i];
+        if (model::isDerived(track.kind))
+            continue;
+        tracks.push_back(static_cast<model::TrackIndex>(i));
+        std::uint16_t mask = 0;
+        for (const Slice& s : track.slices)
+            mask |= static_cast<std::uint16_t>(1u << static_cast<unsigned>(s.kind));
+        kindsOnTrack[i] = mask;
+        if (track.threadId != -1)
+            threadKeys.emplace_back(track.process, track.threadId);
+    }
+    std::sort(threadKeys.begin(), threadKeys.end());
+    threadKeys.erase(std::unique(threadKeys.begin(), threadKeys.end()), threadKeys.end());
+    for (const auto& [process, tid] : threadKeys)
+        threads.push_back({process, tid});
+    counterBegin.push_back(0);
+    for (const model::CounterTrack& c : trace->counters())
+        counterBegin.push_back(counterBegin.back() + static_cast<std::int64_t>(c.samples.size()));
+}
+
+bool TraceContext::findName(std::string_view name, model::StringId& id) {
+    std::call_once(m_namesOnce, [this] {
+        const model::StringTable& strings = trace->strings();
+        m_names.reserve(strings.size());
+        for (std::size_t i = 0; i < strings.size(); ++i)
+            m_names.emplace(strings.get(static_cast<model::StringId>(i)),
+                            static_cast<model::StringId>(i));
+    });
+    const auto it = m_names.find(name);
+    if (it == m_names.end())
+        return false;
+    id = it->second;
+    return true;
+}
+
+int registerTraceTables(sqlite3* db, TraceContext& ctx) {
+    static const sqlite3_module module = makeModule();
+    for (const TableDef& def : tableDefs()) {
+        auto* aux = new Module{&def, &ctx};
+        const int rc = sqlite3_create_module_v2(db, def.name, &module, aux,
+                                                [](void* p) { delete static_cast<Module*>(p); });
+        if (rc != SQLITE_OK)
+            return rc;
+    }
+    return SQLITE_OK;
+}
+
+}  // namespace wl::query
