@@ -71,6 +71,17 @@ TEST(OverviewStrip, MarksTheVisibleSpanAndAClickMovesTheTimelineThere) {
     EXPECT_EQ(view.visibleStartNs(), 1'400);
     EXPECT_EQ(view.visibleEndNs(), 1'600);
     EXPECT_NEAR(strip.visibleSpanRect().center().x(), view.headerWidthPx() + 750, 2);
+    // Near the start the view stops at the trace's start rather than showing time before it.
+    QTest::mouseClick(&strip, Qt::LeftButton, {}, QPoint(view.headerWidthPx() + 20, 10));
+    EXPECT_EQ(view.visibleStartNs(), 0);
+    EXPECT_EQ(view.visibleEndNs(), 200);
+    // With the whole trace in view a click moves nothing.
+    view.fitAll();
+    const model::TimeNs start = view.visibleStartNs();
+    const model::TimeNs end = view.visibleEndNs();
+    QTest::mouseClick(&strip, Qt::LeftButton, {}, QPoint(view.headerWidthPx() + 100, 10));
+    EXPECT_EQ(view.visibleStartNs(), start);
+    EXPECT_EQ(view.visibleEndNs(), end);
 }
 
 }  // namespace

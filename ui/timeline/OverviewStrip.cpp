@@ -156,9 +156,15 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
 void OverviewStrip::centreOn(int x) {
     if (!m_view || !m_view->trace())
         return;
-    const model::TimeNs half = (m_view->visibleEndNs() - m_view->visibleStartNs()) / 2;
-    const model::TimeNs centre = timeAtX(x);
-    m_view->setVisibleRange(centre - half, centre - half + 2 * half);
+    const model::TimeNs widthNs = m_view->visibleEndNs() - m_view->visibleStartNs();
+    const model::TimeNs spanNs = m_view->trace()->spanNs();
+    // The whole trace in view: there is nowhere to go (centring would show time before the
+    // trace's start or after its end).
+    if (widthNs >= spanNs)
+        return;
+    const model::TimeNs start =
+        std::clamp<model::TimeNs>(timeAtX(x) - widthNs / 2, 0, spanNs - widthNs);
+    m_view->setVisibleRange(start, start + widthNs);
 }
 
 void OverviewStrip::mousePressEvent(QMouseEvent* event) {
