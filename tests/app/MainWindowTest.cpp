@@ -29,6 +29,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include "MainWindowFixture.h"
+#include "analysis/KernelNames.h"
 #include "app/gui/DocumentAnalysis.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/RunPanel.h"
@@ -213,7 +214,8 @@ TEST_F(MainWindowTest, SelectingASliceFillsTheDetails) {
     }
     const auto& slice = doc->trace->slice(kernel);
     EXPECT_EQ(window.details()->slice(), kernel);
-    EXPECT_EQ(window.details()->title().toStdString(), std::string(doc->trace->str(slice.nameId)));
+    EXPECT_EQ(window.details()->title().toStdString(),
+              analysis::shortKernelName(doc->trace->str(slice.nameId)));
     EXPECT_FALSE(window.details()->value("Grid").isEmpty());
     EXPECT_FALSE(window.details()->value("Launch latency").isEmpty());
 }

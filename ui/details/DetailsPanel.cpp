@@ -28,6 +28,14 @@ QString qstr(std::string_view text) {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
+// How a slice is named in the title and in links to it: a kernel by its short name
+// (analysis::shortKernelName), anything else as analysis::shownName gives it.
+std::string linkName(const model::Trace& t, const model::Slice& s) {
+    if (s.kind == model::SliceKind::Kernel)
+        return analysis::shortKernelName(t.str(s.nameId));
+    return std::string(analysis::shownName(t, s));
+}
+
 QString kindName(model::SliceKind kind) {
     switch (kind) {
         case model::SliceKind::Kernel:
@@ -223,13 +231,15 @@ void DetailsPanel::showSlice(model::SliceRef ref) {
     }
     m_ref = ref;
     const model::Slice& s = m_trace->slice(ref);
-    // Kernels under their full demangled name (a trace may hold the mangled one); API calls as
-    // the user wrote them, without CUPTI's version suffix (kept in a row below).
-    m_titleText = s.kind == model::SliceKind::Kernel
-                      ? QString::fromStdString(analysis::demangleKernelName(m_trace->str(s.nameId)))
-                      : qstr(analysis::shownName(*m_trace, s));
+    // Kernels under their short name (a cuBLAS kernel's demangled name runs to 15 lines; the whole
+    // of it is a row below and the tooltip); API calls as the user wrote them, without CUPTI's
+    // version suffix (kept in a row below).
+    m_titleText = qstr(linkName(*m_trace, s));
     m_title->setText(m_titleText.isEmpty() ? tr("(unnamed)") : breakable(m_titleText));
-    m_title->setToolTip(m_titleText);
+    m_title->setToolTip(
+        s.kind == model::SliceKind::Kernel
+            ? QString::fromStdString(analysis::demangleKernelName(m_trace->str(s.nameId)))
+            : m_titleText);
     fillSlice(s);
 }
 
@@ -249,7 +259,7 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
     }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string_view name = t.str(s.nameId);
-        addRow(tr("Short name"), QString::fromStdString(analysis::shortKernelName(name)));
+        addRow(tr("Full name"), QString::fromStdString(analysis::demangleKernelName(name)));
         const std::string_view library = analysis::kernelLibrary(name);
         if (!library.empty())
             addRow(tr("Library"), qstr(library));
@@ -470,8 +480,7 @@ void DetailsPanel::fillLaunch(const model::Slice& s) {
         const model::Track& workTrack = t.track(out->to.track);
         addGroup(tr("Launched work"));
         addRow(tr("Launches"),
-               tr("%1 on stream %2").arg(qstr(t.str(work.nameId))).arg(workTrack.streamId),
-               out->to);
+               tr("%1 on stream %2").arg(qstr(linkName(t, work))).arg(workTrack.streamId), out->to);
         addRow(tr("Launch latency"), units::duration(work.startNs - s.startNs));
     }
 }
@@ -487,10 +496,9 @@ void DetailsPanel::fillDependencies() {
     auto describe = [&](model::SliceRef op, model::SliceRef via) {
         const model::Slice& s = t.slice(op);
         const model::Track& track = t.track(op.track);
-        QString text =
-            track.kind == model::TrackKind::GpuStream
-                ? tr("%1 on stream %2").arg(qstr(analysis::shownName(t, s))).arg(track.streamId)
-                : tr("%1 on the host").arg(qstr(analysis::shownName(t, s)));
+        QString text = track.kind == model::TrackKind::GpuStream
+                           ? tr("%1 on stream %2").arg(qstr(linkName(t, s))).arg(track.streamId)
+                           : tr("%1 on the host").arg(qstr(linkName(t, s)));
         if (const model::SyncDetail* y = t.sync(t.slice(via)); y != nullptr && y->eventId != 0)
             text += tr(" via event %1").arg(y->eventId);
         return text;
