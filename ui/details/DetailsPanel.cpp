@@ -259,7 +259,10 @@ void DetailsPanel::fillSlice(const model::Slice& s) {
     }
     if (s.kind == model::SliceKind::Kernel) {
         const std::string_view name = t.str(s.nameId);
-        addRow(tr("Full name"), QString::fromStdString(analysis::demangleKernelName(name)));
+        // The whole name when the title (the short one) leaves some of it out.
+        const std::string full = analysis::demangleKernelName(name);
+        if (full != analysis::shortKernelName(name))
+            addRow(tr("Full name"), QString::fromStdString(full));
         const std::string_view library = analysis::kernelLibrary(name);
         if (!library.empty())
             addRow(tr("Library"), qstr(library));
