@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/Format.h"
+#include "ui/common/BreakableText.h"
 
 namespace wl::ui {
 
@@ -79,7 +80,10 @@ void DiagnosticsPanel::setAnalysis(model::TracePtr trace,
     setGapThresholdUs(static_cast<double>(m_result->options.gapThresholdNs) / 1e3);
     for (const analysis::Diagnostic& d : m_result->diagnostics) {
         const QString rule = QString::fromLatin1(analysis::toString(d.rule));
-        auto* item = new QListWidgetItem(QStringLiteral("[%1] %2").arg(rule, qs(d.message)));
+        // Break opportunities in long names (a DataLoader range, a kernel's signature): one
+        // unbreakable word would widen every item past the list and cut each line at its edge.
+        auto* item =
+            new QListWidgetItem(breakable(QStringLiteral("[%1] %2").arg(rule, qs(d.message))));
         item->setToolTip(qs(d.fix));
         item->setData(Qt::UserRole, rule);
         item->setIcon(style()->standardIcon(d.severity == analysis::Severity::Warning

@@ -16,6 +16,7 @@
 
 #include "analysis/ApiNames.h"
 #include "analysis/KernelNames.h"
+#include "ui/common/BreakableText.h"
 #include "ui/common/TrackTitles.h"
 #include "ui/common/UnifiedMemoryText.h"
 #include "ui/common/Units.h"
@@ -66,20 +67,6 @@ QString kindName(model::SliceKind kind) {
             return QStringLiteral("Unified memory");
     }
     return QStringLiteral("Other");
-}
-
-// Lets long C++ names wrap: a zero-width space after the characters they are usually split at.
-QString breakable(const QString& text) {
-    QString out;
-    out.reserve(text.size() + text.size() / 8);
-    for (const QChar c : text) {
-        out += c;
-        if (c == QLatin1Char(':') || c == QLatin1Char(',') || c == QLatin1Char('(') ||
-            c == QLatin1Char('<') || c == QLatin1Char('_')) {
-            out += QChar(0x200B);
-        }
-    }
-    return out;
 }
 
 // Keys wider than this, one of the longest of our own, wrap ("Achieved occupancy (producer's

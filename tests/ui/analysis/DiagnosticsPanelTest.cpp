@@ -2,6 +2,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QTest>
 
 #include "analysis/Analysis.h"
@@ -46,6 +47,30 @@ TEST(DiagnosticsPanel, ListsEveryFinding) {
     }
     panel.setAnalysis(nullptr, nullptr);
     EXPECT_EQ(panel.entryCount(), 0);
+}
+
+// A narrow panel wraps each finding to its width: no line ends mid-word under a horizontal
+// scroll bar, whatever width it had when the findings came.
+TEST(DiagnosticsPanel, FindingsWrapToTheWidthTheyAreGiven) {
+    Fixture f;
+    // One finding names a long range without spaces, as a PyTorch DataLoader stall does.
+    auto result = std::make_shared<analysis::AnalysisResult>(*f.result);
+    result->diagnostics.front().message +=
+        " while the host was in 'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__'";
+    DiagnosticsPanel panel;
+    panel.resize(900, 400);
+    panel.show();
+    panel.setAnalysis(f.trace, result);
+    QCoreApplication::processEvents();
+    panel.resize(300, 160);  // short: a vertical scroll bar takes some of the width
+    QCoreApplication::processEvents();
+    QListWidget* list = panel.list();
+    ASSERT_TRUE(list->verticalScrollBar()->isVisible());
+    EXPECT_EQ(list->horizontalScrollBar()->maximum(), 0);
+    const QRect first = list->visualItemRect(list->item(0));
+    EXPECT_LE(first.width(), list->viewport()->width());
+    // A long message takes more than one line at this width.
+    EXPECT_GT(first.height(), 2 * list->fontMetrics().height());
 }
 
 TEST(DiagnosticsPanel, ClickEmitsEvidenceAndTheTimelineZoomsToIt) {
