@@ -3,7 +3,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -43,21 +42,17 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     m_copyProxy->setSourceModel(m_copies);
     m_copyProxy->setSortRole(StatisticsModel::kSortRole);
 
-    // Kernels and copies share a page, as nsys stats lists them; the rows of the window (the
-    // area-selection summary) have their own, which a time selection brings forward.
+    // Kernels and copies each a page of their own (sharing one, a short dock showed a row of
+    // each); the rows of the window (the area-selection summary) have theirs, which a time
+    // selection brings forward.
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("statisticsPages"));
     // Its pages' tables scroll: their stacked minimum heights (a tab bar in a tab page) must not
     // hold the bottom docks at 250 px when the window is 700 px high.
     m_pages->setMinimumHeight(4 * fontMetrics().height() + 30);
     m_pages->setDocumentMode(true);
-    auto* splitter = new QSplitter(Qt::Vertical, m_pages);
-    m_kernelTable = makeTable(splitter, m_kernelProxy, QStringLiteral("kernelStatistics"));
-    m_copyTable = makeTable(splitter, m_copyProxy, QStringLiteral("copyStatistics"));
-    splitter->addWidget(m_kernelTable);
-    splitter->addWidget(m_copyTable);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    m_kernelTable = makeTable(m_pages, m_kernelProxy, QStringLiteral("kernelStatistics"));
+    m_copyTable = makeTable(m_pages, m_copyProxy, QStringLiteral("copyStatistics"));
     m_rows = new RowStatisticsModel(this);
     m_rowProxy = new QSortFilterProxyModel(this);
     m_rowProxy->setSourceModel(m_rows);
@@ -66,10 +61,12 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     m_rowTable->setTextElideMode(Qt::ElideMiddle);
     m_rowTable->setWordWrap(false);
     m_rowTable->sortByColumn(RowStatisticsModel::kBusy, Qt::DescendingOrder);
-    m_pages->addTab(splitter, tr("Kernels and copies"));
+    m_pages->addTab(m_kernelTable, tr("Kernels"));
+    m_pages->addTab(m_copyTable, tr("Copies"));
     m_pages->addTab(m_rowTable, tr("Rows"));
     m_summary = new SelectionSummaryView(m_pages);
-    m_pages->addTab(m_summary, tr("Summary"));
+    // "By name", apart from the window's Summary tab.
+    m_pages->addTab(m_summary, tr("By name"));
     connect(m_summary, &SelectionSummaryView::summaryActivated, this,
             &StatisticsView::summaryActivated);
     // The window's totals above both pages: what the GPU and the host did in it.
@@ -89,10 +86,14 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_figures);
     // Longest kernels first, as nsys stats lists them.
     m_kernelTable->sortByColumn(StatisticsModel::kTotal, Qt::DescendingOrder);
-    // The name is the last, stretched column; what does not fit is cut in the middle, so the
-    // start (namespace, library prefix) and the end (tile sizes, layout) both stay readable.
+    // The name is shown first, at a third of the width (with median, p95 and std-dev the numbers
+    // no longer leave a narrow dock room for it at the end); what does not fit is cut in the
+    // middle, so the start (namespace, library prefix) and the end (tile sizes, layout) both
+    // stay readable. The numbers follow, and scroll.
     m_kernelTable->setTextElideMode(Qt::ElideMiddle);
     m_kernelTable->setWordWrap(false);
+    m_kernelTable->horizontalHeader()->moveSection(StatisticsModel::kName, 0);
+    m_kernelTable->setColumnWidth(StatisticsModel::kName, 200);
     // The launch configuration is the Summary's (Kernels): a dock this narrow keeps the timings.
     for (int c = 0; c < StatisticsModel::kKernelColumns; ++c) {
         m_kernelTable->setColumnHidden(c, StatisticsModel::isLaunchColumn(c));

@@ -135,7 +135,7 @@ TEST(StatisticsModel, ShortNamesUnlessFullNamesAreAskedFullNameAsTooltip) {
     EXPECT_EQ(kernels.data(reduce).toString(), "reduce_kernel");
 }
 
-TEST(StatisticsView, NameColumnIsLastElidedInTheMiddleAndClickAsksForLaunches) {
+TEST(StatisticsView, NameColumnIsShownFirstElidedInTheMiddleAndClickAsksForLaunches) {
     const analysis::Statistics stats = longNameStatistics();
     StatisticsView view;
     view.setStatistics(stats);
@@ -146,6 +146,8 @@ TEST(StatisticsView, NameColumnIsLastElidedInTheMiddleAndClickAsksForLaunches) {
                   ->headerData(StatisticsModel::kKernelColumns - 1, Qt::Horizontal)
                   .toString(),
               "Kernel");
+    // Last in the model, first on the screen: a narrow dock always shows which kernel a row is.
+    EXPECT_EQ(table->horizontalHeader()->visualIndex(StatisticsModel::kName), 0);
 
     QSignalSpy activated(&view, &StatisticsView::kernelActivated);
     // Sorted by total ascending the shorter, mangled kernel comes first: a click names the
@@ -194,6 +196,36 @@ TEST(StatisticsView, FiguresNameTheLaunchQueueGraphsAndMemory) {
     EXPECT_FALSE(view.figuresLabel()->isHidden());
     view.clear();
     EXPECT_TRUE(view.figuresLabel()->isHidden());
+}
+
+}  // namespace
+}  // namespace wl::ui
+
+namespace wl::ui {
+namespace {
+
+// Kernels and copies are pages of their own: sharing one, each got a row's height in a short
+// dock (1024x700, or 1600x1000 with the dock at its default share).
+TEST(StatisticsView, KernelsAndCopiesAreEachAPage) {
+    StatisticsView view;
+    view.resize(600, 220);
+    view.show();
+    view.setStatistics(sampleStatistics());
+    QCoreApplication::processEvents();
+    auto* pages = view.findChild<QTabWidget*>(QStringLiteral("statisticsPages"));
+    ASSERT_TRUE(pages);
+    const int kernels = pages->indexOf(view.kernelTable());
+    const int copies = pages->indexOf(view.copyTable());
+    ASSERT_GE(kernels, 0);
+    ASSERT_GE(copies, 0);
+    EXPECT_NE(kernels, copies);
+    EXPECT_EQ(pages->tabText(kernels), "Kernels");
+    EXPECT_EQ(pages->tabText(copies), "Copies");
+    // The kernel page shows every one of its three rows.
+    pages->setCurrentIndex(kernels);
+    QCoreApplication::processEvents();
+    const int rowHeight = view.kernelTable()->verticalHeader()->defaultSectionSize();
+    EXPECT_GE(view.kernelTable()->viewport()->height(), 3 * rowHeight);
 }
 
 }  // namespace
