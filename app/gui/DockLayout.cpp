@@ -63,6 +63,12 @@ DockLayout::DockLayout(QMainWindow& window, const Panels& panels)
     window.tabifyDockWidget(m_statistics, m_ranks);
     m_ranks->hide();
 
+    // Query (View > Query): SQL over the trace, a tab beside Statistics, hidden until asked for.
+    m_query = makeDock(window, tr("Query"), "queryDock", panels.query);
+    window.addDockWidget(Qt::BottomDockWidgetArea, m_query);
+    window.tabifyDockWidget(m_statistics, m_query);
+    m_query->hide();
+
     // Statistics in front of its tabs (raised last: tabifying and hiding the others moves the
     // front to Events).
     m_statistics->raise();
@@ -91,7 +97,7 @@ void DockLayout::setTallCentre(bool tall) {
     m_tallCentre = tall;
     if (tall) {
         m_parked.clear();
-        for (QDockWidget* dock : {m_diagnostics, m_statistics, m_events, m_find}) {
+        for (QDockWidget* dock : {m_diagnostics, m_statistics, m_events, m_find, m_query}) {
             if (!dock->isHidden()) {
                 m_parked.push_back(dock);
                 dock->hide();

@@ -11,10 +11,10 @@ class QWidget;
 namespace wl::app {
 
 // Where the window's panels sit: Run and Details in the left column; Diagnostics beside
-// Statistics at the bottom, with Events, Find and Ranks as tabs of Statistics (Find and Ranks
-// hidden until asked for). The bottom docks step aside while Compare is shown and come back with
-// the timeline; the Run dock is for runs unless the user chose in the View menu; the dock sizes
-// are shares of the window when it is first shown (unless a saved layout was restored) and at
+// Statistics at the bottom, with Events, Find, Ranks and Query as tabs of Statistics (Find, Ranks
+// and Query hidden until asked for). The bottom docks step aside while Compare is shown and come
+// back with the timeline; the Run dock is for runs unless the user chose in the View menu; the dock
+// sizes are shares of the window when it is first shown (unless a saved layout was restored) and at
 // Reset Layout. It makes the docks (children of the window, named for QMainWindow::saveState)
 // around panels the window made; GUI thread.
 class DockLayout : public QObject {
@@ -29,6 +29,7 @@ public:
         QWidget* events;
         QWidget* find;
         QWidget* ranks;
+        QWidget* query;
     };
     DockLayout(QMainWindow& window, const Panels& panels);
 
@@ -39,6 +40,7 @@ public:
     QDockWidget* eventsDock() const { return m_events; }
     QDockWidget* findDock() const { return m_find; }
     QDockWidget* ranksDock() const { return m_ranks; }
+    QDockWidget* queryDock() const { return m_query; }
 
     // The layout as it is now becomes what Reset Layout goes back to (call once the window has its
     // size and tool bar, before restoring a saved one).
@@ -68,6 +70,7 @@ private:
     QDockWidget* m_events = nullptr;
     QDockWidget* m_find = nullptr;
     QDockWidget* m_ranks = nullptr;
+    QDockWidget* m_query = nullptr;
     std::vector<QDockWidget*> m_parked;  // hidden while Compare is shown
     bool m_tallCentre = false;
     bool m_runDockChosen = false;  // the user showed or hid it (View menu): it stays so

@@ -10,6 +10,7 @@
 #include "app/gui/MainWindow.h"
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/query/QueryPanel.h"
 #include "ui/timeline/TimelineView.h"
 
 namespace wl::app {
@@ -101,6 +102,8 @@ private:
                     m_window.timeline()->dropFlag(flag.timeNs, QString::fromStdString(flag.name));
                 if (m_options.showEvents)
                     m_window.showEvents();
+                if (!m_options.querySql.empty())
+                    m_window.runQuery(QString::fromStdString(m_options.querySql));
                 if (m_options.summaryPage)
                     m_window.showSummary(*m_options.summaryPage);
                 if (!m_options.findText.empty()) {
@@ -130,6 +133,11 @@ private:
         };
         if (m_window.findPanel()->isSearching()) {
             QObject::connect(m_window.findPanel(), &ui::FindPanel::matchesChanged, &m_window, again,
+                             Qt::SingleShotConnection);
+            return true;
+        }
+        if (m_window.queryPanel()->isBusy()) {
+            QObject::connect(m_window.queryPanel(), &ui::QueryPanel::finished, &m_window, again,
                              Qt::SingleShotConnection);
             return true;
         }

@@ -48,6 +48,8 @@ const char* guiUsage() {
   --compare-with FILE  put the trace FILE beside the --open one in Compare
   --find TEXT          search the trace for slices named like TEXT (the Find panel)
   --events             show the events table (every slice, sortable) at start
+  --query SQL          show the Query panel at start, running SQL over the trace
+                       (the tables of `warpline query`)
   --summary[=PAGE]     show the Summary at start, on PAGE: overview (the default), kernels,
                        operators, memory or ranks
   --select START:END   select and analyse that time (ms since the trace's start), as a drag on
@@ -149,6 +151,10 @@ model::Result<GuiOptions> parseGuiOptions(const std::vector<std::string>& args) 
             options.flags.push_back(
                 {static_cast<model::TimeNs>(std::llround(atMs * 1e6)),
                  colon == std::string::npos ? std::string() : v.substr(colon + 1)});
+        } else if (arg == "--query") {
+            options.querySql = value();
+            if (auto e = needValue(options.querySql))
+                return *e;
         } else if (arg == "--events") {
             options.showEvents = true;
         } else if (arg == "--summary") {

@@ -24,6 +24,7 @@ struct GuiOptions {
     std::string compareWithPath;  // File > Compare With at start: beside the --open trace
     std::string screenshotPath;   // save the window there once loading/running is done, then exit
     std::string findText;         // Edit > Find at start: search the opened trace for it
+    std::string querySql;         // --query SQL: the Query panel at start, running it
     bool showEvents = false;      // bring the events table to the front at start
     // --summary[=PAGE]: show the Summary at start, on that page (0 Overview, 1 Kernels, 2
     // Operators, 3 Memory, 4 Ranks).

@@ -213,6 +213,14 @@ QDockWidget* MainWindow::eventsDock() const {
     return m_views->docks().eventsDock();
 }
 
+void MainWindow::runQuery(const QString& sql) {
+    m_views->showQuery(sql);
+}
+
+ui::QueryPanel* MainWindow::queryPanel() const {
+    return m_views->query();
+}
+
 void MainWindow::showSummary(int page) {
     m_views->showSummary(page);
 }

@@ -26,6 +26,7 @@ class SummaryView;
 
 namespace wl::ui {
 class CompareView;
+class QueryPanel;
 class DetailsPanel;
 class DiagnosticsPanel;
 class OverviewStrip;
@@ -142,6 +143,9 @@ public:
     QDockWidget* eventsDock() const;
     // Brings the events table to the front (View > Events).
     void showEvents();
+    // The Query panel brought forward, running `sql` over the current trace.
+    void runQuery(const QString& sql);
+    ui::QueryPanel* queryPanel() const;
     // The Summary tab brought forward, on page `page` (Overview, Kernels, Operators, Memory,
     // Ranks).
     void showSummary(int page);

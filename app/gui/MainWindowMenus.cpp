@@ -18,9 +18,9 @@ namespace wl::app {
 
 void MainWindow::createActions() {
     const DockLayout& docks = m_views->docks();
-    m_actions =
-        new WindowActions(*this, {docks.runDock(), docks.detailsDock(), docks.diagnosticsDock(),
-                                  docks.statisticsDock(), docks.eventsDock(), docks.findDock()});
+    m_actions = new WindowActions(
+        *this, {docks.runDock(), docks.detailsDock(), docks.diagnosticsDock(),
+                docks.statisticsDock(), docks.eventsDock(), docks.findDock(), docks.queryDock()});
     WindowActions& a = *m_actions;
     connect(a.open(), &QAction::triggered, this, &MainWindow::openInteractive);
     connect(a.openRankTraces(), &QAction::triggered, this, &MainWindow::openRankTracesInteractive);

@@ -20,6 +20,7 @@
 #include "ui/details/DetailsPanel.h"
 #include "ui/find/EventsPanel.h"
 #include "ui/find/FindPanel.h"
+#include "ui/query/QueryPanel.h"
 #include "ui/ranks/RankPanel.h"
 #include "ui/summary/SummaryView.h"
 #include "ui/timeline/OverviewStrip.h"
@@ -38,8 +39,9 @@ WindowViews::WindowViews(QMainWindow& window, const DocumentController& document
     m_events = new ui::EventsPanel(&window);
     m_find = new ui::FindPanel(&window);
     m_ranks = new ui::RankPanel(&window);
-    m_docks = new DockLayout(
-        window, {m_runPanel, m_details, m_diagnostics, m_statistics, m_events, m_find, m_ranks});
+    m_query = new ui::QueryPanel(&window);
+    m_docks = new DockLayout(window, {m_runPanel, m_details, m_diagnostics, m_statistics, m_events,
+                                      m_find, m_ranks, m_query});
     connectViews();
 }
 
@@ -120,14 +122,13 @@ void WindowViews::connectViews() {
     // A bar or point of a Summary chart: its span selected on the timeline, which the analysis
     // then describes (as a drag would); its slices selected and fitted.
     connect(m_summary, &ui::summary::SummaryView::rangeActivated, this,
-            [this](model::TimeRange range) {
-                if (!showsCurrentDocument() || range.empty())
-                    return;
-                m_tabs->setCurrentWidget(m_timeline);
-                const model::TimeNs margin = std::max<model::TimeNs>(range.durationNs() / 10, 1);
-                m_timeline->setVisibleRange(range.startNs - margin, range.endNs + margin);
-                emit timeSelected(range, {});
-            });
+            &WindowViews::selectSpanOnTimeline);
+    // A query's row: its slice, or its span, on the timeline (as the Summary's).
+    connect(m_query, &ui::QueryPanel::sliceActivated, this, [this](model::SliceRef ref) {
+        if (showsCurrentDocument())
+            showSlicesOnTimeline({ref});
+    });
+    connect(m_query, &ui::QueryPanel::rangeActivated, this, &WindowViews::selectSpanOnTimeline);
     connect(m_summary, &ui::summary::SummaryView::slicesActivated, this,
             [this](const std::vector<model::SliceRef>& refs) {
                 if (showsCurrentDocument() && !refs.empty())
@@ -169,6 +170,7 @@ void WindowViews::showDocument(const TraceDocument& doc, const ui::RowArrangemen
     m_timeline->setOverlays({});
     m_details->setTrace(doc.trace);
     m_find->setTrace(doc.trace);  // the same query, on this trace
+    m_query->setTrace(doc.trace);
     m_events->setVisibleRange(m_timeline->visibleStartNs(), m_timeline->visibleEndNs());
     m_events->setTrace(doc.trace);
     m_diagnostics->setAnalysis(doc.trace, nullptr);
@@ -300,6 +302,15 @@ ui::TimelineView* WindowViews::activeTimeline() const {
     return m_timeline;
 }
 
+void WindowViews::selectSpanOnTimeline(model::TimeRange range) {
+    if (!showsCurrentDocument() || range.empty())
+        return;
+    m_tabs->setCurrentWidget(m_timeline);
+    const model::TimeNs margin = std::max<model::TimeNs>(range.durationNs() / 10, 1);
+    m_timeline->setVisibleRange(range.startNs - margin, range.endNs + margin);
+    emit timeSelected(range, {});
+}
+
 void WindowViews::showSlicesOnTimeline(const std::vector<model::SliceRef>& refs) {
     m_tabs->setCurrentWidget(m_timeline);
     if (refs.empty())
@@ -336,6 +347,13 @@ void WindowViews::find(const QString& text, bool regex) {
     m_docks->findDock()->show();
     m_docks->findDock()->raise();
     m_find->setQuery({text, regex});
+}
+
+void WindowViews::showQuery(const QString& sql) {
+    m_docks->queryDock()->show();
+    m_docks->queryDock()->raise();
+    m_query->setQuery(sql);
+    m_query->run();
 }
 
 void WindowViews::showSummary(int page) {

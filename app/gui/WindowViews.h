@@ -27,6 +27,7 @@ class DiagnosticsPanel;
 class EventsPanel;
 class FindPanel;
 class OverviewStrip;
+class QueryPanel;
 class RankPanel;
 struct RowArrangement;
 class StatisticsView;
@@ -67,6 +68,7 @@ public:
     ui::EventsPanel* events() const { return m_events; }
     ui::FindPanel* find() const { return m_find; }
     ui::RankPanel* ranks() const { return m_ranks; }
+    ui::QueryPanel* query() const { return m_query; }
     ui::CompareView* compare() const { return m_compare; }  // null before the first comparison
     ui::summary::SummaryView* summary() const { return m_summary; }
     DockLayout& docks() const { return *m_docks; }
@@ -103,6 +105,8 @@ public:
     // The Find panel brought forward, searching for `text` (the command line's --find).
     void find(const QString& text, bool regex);
     void showEvents();
+    // The Query panel brought forward, running `sql`.
+    void showQuery(const QString& sql);
     // The Summary tab brought forward, on page `page` (its tab index).
     void showSummary(int page);
 
@@ -120,6 +124,9 @@ private:
     // The current document's analysis when the timeline shows that document; else null.
     std::shared_ptr<const DocumentAnalysis> shownAnalysis() const;
     void connectViews();
+    // Selects `range` on the timeline, which the analysis then describes (as a drag would), and
+    // shows it there: a Summary bar's span, a query row's.
+    void selectSpanOnTimeline(model::TimeRange range);
     // The right-click menu of a slice on the timeline: analyse its range, its time, the default
     // window or the whole trace.
     void showSliceMenu(model::SliceRef ref, QPoint globalPos);
@@ -139,6 +146,7 @@ private:
     ui::EventsPanel* m_events = nullptr;
     ui::FindPanel* m_find = nullptr;
     ui::RankPanel* m_ranks = nullptr;
+    ui::QueryPanel* m_query = nullptr;
     DockLayout* m_docks = nullptr;
 };
 
