@@ -58,6 +58,15 @@ QString FileDialogs::pngToSave() {
                                         QObject::tr("PNG image (*.png)"));
 }
 
+QString FileDialogs::chartFileToSave(const QString& fileName) {
+    const QString dir = dialogFolder(m_settings.value(kExportFolderKey).toString(), true);
+    const bool png = fileName.endsWith(QLatin1String(".png"));
+    return QFileDialog::getSaveFileName(
+        &m_parent, png ? QObject::tr("Save Chart as PNG") : QObject::tr("Save Data as CSV"),
+        QDir(dir).filePath(fileName),
+        png ? QObject::tr("PNG image (*.png)") : QObject::tr("CSV file (*.csv)"));
+}
+
 void FileDialogs::rememberExportFolder(const QString& path) {
     m_settings.setValue(kExportFolderKey, QFileInfo(path).absolutePath());
 }

@@ -26,6 +26,9 @@ public:
     QString chromeTraceToSave(const TraceDocument& doc);
     // Where to save the view as PNG.
     QString pngToSave();
+    // Where to save a chart as PNG, or a chart's or a query's data as CSV (`fileName`: the
+    // name offered, "kernels.png").
+    QString chartFileToSave(const QString& fileName);
     // A file was written at `path`: its folder is where the next save dialog opens.
     void rememberExportFolder(const QString& path);
 

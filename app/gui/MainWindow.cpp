@@ -1,5 +1,7 @@
 #include "app/gui/MainWindow.h"
 
+#include <QPointer>
+
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -18,6 +20,7 @@
 #include "app/gui/StatusLine.h"
 #include "app/gui/WindowActions.h"
 #include "ui/analysis/CompareView.h"
+#include "ui/charts/ChartExport.h"
 #include "ui/find/FindPanel.h"
 #include "ui/timeline/RowArrangement.h"
 #include "ui/timeline/TimelineView.h"
@@ -90,6 +93,27 @@ void MainWindow::connectDocuments() {
     connect(docs, &DocumentController::messageCleared, m_views->message(),
             &MessageBar::clearMessage);
     connect(docs, &DocumentController::recentChanged, m_actions, &WindowActions::setRecentFiles);
+    // The charts' and the Query panel's saves: the dialogs are the window's.
+    const auto& exports = ui::charts::ExportRequests::instance();
+    connect(&exports, &ui::charts::ExportRequests::pngRequested, this,
+            [this](QWidget* widget, const QString& baseName) {
+                const QPointer<QWidget> chart(widget);  // a new analysis may replace it meanwhile
+                saveChartFile(baseName + QStringLiteral(".png"),
+                              [chart](const QString& path, QString* error) {
+                                  if (chart.isNull()) {
+                                      *error = tr("The chart was replaced before it was saved.");
+                                      return false;
+                                  }
+                                  return ui::charts::writePng(chart, path, error);
+                              });
+            });
+    connect(&exports, &ui::charts::ExportRequests::csvRequested, this,
+            [this](const QString& csv, const QString& baseName) {
+                saveChartFile(baseName + QStringLiteral(".csv"),
+                              [csv](const QString& path, QString* error) {
+                                  return ui::charts::writeCsv(csv, path, error);
+                              });
+            });
     connect(docs, &DocumentController::openFinished, this, &MainWindow::openFinished);
     connect(docs, &DocumentController::exportingChanged, this,
             [this](bool exporting) { m_actions->exportChromeTrace()->setEnabled(!exporting); });

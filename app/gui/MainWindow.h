@@ -198,6 +198,10 @@ private:
     bool runDockWanted() const;
     void exportChromeTraceInteractive();
     void exportViewPngInteractive();
+    // A chart's or a query's "Save …" (ui::charts::ExportRequests): asks where, from `fileName`,
+    // then `write`s there; a failure says why in the message bar.
+    void saveChartFile(const QString& fileName,
+                       const std::function<bool(const QString&, QString*)>& write);
     void openInteractive();
     void openRankTracesInteractive();
     void compareWithInteractive();

@@ -94,6 +94,20 @@ void MainWindow::exportViewPngInteractive() {
     }
 }
 
+void MainWindow::saveChartFile(const QString& fileName,
+                               const std::function<bool(const QString&, QString*)>& write) {
+    const QString path = m_dialogs.chartFileToSave(fileName);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!write(path, &error)) {
+        showError(error);
+    } else {
+        m_dialogs.rememberExportFolder(path);
+        showInfo(tr("Saved %1.").arg(path));
+    }
+}
+
 void MainWindow::openFile(const QString& path) {
     m_documents->load({LoadIntent::Source::Open, {path}});
 }

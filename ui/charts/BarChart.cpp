@@ -13,7 +13,6 @@
 #include <QHorizontalStackedBarSeries>
 #include <QStackedBarSeries>
 #include <QToolTip>
-#include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -41,19 +40,9 @@ QAbstractBarSeries* makeSeries(const BarChartSpec& spec) {
 
 }  // namespace
 
-BarChart::BarChart(QWidget* parent) : QWidget(parent) {
-    m_chart = new QChart;
-    styleChart(m_chart);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+BarChart::BarChart(QWidget* parent) : ChartWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    addExportMenu(
-        m_view, [this] { return m_fileBaseName; }, [this] { return csv(); });
-    m_view->setToolTip(tr("Right-click to save the chart or its data"));
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { placeLabels(); });
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { placeLabels(); });
 }
 
 void BarChart::setSpec(BarChartSpec spec) {
@@ -76,9 +65,9 @@ QString BarChart::valueText(double value) const {
 }
 
 void BarChart::rebuild() {
-    m_chart->removeAllSeries();
-    for (QAbstractAxis* axis : m_chart->axes()) {
-        m_chart->removeAxis(axis);
+    chart()->removeAllSeries();
+    for (QAbstractAxis* axis : chart()->axes()) {
+        chart()->removeAxis(axis);
         delete axis;
     }
     m_categoryAxis = nullptr;
@@ -89,10 +78,10 @@ void BarChart::rebuild() {
         }
     }
     m_labels.clear();
-    m_chart->setTitle(m_spec.title);
-    m_chart->legend()->setVisible(m_spec.legend && m_spec.sets.size() > 1);
-    m_chart->legend()->setAlignment(Qt::AlignTop);
-    m_chart->legend()->setReverseMarkers(m_spec.horizontal && !m_spec.stacked);  // see below
+    chart()->setTitle(m_spec.title);
+    chart()->legend()->setVisible(m_spec.legend && m_spec.sets.size() > 1);
+    chart()->legend()->setAlignment(Qt::AlignTop);
+    chart()->legend()->setReverseMarkers(m_spec.horizontal && !m_spec.stacked);  // see below
 
     const int n = int(m_spec.categories.size());
     QAbstractBarSeries* series = makeSeries(m_spec);
@@ -113,7 +102,8 @@ void BarChart::rebuild() {
         }
         connect(set, &QBarSet::hovered, this, [this, s](bool on, int shown) {
             if (on) {
-                QToolTip::showText(QCursor::pos(), toolTipFor(specIndex(shown), int(s)), m_view);
+                QToolTip::showText(QCursor::pos(), toolTipFor(specIndex(shown), int(s)),
+                                   chartView());
             } else {
                 QToolTip::hideText();
             }
@@ -139,7 +129,7 @@ void BarChart::rebuild() {
             for (int i = 0; i < n; ++i) {
                 const double v =
                     std::size_t(i) < data.values.size() ? data.values[std::size_t(i)] : 0.0;
-                auto* label = new QGraphicsSimpleTextItem(valueText(v), m_chart);
+                auto* label = new QGraphicsSimpleTextItem(valueText(v), chart());
                 label->setBrush(palette().color(QPalette::WindowText));
                 label->setZValue(10.0);
                 labels.push_back(label);
@@ -148,7 +138,7 @@ void BarChart::rebuild() {
         }
     }
     series->setBarWidth(kBarWidth);
-    m_chart->addSeries(series);
+    chart()->addSeries(series);
 
     m_categoryAxis = new QBarCategoryAxis;
     m_categoryAxis->setTruncateLabels(false);  // elided here, in the middle (relabel)
@@ -172,11 +162,11 @@ void BarChart::rebuild() {
         valueAxis->setTitleText(m_spec.unit);
     }
     if (m_spec.horizontal) {
-        m_chart->addAxis(m_categoryAxis, Qt::AlignLeft);
-        m_chart->addAxis(valueAxis, Qt::AlignBottom);
+        chart()->addAxis(m_categoryAxis, Qt::AlignLeft);
+        chart()->addAxis(valueAxis, Qt::AlignBottom);
     } else {
-        m_chart->addAxis(m_categoryAxis, Qt::AlignBottom);
-        m_chart->addAxis(valueAxis, Qt::AlignLeft);
+        chart()->addAxis(m_categoryAxis, Qt::AlignBottom);
+        chart()->addAxis(valueAxis, Qt::AlignLeft);
     }
     series->attachAxis(m_categoryAxis);
     series->attachAxis(valueAxis);
@@ -186,12 +176,12 @@ void BarChart::rebuild() {
 
 void BarChart::placeLabels() {
     const auto setCount = m_labels.size();
-    if (setCount == 0 || m_chart->series().isEmpty()) {
+    if (setCount == 0 || chart()->series().isEmpty()) {
         return;
     }
-    QAbstractSeries* series = m_chart->series().front();
+    QAbstractSeries* series = chart()->series().front();
     constexpr int kGapPx = 4;
-    const QRectF plot = m_chart->plotArea();
+    const QRectF plot = chart()->plotArea();
     double neededMax = 0.0;
     for (std::size_t s = 0; s < setCount; ++s) {
         // Qt Charts lays a category's bars out across kBarWidth of its band, its first series at
@@ -206,15 +196,15 @@ void BarChart::placeLabels() {
             QGraphicsSimpleTextItem* label = m_labels[s][i];
             const QRectF box = label->boundingRect();
             if (m_spec.horizontal) {
-                const QPointF end = m_chart->mapToPosition(QPointF(v, band), series);
+                const QPointF end = chart()->mapToPosition(QPointF(v, band), series);
                 label->setPos(end.x() + kGapPx, end.y() - box.height() / 2);
                 // The axis must reach far enough that the label ends inside the chart.
-                const double roomPx = m_chart->size().width() - kGapPx - box.width() - plot.left();
+                const double roomPx = chart()->size().width() - kGapPx - box.width() - plot.left();
                 if (roomPx > 0.0 && v > 0.0) {
                     neededMax = std::max(neededMax, v * plot.width() / roomPx);
                 }
             } else {
-                const QPointF end = m_chart->mapToPosition(QPointF(band, v), series);
+                const QPointF end = chart()->mapToPosition(QPointF(band, v), series);
                 label->setPos(end.x() - box.width() / 2, end.y() - box.height() - kGapPx / 2);
             }
         }
@@ -288,8 +278,12 @@ void BarChart::relabel() {
     for (const QString& name : m_spec.categories) {
         QString drawn = elideMiddle(name, widthPx, font);
         // The axis needs names that differ: two long ones may elide alike.
+        // (the suffix within the same width, or the axis clips the name's start)
         for (int k = 2; m_drawn.contains(drawn); ++k) {
-            drawn = elideMiddle(name, widthPx, font) + QStringLiteral(" (%1)").arg(k);
+            const QString suffix = QStringLiteral(" (%1)").arg(k);
+            drawn =
+                elideMiddle(name, widthPx - QFontMetrics(font).horizontalAdvance(suffix), font) +
+                suffix;
         }
         m_drawn << drawn;
     }
@@ -368,8 +362,8 @@ int BarChart::neededHeight() const {
     }
     const int perCategory =
         (m_spec.stacked ? kBarPx : kBarPx * std::max(int(m_spec.sets.size()), 1)) + kGroupGapPx;
-    const int legend = m_chart->legend()->isVisible() ? kLegendPx : 0;
-    const int title = m_spec.title.isEmpty() ? 0 : QFontMetrics(m_chart->titleFont()).height() + 8;
+    const int legend = chart()->legend()->isVisible() ? kLegendPx : 0;
+    const int title = m_spec.title.isEmpty() ? 0 : QFontMetrics(chart()->titleFont()).height() + 8;
     return kFramePx + legend + title + n * perCategory;
 }
 

@@ -3,13 +3,12 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
-#include <QWidget>
 #include <vector>
+
+#include "ui/charts/ChartWidget.h"
 
 class QBarCategoryAxis;
 class QGraphicsSimpleTextItem;
-class QChart;
-class QChartView;
 class QValueAxis;
 
 namespace wl::ui::charts {
@@ -42,7 +41,7 @@ struct BarChartSpec {
 // name and every series' value in the tooltip, the height its rows need (a caller's scroll area
 // scrolls when there are many), a click on a bar as a signal, and a context menu that saves the
 // chart as PNG and its data as CSV. GUI thread.
-class BarChart : public QWidget {
+class BarChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit BarChart(QWidget* parent = nullptr);
@@ -58,10 +57,7 @@ public:
     // Qt Charts' own labels leave out a zero, so the chart writes its own); none for stacked bars.
     std::vector<QStringList> valueLabels() const;
     // The data as CSV: one row per category, a column per series.
-    QString csv() const;
-    QChartView* chartView() const { return m_view; }
-    // The name files saved from the context menu start with.
-    void setFileBaseName(const QString& name) { m_fileBaseName = name; }
+    QString csv() const override;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -82,8 +78,6 @@ private:
     QString valueText(double value) const;
 
     BarChartSpec m_spec;
-    QChart* m_chart = nullptr;
-    QChartView* m_view = nullptr;
     QBarCategoryAxis* m_categoryAxis = nullptr;
     QValueAxis* m_valueAxis = nullptr;
     bool m_widening = false;  // placeLabels is lengthening the axis
@@ -92,7 +86,6 @@ private:
     QStringList m_drawn;  // as shown, in the spec's order
     // Per series, per category in the spec's order: the value written beside its bar.
     std::vector<std::vector<QGraphicsSimpleTextItem*>> m_labels;
-    QString m_fileBaseName = QStringLiteral("chart");
 };
 
 }  // namespace wl::ui::charts

@@ -1,10 +1,7 @@
 #include "ui/charts/ChartExport.h"
 
-#include <QAction>
 #include <QBuffer>
-#include <QFileDialog>
 #include <QImage>
-#include <QMessageBox>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QWidget>
@@ -75,34 +72,9 @@ bool writeCsv(const QString& text, const QString& path, QString* error) {
     return writeBytes(text.toUtf8(), path, error);
 }
 
-void addExportMenu(QWidget* chart, std::function<QString()> baseName,
-                   std::function<QString()> csv) {
-    chart->setContextMenuPolicy(Qt::ActionsContextMenu);
-    auto* png = new QAction(QObject::tr("Save Chart as PNG…"), chart);
-    auto* data = new QAction(QObject::tr("Save Data as CSV…"), chart);
-    chart->addAction(png);
-    chart->addAction(data);
-    const auto complain = [chart](const QString& error) {
-        QMessageBox::warning(chart, QObject::tr("Save"), error);
-    };
-    QObject::connect(png, &QAction::triggered, chart, [chart, baseName, complain] {
-        const QString path = QFileDialog::getSaveFileName(chart, QObject::tr("Save Chart as PNG"),
-                                                          baseName() + QStringLiteral(".png"),
-                                                          QObject::tr("PNG images (*.png)"));
-        QString error;
-        if (!path.isEmpty() && !writePng(chart, path, &error)) {
-            complain(error);
-        }
-    });
-    QObject::connect(data, &QAction::triggered, chart, [chart, baseName, csv, complain] {
-        const QString path = QFileDialog::getSaveFileName(chart, QObject::tr("Save Data as CSV"),
-                                                          baseName() + QStringLiteral(".csv"),
-                                                          QObject::tr("CSV files (*.csv)"));
-        QString error;
-        if (!path.isEmpty() && !writeCsv(csv(), path, &error)) {
-            complain(error);
-        }
-    });
+ExportRequests& ExportRequests::instance() {
+    static ExportRequests requests;
+    return requests;
 }
 
 }  // namespace wl::ui::charts

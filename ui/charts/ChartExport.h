@@ -1,8 +1,8 @@
 #pragma once
 
+#include <QObject>
 #include <QString>
 #include <QStringList>
-#include <functional>
 #include <vector>
 
 class QWidget;
@@ -18,9 +18,19 @@ QString csvText(const QStringList& header, const std::vector<QStringList>& rows)
 bool writePng(QWidget* widget, const QString& path, QString* error);
 bool writeCsv(const QString& text, const QString& path, QString* error);
 
-// Gives `chart` a context menu with "Save Chart as PNG…" and "Save Data as CSV…": each asks for a
-// file (named from `baseName`, asked for then), writes it, and says in a message box why when it
-// cannot. `csv` gives the data when asked.
-void addExportMenu(QWidget* chart, std::function<QString()> baseName, std::function<QString()> csv);
+// Where the charts' "Save Chart as PNG…" and "Save Data as CSV…" (and the Query panel's Save
+// CSV…) are answered: the window asks for a file and writes it with writePng or writeCsv (the
+// dialogs are app/'s), so no dialog opens inside ui/. One per process, on the GUI thread.
+class ExportRequests : public QObject {
+    Q_OBJECT
+public:
+    static ExportRequests& instance();
+
+signals:
+    // `widget` as drawn, as a PNG named from `baseName` ("kernels" -> "kernels.png").
+    void pngRequested(QWidget* widget, const QString& baseName);
+    // `csv` as a file named from `baseName`.
+    void csvRequested(const QString& csv, const QString& baseName);
+};
 
 }  // namespace wl::ui::charts

@@ -6,7 +6,6 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QToolTip>
-#include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 
@@ -15,18 +14,7 @@
 
 namespace wl::ui::charts {
 
-LineChart::LineChart(QWidget* parent) : QWidget(parent) {
-    m_chart = new QChart;
-    styleChart(m_chart);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
-    addExportMenu(
-        m_view, [this] { return m_fileBaseName; }, [this] { return csv(); });
-    m_view->setToolTip(tr("Right-click to save the chart or its data"));
-}
+LineChart::LineChart(QWidget* parent) : ChartWidget(parent) {}
 
 void LineChart::setSpec(LineChartSpec spec) {
     m_spec = std::move(spec);
@@ -74,19 +62,19 @@ QString LineChart::csv() const {
 }
 
 void LineChart::rebuild() {
-    m_chart->removeAllSeries();
-    for (QAbstractAxis* axis : m_chart->axes()) {
-        m_chart->removeAxis(axis);
+    chart()->removeAllSeries();
+    for (QAbstractAxis* axis : chart()->axes()) {
+        chart()->removeAxis(axis);
         delete axis;
     }
-    m_chart->setTitle(m_spec.title);
+    chart()->setTitle(m_spec.title);
     auto* x = new QValueAxis;
     auto* y = new QValueAxis;
     x->setTitleText(m_spec.xTitle);
     y->setTitleText(m_spec.yTitle);
     x->setLabelFormat(QStringLiteral("%g"));
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
     double minX = 0.0;
     double maxX = 0.0;
     double maxY = 0.0;
@@ -114,14 +102,14 @@ void LineChart::rebuild() {
         line->replace(points);
         connect(line, &QLineSeries::hovered, this, [this](const QPointF& p, bool on) {
             if (on) {
-                QToolTip::showText(QCursor::pos(), toolTipAt(p.x()), m_view);
+                QToolTip::showText(QCursor::pos(), toolTipAt(p.x()), chartView());
             } else {
                 QToolTip::hideText();
             }
         });
         connect(line, &QLineSeries::clicked, this,
                 [this](const QPointF& p) { emit clicked(p.x()); });
-        m_chart->addSeries(line);
+        chart()->addSeries(line);
         line->attachAxis(x);
         line->attachAxis(y);
         ++index;
@@ -136,7 +124,7 @@ void LineChart::rebuild() {
         }
         connect(dots, &QScatterSeries::clicked, this,
                 [this](const QPointF& p) { emit clicked(p.x()); });
-        m_chart->addSeries(dots);
+        chart()->addSeries(dots);
         dots->attachAxis(x);
         dots->attachAxis(y);
     }
@@ -148,8 +136,8 @@ void LineChart::rebuild() {
     } else {
         setNiceRange(y, maxY);
     }
-    m_chart->legend()->setVisible(m_spec.series.size() + (m_spec.markers.empty() ? 0 : 1) > 1);
-    m_chart->legend()->setAlignment(Qt::AlignTop);
+    chart()->legend()->setVisible(m_spec.series.size() + (m_spec.markers.empty() ? 0 : 1) > 1);
+    chart()->legend()->setAlignment(Qt::AlignTop);
 }
 
 }  // namespace wl::ui::charts

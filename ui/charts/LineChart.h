@@ -3,11 +3,9 @@
 #include <QColor>
 #include <QPointF>
 #include <QString>
-#include <QWidget>
 #include <vector>
 
-class QChart;
-class QChartView;
+#include "ui/charts/ChartWidget.h"
 
 namespace wl::ui::charts {
 
@@ -34,7 +32,7 @@ struct LineChartSpec {
 // A Qt Charts line chart over time: the value of every series at the hovered point in the tooltip,
 // a click as a signal with its x, and the context menu that saves the chart as PNG and its data as
 // CSV. GUI thread.
-class LineChart : public QWidget {
+class LineChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit LineChart(QWidget* parent = nullptr);
@@ -46,9 +44,7 @@ public:
     QString toolTipAt(double x) const;
     // A series' value at x (a step series: the last point at or before x; a line: interpolated).
     static double valueAt(const LineSeriesSpec& series, double x);
-    QString csv() const;  // one row per point of each series: series, x, y
-    QChartView* chartView() const { return m_view; }
-    void setFileBaseName(const QString& name) { m_fileBaseName = name; }
+    QString csv() const override;  // one row per point of each series: series, x, y
 
     QSize sizeHint() const override { return {480, 220}; }
     QSize minimumSizeHint() const override { return {240, 140}; }
@@ -60,9 +56,6 @@ private:
     void rebuild();
 
     LineChartSpec m_spec;
-    QChart* m_chart = nullptr;
-    QChartView* m_view = nullptr;
-    QString m_fileBaseName = QStringLiteral("chart");
 };
 
 }  // namespace wl::ui::charts

@@ -2,11 +2,9 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -293,11 +291,8 @@ QString QueryPanel::resultsCsv() const {
 }
 
 void QueryPanel::saveCsv() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Results as CSV"), QStringLiteral("query.csv"), tr("CSV files (*.csv)"));
-    QString error;
-    if (!path.isEmpty() && !charts::writeCsv(resultsCsv(), path, &error))
-        QMessageBox::warning(this, tr("Save Results"), error);
+    // The window asks where and writes it (ExportRequests), as for the charts' data.
+    emit charts::ExportRequests::instance().csvRequested(resultsCsv(), QStringLiteral("query"));
 }
 
 }  // namespace wl::ui

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractBarSeries>
+#include <QAction>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -148,6 +149,30 @@ TEST(LineChart, ValuesAtAPointAreHeldForStepsAndInterpolatedForLines) {
     auto* drawn = qobject_cast<QXYSeries*>(chart.chartView()->chart()->series().front());
     ASSERT_TRUE(drawn);
     EXPECT_EQ(drawn->count(), 5);
+}
+
+}  // namespace
+}  // namespace wl::ui::charts
+
+namespace wl::ui::charts {
+namespace {
+
+// The context menu's saves go to the window (ExportRequests), which owns the dialogs.
+TEST(ChartWidget, ItsContextMenuAsksTheWindowToSave) {
+    BarChart chart;
+    chart.setSpec(twoRuns());
+    chart.setFileBaseName("kernels");
+    const QList<QAction*> actions = chart.chartView()->actions();
+    ASSERT_EQ(actions.size(), 2);
+    QSignalSpy png(&ExportRequests::instance(), &ExportRequests::pngRequested);
+    QSignalSpy csv(&ExportRequests::instance(), &ExportRequests::csvRequested);
+    actions[0]->trigger();
+    ASSERT_EQ(png.size(), 1);
+    EXPECT_EQ(png.front().at(0).value<QWidget*>(), chart.chartView());
+    EXPECT_EQ(png.front().at(1).toString(), "kernels");
+    actions[1]->trigger();
+    ASSERT_EQ(csv.size(), 1);
+    EXPECT_EQ(csv.front().at(0).toString(), chart.csv());
 }
 
 }  // namespace
