@@ -27,7 +27,7 @@
 #include <string_view>
 
 #include "app/gui/TraceLoader.h"
-#include "io/Gzip.h"
+#include "bench/support/BigTrace.h"
 #include "io/TraceFile.h"
 
 #ifndef WARPLINE_EXTERNAL_TRACES_DIR
@@ -60,93 +60,6 @@ double residentMiB() {
     statm >> pages >> resident;
     return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
            (1024.0 * 1024.0);
-}
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!wl::io::isGzip(bytes))
-        return bytes;
-    std::string json;
-    if (!wl::io::gunzip(bytes, json, 0).ok())
-        return {};
-    return json;
-}
-
-// The position of the ']' that closes the array whose '[' is at `open` (strings skipped).
-std::size_t closingBracket(std::string_view text, std::size_t open) {
-    int depth = 0;
-    for (std::size_t i = open; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '"') {
-            for (++i; i < text.size() && text[i] != '"'; ++i) {
-                if (text[i] == '\\')
-                    ++i;
-            }
-        } else if (c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ']' || c == '}') {
-            if (--depth == 0)
-                return i;
-        }
-    }
-    return std::string_view::npos;
-}
-
-// Calls `f(position of the number, its whole part)` for every "ts" value in `events`.
-template <class F>
-void forEachTs(std::string_view events, F f) {
-    for (std::size_t at = events.find("\"ts\":"); at != std::string_view::npos;
-         at = events.find("\"ts\":", at + 5)) {
-        std::size_t p = at + 5;
-        while (p < events.size() && events[p] == ' ')
-            ++p;
-        std::size_t end = p;
-        while (end < events.size() && events[end] >= '0' && events[end] <= '9')
-            ++end;
-        if (end > p)
-            f(p, end, std::strtoll(std::string(events.substr(p, end - p)).c_str(), nullptr, 10));
-    }
-}
-
-// Writes `copies` of the source's events, each moved along time past the one before, into one
-// trace; returns the bytes written (0: the source is not a JSON object with "traceEvents").
-std::uint64_t writeRepeated(const std::string& json, std::uint64_t targetBytes,
-                            const std::string& path) {
-    const std::size_t key = json.find("\"traceEvents\"");
-    const std::size_t open = key == std::string::npos ? key : json.find('[', key);
-    const std::size_t close = open == std::string::npos ? open : closingBracket(json, open);
-    if (close == std::string::npos)
-        return 0;
-    const std::string_view events(json.data() + open + 1, close - open - 1);
-    long long first = -1;
-    long long last = 0;
-    forEachTs(events, [&](std::size_t, std::size_t, long long ts) {
-        first = first < 0 ? ts : std::min(first, ts);
-        last = std::max(last, ts);
-    });
-    const long long shiftUs = last - first + 1000;  // one copy after the other, 1 ms apart
-    std::ofstream out(path, std::ios::binary);
-    out.write(json.data(), static_cast<std::streamsize>(open + 1));
-    std::uint64_t written = open + 1;
-    std::string copy;
-    for (long long k = 0; written + events.size() < targetBytes || k == 0; ++k) {
-        copy.clear();
-        std::size_t from = 0;
-        forEachTs(events, [&](std::size_t p, std::size_t end, long long ts) {
-            copy.append(events.substr(from, p - from));
-            copy += std::to_string(ts + k * shiftUs);
-            from = end;
-        });
-        copy.append(events.substr(from));
-        if (k > 0)
-            out.put(',');
-        out.write(copy.data(), static_cast<std::streamsize>(copy.size()));
-        written += copy.size() + (k > 0 ? 1 : 0);
-    }
-    out.write(json.data() + close, static_cast<std::streamsize>(json.size() - close));
-    written += json.size() - close;
-    return out ? written : 0;
 }
 
 bool parseArgs(int argc, char** argv, Options& o) {
@@ -189,10 +102,10 @@ int main(int argc, char** argv) {
     auto t = Clock::now();
     std::uint64_t bytes = 0;
     {
-        const std::string json = readText(opt.source);
-        bytes = json.empty()
-                    ? 0
-                    : writeRepeated(json, static_cast<std::uint64_t>(opt.gigabytes * 1e9), big);
+        const std::string json = wl::bench::readTraceText(opt.source);
+        bytes = json.empty() ? 0
+                             : wl::bench::writeRepeatedTrace(
+                                   json, static_cast<std::uint64_t>(opt.gigabytes * 1e9), big);
     }
     if (bytes == 0) {
         std::fprintf(stderr, "cannot make the large trace from %s\n", opt.source.c_str());

@@ -90,7 +90,7 @@ std::vector<Gathered> gatherKernels(const model::Trace& trace, std::span<const s
             if (s.kind != model::SliceKind::Kernel || !collectives.contains(s.nameId))
                 continue;
             RankKernel k{{t, i}, s.startNs, s.endNs(), {}};
-            const std::string_view args = trace.extraArgs(s);
+            const std::string args = trace.extraArgs(s);
             auto known = kernelCollective.find(s.nameId);
             if (known == kernelCollective.end())
                 known = kernelCollective.emplace(s.nameId, collectiveOfKernel(trace.str(s.nameId)))

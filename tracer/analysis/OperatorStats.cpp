@@ -30,11 +30,11 @@
 #include "analysis/OperatorStats.h"
 
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/KeptArgs.h"
@@ -76,7 +76,9 @@ std::string_view arrayAt(std::string_view members, std::size_t at) {
 // had to be read by keptArg); empty when it has none. The importer keeps an imported file's
 // members without white space, so the member is found as written; anything else (white space
 // after the colon, a value that is no array) is read by keptArg.
-std::string_view inputShapes(std::string_view args, std::deque<std::string>& owned) {
+// Views of `args` are kept in `owned` once each (the args are decoded per call; see
+// Trace::extraArgs), so that a view returned stays valid as long as `owned`.
+std::string_view inputShapes(std::string_view args, std::unordered_set<std::string>& owned) {
     for (std::size_t k = 0; k < std::size(kInputDims); ++k) {
         const std::string_view member = kInputDimsMembers[k];
         for (std::size_t at = args.find(member); at != std::string_view::npos;
@@ -86,15 +88,13 @@ std::string_view inputShapes(std::string_view args, std::deque<std::string>& own
             const std::size_t value = at + member.size();
             if (value < args.size() && args[value] == '[') {
                 if (const std::string_view dims = arrayAt(args, value); !dims.empty())
-                    return dims;
+                    return *owned.emplace(dims).first;
             }
             break;
         }
         if (args.find(kInputDims[k]) != std::string_view::npos) {
-            if (auto dims = keptArg(args, kInputDims[k])) {
-                owned.push_back(std::move(*dims));
-                return owned.back();
-            }
+            if (auto dims = keptArg(args, kInputDims[k]))
+                return *owned.insert(std::move(*dims)).first;
         }
     }
     return {};
@@ -247,7 +247,7 @@ std::optional<OperatorTable> operatorTable(const model::Trace& trace, const Anal
 
     std::unordered_map<model::StringId, OperatorStats> byName;
     std::unordered_map<ShapesKey, OperatorStats, ShapesKeyHash> byShapes;
-    std::deque<std::string> ownedShapes;  // those keptArg read (the rest are views of the trace)
+    std::unordered_set<std::string> ownedShapes;  // each input shape once
     bool anyShapes = false;
     for (auto& [key, thread] : threads) {
         walk(thread);
@@ -259,7 +259,8 @@ std::optional<OperatorTable> operatorTable(const model::Trace& trace, const Anal
             add(byName[c.slice->nameId], c);
             if (out.nvtxRanges)
                 continue;
-            const std::string_view shapes = inputShapes(trace.extraArgs(*c.slice), ownedShapes);
+            const std::string args = trace.extraArgs(*c.slice);
+            const std::string_view shapes = inputShapes(args, ownedShapes);
             anyShapes = anyShapes || !shapes.empty();
             add(byShapes[{c.slice->nameId, shapes}], c);
         }

@@ -94,10 +94,15 @@ private:
     // imported trace's rows keep the producer's own metadata events (names, labels, order),
     // written as they were; ours name only the rows we add.
     void writeMetadataEvents() {
-        if (const std::string_view kept = m_trace.keptEvents(); !kept.empty()) {
+        std::string kept;
+        for (model::PackedTexts::Reader events(m_trace.keptEvents()); !events.done();) {
             beginEvent();
             m_out.buf().pop_back();  // the '{': each kept event has its own
+            kept.clear();
+            events.next(&kept);
             m_out.put(kept);
+            if (!m_out.maybeFlush())
+                return;
         }
         const auto processes = m_trace.processes();
         const auto tracks = m_trace.tracks();
@@ -262,7 +267,7 @@ private:
         }
         if (origin != nullptr) {
             // Its producer's args, all of them as written (and none where it wrote none).
-            if (const std::string_view args = m_trace.producerArgs(s); !args.empty()) {
+            if (const std::string args = m_trace.producerArgs(s); !args.empty()) {
                 m_out.put(",\"args\":{");
                 m_out.put(args);
                 m_out.put('}');
@@ -273,7 +278,7 @@ private:
         const std::size_t beforeArgs = m_out.buf().size();
         m_args.write(t, s);
         // The producer's other args, as it wrote them, inside the same "args" object.
-        if (const std::string_view extra = m_trace.extraArgs(s); !extra.empty()) {
+        if (const std::string extra = m_trace.extraArgs(s); !extra.empty()) {
             std::string& b = m_out.buf();
             if (b.size() > beforeArgs) {
                 b.back() = ',';  // the '}' that closed the args written above

@@ -147,22 +147,25 @@ std::string Trace::metadataValue(const std::string& key, const std::string& fall
     return it == m_metadata.end() ? fallback : it->second;
 }
 
-std::string_view Trace::extraArgs(const Slice& s) const {
-    return s.argsIndex < m_args.size() ? m_args[s.argsIndex] : std::string_view();
-}
-
-std::string_view Trace::producerArgs(const Slice& s) const {
+std::string Trace::extraArgs(const Slice& s) const {
     if (s.argsIndex >= m_args.size())
         return {};
-    const std::string_view extra = m_args[s.argsIndex];
-    const std::uint32_t before =
-        s.argsIndex < m_modelArgsBytes.size() ? m_modelArgsBytes[s.argsIndex] : 0;
-    return {extra.data() - before, before + extra.size()};
+    std::string text;
+    const auto heads = m_args.read(s.argsIndex, &text);
+    text.erase(0, std::min<std::size_t>(heads[kArgsModelBytes], text.size()));
+    return text;
+}
+
+std::string Trace::producerArgs(const Slice& s) const {
+    return s.argsIndex < m_args.size() ? m_args.text(s.argsIndex) : std::string();
 }
 
 const SliceOrigin* Trace::origin(const Track& track, const Slice& s) const {
-    if (s.argsIndex < m_origins.size() && m_origins[s.argsIndex].known)
-        return &m_origins[s.argsIndex];
+    if (s.argsIndex < m_args.size()) {
+        const std::uint32_t origin = m_args.read(s.argsIndex, nullptr)[kArgsOrigin];
+        if (origin != 0)
+            return &m_origins[origin - 1];
+    }
     return track.origin.known ? &track.origin : nullptr;
 }
 
@@ -171,25 +174,43 @@ std::string_view Trace::idName(std::int64_t id) const {
     return it == m_idNames.end() ? std::string_view() : std::string_view(it->second);
 }
 
-std::size_t Trace::memoryBytes() const {
-    std::size_t bytes = sizeof(Trace) + m_strings.memoryBytes();
-    bytes += vectorBytes(m_processes) + vectorBytes(m_tracks) + vectorBytes(m_counters);
+std::vector<MemoryPart> Trace::memoryParts() const {
+    std::size_t slices = 0;
+    std::size_t lanes = 0;
     for (const auto& t : m_tracks) {
-        bytes += vectorBytes(t.slices) + vectorBytes(t.laneBegin);
+        slices += vectorBytes(t.slices);
+        lanes += vectorBytes(t.laneBegin);
     }
-    for (const auto& c : m_counters) {
-        bytes += vectorBytes(c.samples);
-    }
-    bytes += vectorBytes(m_flows) + vectorBytes(m_dependencies) + vectorBytes(m_devices) +
-             vectorBytes(m_kernels);
-    bytes += vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_memories) +
-             vectorBytes(m_syncs);
-    bytes += vectorBytes(m_apis) + vectorBytes(m_nvtx) + vectorBytes(m_unifiedMemory) +
-             vectorBytes(m_flowToIndex);
-    bytes += vectorBytes(m_flowFromIndex) + vectorBytes(m_args) + vectorBytes(m_argsBlocks);
-    bytes += m_argsBlockBytes;
-    bytes += vectorBytes(m_origins) + vectorBytes(m_modelArgsBytes) + m_keptEvents.capacity() +
-             m_distributedInfo.capacity();
+    std::size_t samples = 0;
+    for (const auto& c : m_counters)
+        samples += vectorBytes(c.samples);
+    return {
+        {"slices", slices},
+        {"lanes", lanes},
+        {"strings", m_strings.memoryBytes()},
+        {"counter samples", samples},
+        {"flows", vectorBytes(m_flows) + vectorBytes(m_flowToIndex) + vectorBytes(m_flowFromIndex)},
+        {"dependencies", vectorBytes(m_dependencies)},
+        {"kernel details", vectorBytes(m_kernels)},
+        {"copy, memset and memory details",
+         vectorBytes(m_memcpys) + vectorBytes(m_memsets) + vectorBytes(m_memories)},
+        {"sync details", vectorBytes(m_syncs)},
+        {"API details", vectorBytes(m_apis)},
+        {"NVTX details", vectorBytes(m_nvtx)},
+        {"unified memory details", vectorBytes(m_unifiedMemory)},
+        {"args", m_args.memoryBytes()},
+        {"origins", vectorBytes(m_origins)},
+        {"kept events", m_keptEvents.memoryBytes()},
+        {"tracks, processes, devices and the rest",
+         sizeof(Trace) + vectorBytes(m_processes) + vectorBytes(m_tracks) +
+             vectorBytes(m_counters) + vectorBytes(m_devices) + m_distributedInfo.capacity()},
+    };
+}
+
+std::size_t Trace::memoryBytes() const {
+    std::size_t bytes = 0;
+    for (const MemoryPart& part : memoryParts())
+        bytes += part.bytes;
     return bytes;
 }
 

@@ -10,6 +10,7 @@
 #include "model/Details.h"
 #include "model/DeviceProperties.h"
 #include "model/Diagnostics.h"
+#include "model/PackedTexts.h"
 #include "model/Slice.h"
 #include "model/StringTable.h"
 #include "model/Track.h"
@@ -35,6 +36,12 @@ struct TraceCounts {
     std::uint64_t flows = 0;
     std::uint64_t dependencies = 0;
     std::uint64_t slices = 0;  // all slices
+};
+
+// Heap bytes of one part of a Trace (Trace::memoryParts).
+struct MemoryPart {
+    const char* what;
+    std::size_t bytes;
 };
 
 // An immutable trace: built by TraceBuilder::finalize(), then shared read-only as
@@ -80,11 +87,12 @@ public:
 
     // The producer's args of an imported slice that the model has no field for, as JSON object
     // members ("External id":12,"Input Dims":[[64,64]]), values byte for byte as the file
-    // wrote them; empty when there are none. Export writes them back.
-    std::string_view extraArgs(const Slice& s) const;
+    // wrote them; empty when there are none. Export writes them back. Kept packed (PackedTexts):
+    // each call decodes them.
+    std::string extraArgs(const Slice& s) const;
     // All the args an imported slice had in its file, as JSON object members: those the model
     // has fields for, as written, and extraArgs (empty when it had none).
-    std::string_view producerArgs(const Slice& s) const;
+    std::string producerArgs(const Slice& s) const;
     // The row and category an imported slice of `track` had in its file (nullptr when there is
     // none: slices Warpline recorded or made, and any slice of a merged trace).
     const SliceOrigin* origin(const Track& track, const Slice& s) const;
@@ -92,10 +100,10 @@ public:
     // The name a producer gave as a pid or tid where the model has a synthetic id ("Traces",
     // "stream 7"); empty for any other id.
     std::string_view idName(std::int64_t id) const;
-    // An imported trace's events the model has no place for, as the producer wrote them (JSON
-    // objects separated by ",\n"): its metadata events and its flow events, written back by an
-    // export of the same trace. Empty for traces recorded or merged here.
-    std::string_view keptEvents() const { return m_keptEvents; }
+    // An imported trace's events the model has no place for, as the producer wrote them (one JSON
+    // object each): its metadata events and its flow events, written back by an export of the
+    // same trace. Empty for traces recorded or merged here.
+    const PackedTexts& keptEvents() const { return m_keptEvents; }
     // The producer's "distributedInfo" object as written (empty when it had none).
     std::string_view distributedInfo() const { return m_distributedInfo; }
     // The clock value the producer's times counted from ("baseTimeNanoseconds", else 0): an export
@@ -130,8 +138,9 @@ public:
     TimeNs spanNs() const { return m_spanNs; }  // end of the last event, from the origin
     const TraceCounts& counts() const { return m_counts; }
 
-    // Heap bytes held by the trace (for the bytes-per-slice figure).
+    // Heap bytes held by the trace (for the bytes-per-slice figure), and by part.
     std::size_t memoryBytes() const;
+    std::vector<MemoryPart> memoryParts() const;
 
 private:
     friend class TraceBuilder;
@@ -152,22 +161,17 @@ private:
     std::vector<ApiDetail> m_apis;
     std::vector<NvtxDetail> m_nvtx;
     std::vector<UnifiedMemoryDetail> m_unifiedMemory;
-    // Slice::argsIndex -> its kept args, in blocks that never move (appending never copies what
-    // is there, and a finished trace holds no growth slack).
-    std::vector<std::string_view> m_args;
-    std::vector<std::unique_ptr<char[]>> m_argsBlocks;
-    std::size_t m_argsBlockBytes = 0;  // bytes allocated in m_argsBlocks
-    char* m_argsNext = nullptr;        // the free part of the last block
-    std::size_t m_argsBlockFree = 0;   // and its size
-    // By Slice::argsIndex, beside m_args (may be shorter): the slices whose origin is not their
-    // track's (Track::origin).
-    std::vector<SliceOrigin> m_origins;
+    // Slice::argsIndex -> its producer's args (the model's members, a comma when both are there,
+    // then the others) with two heads: kArgsOrigin, the slice's origin in m_origins plus one when
+    // it is not its track's (Track::origin), else 0; kArgsModelBytes, the bytes of the model's
+    // members and their comma (producerArgs less extraArgs).
+    PackedTexts m_args;
+    static constexpr unsigned kArgsOrigin = 0;
+    static constexpr unsigned kArgsModelBytes = 1;
+    std::vector<SliceOrigin> m_origins;  // each distinct origin once
     bool m_hasOrigins = false;
-    // By Slice::argsIndex (may be shorter): the bytes before m_args' view that hold the args the
-    // model has fields for, as the producer wrote them (producerArgs).
-    std::vector<std::uint32_t> m_modelArgsBytes;
     std::map<std::int64_t, std::string> m_idNames;
-    std::string m_keptEvents;
+    PackedTexts m_keptEvents;
     std::string m_distributedInfo;
     TimeNs m_producerBaseNs = 0;
     std::vector<std::uint32_t> m_flowToIndex;    // flows sorted by `to`, indices into m_flows

@@ -170,80 +170,59 @@ void TraceBuilder::push(TrackIndex track, TimeNs startNs, TimeNs endNs, StringId
 }
 
 void TraceBuilder::setLastSliceExtraArgs(TrackIndex track, std::string_view members) {
-    setLastSliceProducerArgs(track, {}, members);
+    setLastSliceProducer(track, nullptr, {}, members);
 }
 
-void TraceBuilder::setLastSliceProducerArgs(TrackIndex track, std::string_view modelMembers,
-                                            std::string_view extraMembers) {
-    auto& slices = m_trace->m_tracks.at(track).slices;
-    if (slices.empty() || (modelMembers.empty() && extraMembers.empty())) {
-        return;
-    }
-    Trace& t = *m_trace;
-    // One run of text: the model's members, a comma when both are there, then the others (the
-    // view Trace::extraArgs gives).
-    const std::size_t before =
-        modelMembers.size() + (!modelMembers.empty() && !extraMembers.empty() ? 1 : 0);
-    const std::size_t size = before + extraMembers.size();
-    constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
-    if (size > t.m_argsBlockFree) {
-        const std::size_t bytes = std::max(kBlockBytes, size);
-        t.m_argsBlocks.push_back(std::make_unique_for_overwrite<char[]>(bytes));
-        t.m_argsBlockBytes += bytes;
-        t.m_argsNext = t.m_argsBlocks.back().get();
-        t.m_argsBlockFree = bytes;
-    }
-    char* at = t.m_argsNext;
-    // memcpy from an empty view's null data() is undefined even for 0 bytes.
-    if (!modelMembers.empty())
-        std::memcpy(at, modelMembers.data(), modelMembers.size());
-    if (before > modelMembers.size())
-        at[modelMembers.size()] = ',';
-    if (!extraMembers.empty())
-        std::memcpy(at + before, extraMembers.data(), extraMembers.size());
-    t.m_argsNext += size;
-    t.m_argsBlockFree -= size;
-    Slice& s = slices.back();
-    const std::string_view extra(at + before, extraMembers.size());
-    if (s.argsIndex != kNoDetail) {
-        t.m_args[s.argsIndex] = extra;  // beside its origin
-    } else {
-        s.argsIndex = static_cast<std::uint32_t>(t.m_args.size());
-        t.m_args.push_back(extra);
-    }
-    if (before > 0) {
-        if (t.m_modelArgsBytes.size() <= s.argsIndex)
-            t.m_modelArgsBytes.resize(s.argsIndex + 1);
-        t.m_modelArgsBytes[s.argsIndex] = static_cast<std::uint32_t>(before);
-    }
-}
-
-void TraceBuilder::setLastSliceOrigin(TrackIndex track, const SliceOrigin& origin) {
+void TraceBuilder::setLastSliceProducer(TrackIndex track, const SliceOrigin* origin,
+                                        std::string_view modelMembers,
+                                        std::string_view extraMembers) {
     Track& tr = m_trace->m_tracks.at(track);
     if (tr.slices.empty())
         return;
-    m_trace->m_hasOrigins = true;
-    // Most of a track's slices share its row and category: only the others pay for one.
-    if (!tr.origin.known) {
-        tr.origin = origin;
-        tr.origin.known = true;
-        return;
-    }
-    if (origin.pid == tr.origin.pid && origin.tid == tr.origin.tid &&
-        origin.hasCat == tr.origin.hasCat && origin.cat == tr.origin.cat &&
-        origin.pidQuoted == tr.origin.pidQuoted && origin.tidQuoted == tr.origin.tidQuoted &&
-        origin.scope == tr.origin.scope)
-        return;
     Trace& t = *m_trace;
-    Slice& s = tr.slices.back();
-    if (s.argsIndex == kNoDetail) {
-        s.argsIndex = static_cast<std::uint32_t>(t.m_args.size());
-        t.m_args.emplace_back();
+    // Most of a track's slices share its row and category: only the others name theirs.
+    std::uint32_t originIndex = 0;  // the track's
+    if (origin != nullptr) {
+        t.m_hasOrigins = true;
+        if (!tr.origin.known) {
+            tr.origin = *origin;
+            tr.origin.known = true;
+        } else if (origin->pid != tr.origin.pid || origin->tid != tr.origin.tid ||
+                   origin->hasCat != tr.origin.hasCat || origin->cat != tr.origin.cat ||
+                   origin->pidQuoted != tr.origin.pidQuoted ||
+                   origin->tidQuoted != tr.origin.tidQuoted || origin->scope != tr.origin.scope) {
+            const int flags = (origin->hasCat ? 1 : 0) | (origin->pidQuoted ? 2 : 0) |
+                              (origin->tidQuoted ? 4 : 0) |
+                              (static_cast<unsigned char>(origin->scope) << 3);
+            const auto [it, added] =
+                m_originIndex.try_emplace({origin->pid, origin->tid, origin->cat, flags},
+                                          static_cast<std::uint32_t>(t.m_origins.size()));
+            if (added) {
+                t.m_origins.push_back(*origin);
+                t.m_origins.back().known = true;
+            }
+            originIndex = it->second + 1;
+        }
     }
-    if (t.m_origins.size() <= s.argsIndex)
-        t.m_origins.resize(s.argsIndex + 1);
-    t.m_origins[s.argsIndex] = origin;
-    t.m_origins[s.argsIndex].known = true;
+    if (originIndex == 0 && modelMembers.empty() && extraMembers.empty())
+        return;
+    // One run of text: the model's members, a comma when both are there, then the others (the
+    // part Trace::extraArgs gives).
+    const std::size_t before =
+        modelMembers.size() + (!modelMembers.empty() && !extraMembers.empty() ? 1 : 0);
+    std::string_view text = extraMembers;
+    if (before > 0) {
+        m_argsScratch.assign(modelMembers);
+        if (before > modelMembers.size())
+            m_argsScratch += ',';
+        m_argsScratch.append(extraMembers);
+        text = m_argsScratch;
+    }
+    PackedTexts::Heads heads{};
+    heads[Trace::kArgsOrigin] = originIndex;
+    heads[Trace::kArgsModelBytes] = static_cast<std::uint32_t>(before);
+    // A second call for the same slice stores anew (the first entry is left unused).
+    tr.slices.back().argsIndex = t.m_args.append(heads, text);
 }
 
 void TraceBuilder::setIdName(std::int64_t id, std::string name) {
@@ -251,10 +230,7 @@ void TraceBuilder::setIdName(std::int64_t id, std::string name) {
 }
 
 void TraceBuilder::addKeptEvent(std::string_view json) {
-    std::string& kept = m_trace->m_keptEvents;
-    if (!kept.empty())
-        kept += ",\n";
-    kept += json;
+    m_trace->m_keptEvents.append({}, json);
 }
 
 std::uint32_t TraceBuilder::addKernelDetail(const KernelDetail& d) {

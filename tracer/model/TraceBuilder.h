@@ -85,12 +85,11 @@ public:
     // Keeps a producer's args the model has no field for with the slice last added to `track`
     // (JSON object members, see Trace::extraArgs).
     void setLastSliceExtraArgs(TrackIndex track, std::string_view members);
-    // The same for an imported slice, with the args the model has fields for as the producer
-    // wrote them (Trace::producerArgs).
-    void setLastSliceProducerArgs(TrackIndex track, std::string_view modelMembers,
-                                  std::string_view extraMembers);
-    // Where the slice last added to `track` was in the producer's file (Trace::origin).
-    void setLastSliceOrigin(TrackIndex track, const SliceOrigin& origin);
+    // The same for an imported slice: where it was in the producer's file (Trace::origin; null
+    // when that is not kept) and its args, those the model has fields for as the producer wrote
+    // them (Trace::producerArgs) and the others. One call per slice: they are stored together.
+    void setLastSliceProducer(TrackIndex track, const SliceOrigin* origin,
+                              std::string_view modelMembers, std::string_view extraMembers);
     // The producer's name for a synthetic pid or tid (Trace::idName).
     void setIdName(std::int64_t id, std::string name);
     // One of the producer's events the model has no place for, as a JSON object
@@ -172,6 +171,9 @@ private:
     std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, ProcessIndex> m_gpuProcessIndex;
     std::map<std::tuple<ProcessIndex, StringId, StringId>, std::uint32_t> m_counterIndex;
     std::vector<PendingFlow> m_pendingFlows;
+    // Trace::m_origins' entries, to find one again (most slices share a few).
+    std::map<std::tuple<std::int64_t, std::int64_t, StringId, int>, std::uint32_t> m_originIndex;
+    std::string m_argsScratch;
     TimeNs m_baseTimeNs = 0;
     bool m_keepTimes = false;
     bool m_finalized = false;

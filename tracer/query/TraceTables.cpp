@@ -362,12 +362,12 @@ void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
             resultIntOrNull(out, static_cast<std::int64_t>(s.correlationId), s.correlationId != 0);
             return;
         case Col::Args: {
-            const std::string_view args = trace.producerArgs(s);
+            const std::string args = trace.producerArgs(s);
             if (args.empty()) {
                 sqlite3_result_null(out);
                 return;
             }
-            const std::string object = "{" + std::string(args) + "}";
+            const std::string object = "{" + args + "}";
             sqlite3_result_text(out, object.data(), static_cast<int>(object.size()),
                                 SQLITE_TRANSIENT);
             return;

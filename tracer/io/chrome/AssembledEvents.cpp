@@ -11,7 +11,7 @@ void Importer::addAsync(const RawEvent& e, TimeNs endNs, SliceKind kind) {
     const TrackIndex track = m_builder.nvtxAsyncTrack(hostProcess(e.pid), e.cat);
     m_builder.setTrackName(track, e.cat.empty() ? std::string_view("Async events") : e.cat);
     m_builder.addSliceId(track, e.ts, endNs, m_builder.intern(e.name), kind, 0, model::kNoDetail);
-    keepExtraArgs(e, track, kind);
+    keepProducerFields(e, track, kind, false);
     m_earliestNs = std::min(m_earliestNs, e.ts);
 }
 
@@ -32,8 +32,7 @@ void Importer::addInstant(const RawEvent& e) {
                                           : 0;
     m_builder.addSliceId(track, e.ts, e.ts, m_builder.intern(e.name), SliceKind::Instant,
                          correlation, model::kNoDetail);
-    keepExtraArgs(e, track, SliceKind::Instant);
-    keepOrigin(e, track);
+    keepProducerFields(e, track, SliceKind::Instant, true);
     m_earliestNs = std::min(m_earliestNs, e.ts);
     if (e.name == "[memory]")
         addMemorySample(e);

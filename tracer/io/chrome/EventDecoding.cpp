@@ -222,10 +222,24 @@ void Importer::parseArgs(od::value& v, RawEvent& e) {
     e.membersCount = static_cast<std::uint32_t>(m_members.size() - e.membersBegin);
 }
 
-void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind,
-                             bool bandwidthWritten) {
-    if (e.membersCount == 0)
-        return;
+void Importer::keepProducerFields(const RawEvent& e, TrackIndex track, SliceKind kind,
+                                  bool withOrigin, bool bandwidthWritten) {
+    model::SliceOrigin origin;
+    withOrigin = withOrigin && !m_warpline;  // our own rows: the "warpline" block describes them
+    if (withOrigin) {
+        if (e.cat != m_lastOriginCat || m_lastOriginCatId == 0) {
+            m_lastOriginCat = e.cat;
+            m_lastOriginCatId = m_builder.intern(e.cat);
+        }
+        origin.pid = e.pid;
+        origin.tid = e.tid;
+        origin.cat = m_lastOriginCatId;
+        origin.hasCat = e.hasCat;
+        origin.pidQuoted = e.pidQuoted;
+        origin.tidQuoted = e.tidQuoted;
+        if (e.scope.size() == 1)
+            origin.scope = e.scope.front();
+    }
     std::string& out = m_extraScratch;
     out.clear();
     // Another producer's file: the members the model has are kept too, as written, for an
@@ -246,7 +260,7 @@ void Importer::keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind
         }
         appendMember(out, m);
     }
-    m_builder.setLastSliceProducerArgs(track, model, out);
+    m_builder.setLastSliceProducer(track, withOrigin ? &origin : nullptr, model, out);
 }
 
 void Importer::appendMember(std::string& out, const ArgMember& m) {

@@ -186,13 +186,15 @@ private:
     bool parseArg(std::string_view key, const format::ArgKey* row, od::value& value, RawEvent& e);
     void parseEvent(od::value& v);
     void handleTopLevelField(std::string_view key, od::value& value, bool& haveEvents);
+    // What the slice last added to `track` had in the file that the model keeps beside it: its
+    // args the model has no field for (all of them, in another producer's file), and with
+    // `withOrigin` its row and category there (Trace::origin; another producer's file only).
     // `bandwidthWritten`: export will compute "memory bandwidth (GB/s)" for this slice (a copy
     // or memset with bytes and a duration); otherwise the producer's own value is kept.
-    void keepExtraArgs(const RawEvent& e, TrackIndex track, SliceKind kind,
-                       bool bandwidthWritten = false);
-    // Another producer's file: the row and category of the slice last added to `track`
-    // (Trace::origin), and events the model has no place for, as written (Trace::keptEvents).
-    void keepOrigin(const RawEvent& e, TrackIndex track);
+    void keepProducerFields(const RawEvent& e, TrackIndex track, SliceKind kind, bool withOrigin,
+                            bool bandwidthWritten = false);
+    // Another producer's file: events the model has no place for, as written
+    // (Trace::keptEvents).
     static void appendMember(std::string& out, const ArgMember& m);
     void keepEvent(const RawEvent& e);
     // The text of the JSON object whose '{' is at `at`, to its closing brace (the document

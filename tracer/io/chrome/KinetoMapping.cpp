@@ -92,25 +92,6 @@ Cat classify(std::string_view cat) {
     return Cat::Other;
 }
 
-void Importer::keepOrigin(const RawEvent& e, TrackIndex track) {
-    if (m_warpline)
-        return;  // our own rows: the "warpline" block describes them
-    if (e.cat != m_lastOriginCat || m_lastOriginCatId == 0) {
-        m_lastOriginCat = e.cat;
-        m_lastOriginCatId = m_builder.intern(e.cat);
-    }
-    model::SliceOrigin origin;
-    origin.pid = e.pid;
-    origin.tid = e.tid;
-    origin.cat = m_lastOriginCatId;
-    origin.hasCat = e.hasCat;
-    origin.pidQuoted = e.pidQuoted;
-    origin.tidQuoted = e.tidQuoted;
-    if (e.scope.size() == 1)
-        origin.scope = e.scope.front();
-    m_builder.setLastSliceOrigin(track, origin);
-}
-
 void Importer::keepEvent(const RawEvent& e) {
     if (m_warpline)
         return;
@@ -487,8 +468,7 @@ void Importer::addSlice(const RawEvent& e, TimeNs start, TimeNs end) {
             m_phases.noteGpuCorrelation(correlation);
     }
     m_builder.addSliceId(track, start, end, name, kind, correlation, detail);
-    keepExtraArgs(e, track, kind, detail != model::kNoDetail && end > start);
-    keepOrigin(e, track);
+    keepProducerFields(e, track, kind, true, detail != model::kNoDetail && end > start);
     m_earliestNs = std::min(m_earliestNs, start);
     // Where flow ends bind on a row (enclosingTrack): another producer's rows, and ours that
     // several tracks share.

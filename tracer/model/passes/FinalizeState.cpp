@@ -36,10 +36,9 @@ void FinalizeState::shrinkSideTables() {
     t.m_apis.shrink_to_fit();
     t.m_nvtx.shrink_to_fit();
     t.m_unifiedMemory.shrink_to_fit();
-    t.m_args.shrink_to_fit();
+    t.m_args.finish();
     t.m_origins.shrink_to_fit();
-    t.m_modelArgsBytes.shrink_to_fit();
-    t.m_keptEvents.shrink_to_fit();
+    t.m_keptEvents.finish();
 }
 
 }  // namespace wl::model
