@@ -293,14 +293,20 @@ void Importer::releaseTextBefore(const char* text, std::size_t end) {
 
 // Where the runs of one event array end, found on a thread of its own while the caller parses
 // the runs already found (on two cores the cutting costs no time). Cuts are published in order;
-// the caller only ever writes at positions the cutter has passed.
+// the caller only ever writes at positions the cutter has passed. The cutter stays at most
+// kRunsAhead runs ahead of the caller: the pages it reads are the file's, resident until the
+// caller is done with them (releaseTextBefore), so a cutter far ahead would hold most of a big
+// file in memory.
 class RunCutter {
 public:
+    static constexpr std::size_t kRunsAhead = 16;
+
     RunCutter(std::string_view text, std::size_t first, std::size_t runBytes)
         : m_cuts(text.size() / runBytes + 2, std::string_view::npos),
           m_thread([this, text, first, runBytes] { cutAll(text, first, runBytes); }) {}
     ~RunCutter() {
         m_stop.store(true, std::memory_order_relaxed);
+        parsed(m_cuts.size());  // wakes a cutter waiting for the caller
         m_thread.join();
     }
     RunCutter(const RunCutter&) = delete;
@@ -317,10 +323,19 @@ public:
         }
         return m_cuts[i];
     }
+    // The caller is done with runs before `i`.
+    void parsed(std::size_t i) {
+        m_parsed.store(i, std::memory_order_release);
+        m_parsed.notify_one();
+    }
 
 private:
     void cutAll(std::string_view text, std::size_t from, std::size_t runBytes) {
         for (std::size_t i = 0; i < m_cuts.size() && !m_stop.load(std::memory_order_relaxed); ++i) {
+            for (std::size_t done = m_parsed.load(std::memory_order_acquire);
+                 i > done + kRunsAhead && !m_stop.load(std::memory_order_relaxed);
+                 done = m_parsed.load(std::memory_order_acquire))
+                m_parsed.wait(done, std::memory_order_acquire);
             const std::size_t cut = nextMemberCut(text, from, runBytes);
             // Read before publishing: once published, the caller may put its bracket at `cut`
             // (BorrowedBrackets), and reading it afterwards made the cutter stop early under load
@@ -340,6 +355,7 @@ private:
 
     std::vector<std::size_t> m_cuts;
     std::atomic<std::size_t> m_published{0};
+    std::atomic<std::size_t> m_parsed{0};
     std::atomic<bool> m_stop{false};
     std::thread m_thread;  // last: starts once the members above exist
 };
@@ -392,6 +408,7 @@ std::size_t Importer::parseEventRuns(char* text, std::size_t open, std::size_t r
                 throw ChunkedGiveUp{};
         }
         ++m_runsParsed;
+        cutter.parsed(i + 1);
         checkpoint(cut);
         if (m_releaseParsedText)
             releaseTextBefore(text, from);

@@ -14,6 +14,7 @@
 #include "io/ChromeTraceReader.h"
 #include "io/ChromeTraceWriter.h"
 #include "io/Gzip.h"
+#include "io/MemoryBudget.h"
 
 namespace wl::io {
 
@@ -44,8 +45,22 @@ model::Result<model::TracePtr> parseBuffer(std::string_view bytes, std::size_t r
         // (A format read from files, in memory or compressed: its reader says to open the file.)
         return reader.value()->read(text, name, room, mapped, control);
     };
-    if (!isGzip(bytes))
+    if (!isGzip(bytes)) {
+        if (auto shortfall = memoryShortfall(bytes.size(), 0, name))
+            return *shortfall;
         return readWith(bytes, readable, fileMapping);
+    }
+    // The trailer's size of the text (modulo 4 GiB: never more than the truth), which is held
+    // whole while it is read.
+    if (bytes.size() >= 4) {
+        std::uint32_t textBytes = 0;
+        for (int i = 0; i < 4; ++i)
+            textBytes |= static_cast<std::uint32_t>(static_cast<unsigned char>(
+                             bytes[bytes.size() - 4 + static_cast<std::size_t>(i)]))
+                         << (8 * i);
+        if (auto shortfall = memoryShortfall(textBytes, textBytes, name))
+            return *shortfall;
+    }
     std::string json;
     if (auto status = gunzip(bytes, json, ChromeTraceReader::kPadding, kMaxGunzipBytes, control);
         !status) {
@@ -87,6 +102,8 @@ int createTemporary(const std::string& path, std::string& tmp) {
 // change bytes in it (copy-on-write, the file is never touched).
 class MappedFile {
 public:
+    static constexpr std::size_t kPopulateBytes = std::size_t{256} << 20;
+
     MappedFile(int fd, std::size_t size) : m_size(size) {
         const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
         m_length = (size + ChromeTraceReader::kPadding + page - 1) / page * page;
@@ -96,10 +113,13 @@ public:
             ::mmap(nullptr, m_length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (area == MAP_FAILED)
             return;
-        // Populated read-only (a writable private mapping would be populated with copies of
-        // every page), then made writable: only the pages the reader writes get copied.
-        if (size > 0 && (::mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd,
-                                0) == MAP_FAILED ||
+        // Read-only (a writable private mapping would be populated with copies of every page),
+        // then made writable: only the pages the reader writes get copied. A file of up to
+        // kPopulateBytes is populated at once (fewer page faults); a bigger one is paged in as
+        // the reader goes and given back behind it, so that it never holds all of the file.
+        const int populate = size <= kPopulateBytes ? MAP_POPULATE : 0;
+        if (size > 0 && (::mmap(area, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | populate, fd, 0) ==
+                             MAP_FAILED ||
                          ::mprotect(area, size, PROT_READ | PROT_WRITE) != 0)) {
             ::munmap(area, m_length);
             return;
