@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "app/gui/ImportNotes.h"
+#include "io/ReadControl.h"
 
 namespace wl::app {
 
@@ -23,6 +24,14 @@ DocumentController::DocumentController(QSettings& settings, TraceLoadFn load, QO
 
 // The loader, exporter and analyzer drop what they have not delivered yet: no worker holds this.
 DocumentController::~DocumentController() = default;
+
+bool DocumentController::isLoading() const {
+    return m_loader->isLoading();
+}
+
+void DocumentController::stopLoading() {
+    m_loader->stop();
+}
 
 bool DocumentController::isBusy() const {
     return m_loader->isLoading() || m_analyzer.isBusy() || m_exporter->isSaving();
@@ -140,6 +149,12 @@ bool DocumentController::exportCurrent(const QString& path) {
 void DocumentController::onLoaded(const LoadIntent& intent,
                                   const model::Result<model::TracePtr>& result) {
     const QString path = intent.path();
+    if (!result.ok() && result.error().message == io::kReadCancelled) {
+        emit message(MessageBar::Level::Info,
+                     tr("Stopped opening %1.").arg(QFileInfo(path).fileName()));
+        emit openFinished(false);
+        return;
+    }
     if (!result.ok()) {
         // Nothing to compare with, nor a pair to go on with: the intent ends here.
         emit message(MessageBar::Level::Error,
@@ -167,6 +182,11 @@ void DocumentController::onLoaded(const LoadIntent& intent,
 
 void DocumentController::onJobLoaded(const LoadIntent& intent,
                                      const model::Result<io::RankJob>& result) {
+    if (!result.ok() && result.error().message == io::kReadCancelled) {
+        emit message(MessageBar::Level::Info, tr("Stopped opening the rank traces."));
+        emit openFinished(false);
+        return;
+    }
     if (!result.ok()) {
         emit message(MessageBar::Level::Error,
                      tr("Could not open the rank traces: %1")

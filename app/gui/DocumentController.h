@@ -70,6 +70,9 @@ public:
 
     // Loading, analysing or exporting.
     bool isBusy() const;
+    bool isLoading() const;
+    // Stops the file (or job) being opened; what was shown stays, and the message bar says so.
+    void stopLoading();
 
 signals:
     // What the status line says a long job is doing, and how far it is (loads: 0..1).

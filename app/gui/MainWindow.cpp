@@ -74,6 +74,8 @@ void MainWindow::connectDocuments() {
     connect(docs, &DocumentController::activity, m_status, &StatusLine::setActivity);
     connect(docs, &DocumentController::progressChanged, this, &MainWindow::showProgress);
     connect(docs, &DocumentController::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(m_status, &StatusLine::stopRequested, docs, &DocumentController::stopLoading);
+    connect(m_actions->stopOpening(), &QAction::triggered, docs, &DocumentController::stopLoading);
     connect(docs, &DocumentController::documentAdded, this,
             [this](const QString& title, bool droppedOldest) {
                 m_actions->history()->addItem(title);
@@ -133,6 +135,9 @@ void MainWindow::showProgress(double fraction, const QString& label) {
 void MainWindow::onBusyChanged() {
     const bool busy = isBusy();
     m_status->setBusy(busy, m_runs->isRunning());
+    const bool loading = m_documents->isLoading();
+    m_status->setStoppable(loading);
+    m_actions->stopOpening()->setEnabled(loading);
     if (busy)
         setCursor(Qt::BusyCursor);
     else

@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QToolButton>
 
 #include "ui/common/ElidedLabel.h"
 
@@ -18,6 +19,12 @@ StatusLine::StatusLine(QStatusBar& bar) : QObject(&bar) {
     m_progress->setMaximumWidth(260);
     m_progress->setTextVisible(false);
     m_progress->hide();
+    m_stop = new QToolButton(&bar);
+    m_stop->setText(tr("Stop"));
+    m_stop->setToolTip(tr("Stop opening this file (Esc)"));
+    m_stop->setAutoRaise(true);
+    m_stop->hide();
+    connect(m_stop, &QToolButton::clicked, this, &StatusLine::stopRequested);
     // A long run check must give way to the analysis summary instead of painting over it: each
     // label takes the room that is left and ends in "…" there (the whole text in its tooltip);
     // neither may widen the window past a small screen.
@@ -31,6 +38,7 @@ StatusLine::StatusLine(QStatusBar& bar) : QObject(&bar) {
     bar.addPermanentWidget(m_measure);
     bar.addPermanentWidget(m_activity);
     bar.addPermanentWidget(m_progress);
+    bar.addPermanentWidget(m_stop);
     bar.addPermanentWidget(m_device);
 }
 
@@ -73,6 +81,10 @@ void StatusLine::setBusy(bool busy, bool fractionKnown) {
     m_activity->setVisible(busy);
     if (busy && !fractionKnown)
         m_progress->setRange(0, 0);  // loading: no fraction known
+}
+
+void StatusLine::setStoppable(bool stoppable) {
+    m_stop->setVisible(stoppable);
 }
 
 void StatusLine::setDevice(const QString& text, const QString& toolTip) {

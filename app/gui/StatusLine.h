@@ -5,6 +5,7 @@
 
 class QLabel;
 class QProgressBar;
+class QToolButton;
 class QStatusBar;
 
 namespace wl::app {
@@ -35,9 +36,15 @@ public:
     // The activity and progress bar shown while busy; without a known fraction (a load) the bar
     // just moves.
     void setBusy(bool busy, bool fractionKnown);
+    // Whether what is being done can be stopped from here (opening a file): a Stop button beside
+    // the progress bar, which emits stopRequested().
+    void setStoppable(bool stoppable);
     // The device: its short text, and the whole as tooltip.
     void setDevice(const QString& text, const QString& toolTip);
     void setDeviceText(const QString& text);
+
+signals:
+    void stopRequested();
 
 private:
     QLabel* m_run = nullptr;
@@ -45,6 +52,7 @@ private:
     QLabel* m_measure = nullptr;
     QLabel* m_activity = nullptr;
     QProgressBar* m_progress = nullptr;
+    QToolButton* m_stop = nullptr;
     QLabel* m_device = nullptr;
 };
 

@@ -67,6 +67,9 @@ public:
     // jobLoaded() answers.
     void loadJob(LoadIntent intent);
     bool isLoading() const { return m_jobs.isRunning(); }
+    // Stops the load in flight: its reader stops at its next check, and loaded() (or
+    // jobLoaded()) answers with an Error whose message is io::kReadCancelled.
+    void stop() { m_jobs.requestStop(); }
 
 signals:
     void loadingChanged(bool loading);

@@ -25,6 +25,11 @@ WindowActions::WindowActions(QMainWindow& window, const std::vector<QDockWidget*
     m_recent = file->addMenu(tr("Open &Recent"));
     // Another trace beside the current one: Compare's timelines, charts and speedup.
     m_compareWith = file->addAction(tr("Compare &With..."));
+    // Stops the file being opened (a big trace takes a while); the trace shown before stays.
+    m_stopOpening = file->addAction(tr("S&top Opening"));
+    m_stopOpening->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stopOpening->setShortcutContext(Qt::WindowShortcut);
+    m_stopOpening->setEnabled(false);  // only while a file opens, so Escape is free otherwise
     QMenu* samples = file->addMenu(tr("Open &Sample"));
     for (const QString& path : bundledSamples()) {
         samples->addAction(QFileInfo(path).fileName(), this,

@@ -28,6 +28,7 @@ public:
     QAction* open() const { return m_open; }
     QAction* openRankTraces() const { return m_openRanks; }
     QAction* compareWith() const { return m_compareWith; }
+    QAction* stopOpening() const { return m_stopOpening; }
     QAction* exportChromeTrace() const { return m_exportJson; }
     QAction* exportViewPng() const { return m_exportPng; }
     // Edit
@@ -68,6 +69,7 @@ private:
     QAction* m_open = nullptr;
     QAction* m_openRanks = nullptr;
     QAction* m_compareWith = nullptr;
+    QAction* m_stopOpening = nullptr;
     QAction* m_exportJson = nullptr;
     QAction* m_exportPng = nullptr;
     QAction* m_find = nullptr;

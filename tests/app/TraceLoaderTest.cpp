@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "app/gui/TraceLoader.h"
@@ -62,6 +63,26 @@ TEST(TraceLoader, ANewerLoadStopsTheOlderRead) {
     ASSERT_TRUE(QTest::qWaitFor([&] { return !loader.isLoading(); }, 5000));
     QTest::qWait(50);
     EXPECT_EQ(landed, QStringList{"small.json"});  // only the newer one lands
+}
+
+TEST(TraceLoader, StopEndsTheReadAndAnswersThatItWasStopped) {
+    EndlessRead read;
+    TraceLoader loader;
+    loader.setLoadFunction(read.fn());
+    std::optional<model::Result<model::TracePtr>> answer;
+    QObject::connect(
+        &loader, &TraceLoader::loaded,
+        [&](const LoadIntent&, const model::Result<model::TracePtr>& result) { answer = result; });
+    loader.load({LoadIntent::Source::Open, {"endless.json"}});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return read.running->load(); }, 5000));
+    const auto start = Clock::now();
+    loader.stop();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return answer.has_value(); }, 2000));
+    EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(500));
+    EXPECT_TRUE(read.sawCancel->load());
+    ASSERT_FALSE(answer->ok());
+    EXPECT_EQ(answer->error().message, io::kReadCancelled);
+    EXPECT_FALSE(loader.isLoading());
 }
 
 TEST(TraceLoader, TheLoaderGoingAwayStopsItsRead) {
