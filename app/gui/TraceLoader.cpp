@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
+#include <memory>
 
 #include "io/TraceFile.h"
 
@@ -53,16 +54,21 @@ void TraceLoader::load(LoadIntent intent) {
         [this, loadFn = m_load, path](const ui::JobToken& job) {
             io::ReadControl control;
             control.cancel = job.flag();
-            control.progress = [this, job, path](std::uint64_t doneBytes,
-                                                 std::uint64_t totalBytes) {
+            // (Both are called on the reading thread, the slices first.)
+            auto slices = std::make_shared<std::uint64_t>(0);
+            control.slicesMade = [slices](std::uint64_t made) { *slices = made; };
+            control.progress = [this, job, path, slices](std::uint64_t doneBytes,
+                                                         std::uint64_t totalBytes) {
                 if (totalBytes == 0)
                     return;
                 const double fraction =
                     static_cast<double>(doneBytes) / static_cast<double>(totalBytes);
-                const QString label = tr("Opening %1: %2 of %3 MB read")
-                                          .arg(QFileInfo(path).fileName())
-                                          .arg(QLocale().toString(doneBytes >> 20))
-                                          .arg(QLocale().toString(totalBytes >> 20));
+                QString label = tr("Opening %1: %2 of %3 MB read")
+                                    .arg(QFileInfo(path).fileName())
+                                    .arg(QLocale().toString(doneBytes >> 20))
+                                    .arg(QLocale().toString(totalBytes >> 20));
+                if (*slices > 0)
+                    label += tr(", %1 slices").arg(QLocale().toString(*slices));
                 // (Runs only while this job is the newest, so `this` is alive then.)
                 job.post([this, fraction, label] { emit progressChanged(fraction, label); });
             };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QDir>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 #include <atomic>
@@ -101,7 +102,7 @@ TEST(TraceLoader, TheReadersProgressReachesTheWindow) {
     TraceLoader loader;
     loader.setLoadFunction(
         [](const QString&, const io::ReadControl& control) -> model::Result<model::TracePtr> {
-            control.report(std::uint64_t{512} << 20, std::uint64_t{2048} << 20);
+            control.report(std::uint64_t{512} << 20, std::uint64_t{2048} << 20, 1'234'567);
             return test::makeSyntheticTrace({});
         });
     QSignalSpy progress(&loader, &TraceLoader::progressChanged);
@@ -112,6 +113,7 @@ TEST(TraceLoader, TheReadersProgressReachesTheWindow) {
     const QString label = progress.at(0).at(1).toString();
     EXPECT_TRUE(label.contains("big.json")) << label.toStdString();
     EXPECT_TRUE(label.contains("512")) << label.toStdString();
+    EXPECT_TRUE(label.contains(QLocale().toString(1'234'567) + " slices")) << label.toStdString();
 }
 
 TEST(TraceLoader, ARankJobsProgressReachesTheWindow) {

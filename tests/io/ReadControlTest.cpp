@@ -67,6 +67,21 @@ TEST(ReadControl, ProgressGoesUpByInputBytesToTheWhole) {
     }
 }
 
+TEST(ReadControl, TheSlicesMadeSoFarComeWithTheProgress) {
+    for (const ChromeTraceReader& reader : {inRuns(), whole()}) {
+        std::vector<std::uint64_t> slices;
+        ReadControl control;
+        control.slicesMade = [&](std::uint64_t made) { slices.push_back(made); };
+        const auto trace = reader.read(json12Mb(), "big.json", 0, control);
+        ASSERT_TRUE(trace.ok()) << trace.error().describe();
+        ASSERT_GE(slices.size(), 3u);
+        EXPECT_TRUE(std::is_sorted(slices.begin(), slices.end()));
+        EXPECT_GT(slices.front(), 0u);
+        EXPECT_LT(slices.front(), slices.back());
+        EXPECT_LE(slices.back(), trace.value()->counts().slices);
+    }
+}
+
 TEST(ReadControl, AFlagSetBeforeTheReadStopsIt) {
     const std::atomic<bool> cancel{true};
     ReadControl control;

@@ -224,7 +224,7 @@ void Importer::checkpoint(std::size_t doneBytes, bool force) {
     m_nextCheckAt = doneBytes + kCheckBytes;
     if (m_control.cancelled())
         throw ReadCancelled{};
-    m_control.report(doneBytes, m_size);
+    m_control.report(doneBytes, m_size, m_builder.sliceCount());
 }
 
 model::TracePtr Importer::finishAndBuild() {

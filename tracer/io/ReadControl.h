@@ -15,9 +15,14 @@ struct ReadControl {
     const std::atomic<bool>* cancel = nullptr;
     // Input bytes read of the whole (0: the whole is not known), from the reading thread.
     std::function<void(std::uint64_t doneBytes, std::uint64_t totalBytes)> progress;
+    // Slices made so far, told just before `progress` by the readers that count them.
+    std::function<void(std::uint64_t slices)> slicesMade;
 
     bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
-    void report(std::uint64_t doneBytes, std::uint64_t totalBytes) const {
+    // `slices`: 0 when the reader does not count them.
+    void report(std::uint64_t doneBytes, std::uint64_t totalBytes, std::uint64_t slices = 0) const {
+        if (slicesMade && slices > 0)
+            slicesMade(slices);
         if (progress)
             progress(doneBytes, totalBytes);
     }
