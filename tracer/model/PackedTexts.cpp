@@ -82,8 +82,10 @@ std::uint8_t* PackedTexts::reserve(std::size_t bytes) {
 }
 
 std::uint32_t PackedTexts::shapeFor(std::string_view shape, std::uint64_t hash) {
-    if (const StringId id = m_shapes.find(shape); id != 0)
-        return id;
+    // By the hash already made (one hash per text); the text is compared, so a collision only
+    // costs an inline shape.
+    if (const auto it = m_shapeByHash.find(hash); it != m_shapeByHash.end())
+        return m_shapes.get(it->second) == shape ? it->second : 0;
     if (m_seenOnce.empty())
         m_seenOnce.assign(kSeenOnceSlots, 0);
     std::uint64_t& slot = m_seenOnce[hash % kSeenOnceSlots];
@@ -92,6 +94,7 @@ std::uint32_t PackedTexts::shapeFor(std::string_view shape, std::uint64_t hash) 
         return 0;
     }
     const StringId id = m_shapes.intern(shape);
+    m_shapeByHash.emplace(hash, id);
     if (m_shapeRuns.size() <= id)
         m_shapeRuns.resize(id + 1);
     m_shapeRuns[id] = static_cast<std::uint16_t>(std::count(shape.begin(), shape.end(), kRun));
@@ -245,6 +248,7 @@ void PackedTexts::finish() {
     m_groupStarts.shrink_to_fit();
     m_shapeRuns.shrink_to_fit();
     m_seenOnce = {};
+    m_shapeByHash = {};
     m_scratch = {};
     m_runs = {};
 }
@@ -253,7 +257,8 @@ std::size_t PackedTexts::memoryBytes() const {
     std::size_t bytes = m_chunks.capacity() * sizeof(Chunk) +
                         m_groupStarts.capacity() * sizeof(Position) + m_shapes.memoryBytes() +
                         m_shapeRuns.capacity() * sizeof(std::uint16_t) +
-                        m_seenOnce.capacity() * sizeof(std::uint64_t) + m_scratch.capacity() +
+                        m_seenOnce.capacity() * sizeof(std::uint64_t) +
+                        m_shapeByHash.size() * 4 * sizeof(std::uint64_t) + m_scratch.capacity() +
                         m_runs.capacity() * sizeof(std::uint64_t);
     for (const Chunk& c : m_chunks)
         bytes += c.capacity;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/StringTable.h"
@@ -85,7 +86,8 @@ private:
     std::vector<std::uint16_t> m_shapeRuns;  // by shape id: its digit runs
     // Hashes of shapes seen once, by hash modulo its size: a second sighting interns the shape.
     std::vector<std::uint64_t> m_seenOnce;
-    std::string m_scratch;  // the shape being built
+    std::unordered_map<std::uint64_t, std::uint32_t> m_shapeByHash;  // while building
+    std::string m_scratch;                                           // the shape being built
     std::vector<std::uint64_t> m_runs;
 };
 
