@@ -1,6 +1,8 @@
 // SQL over a recorded PyTorch training run (tests/data/recorded/torch_train.json.gz), checked
 // against figures computed from its JSON by tests/data/query/check_query.py, and the database's
-// locks: what it refuses, its error positions, and cancellation.
+// locks: what it refuses, its error positions, and cancellation. Categories are checked on a
+// PyTorch profiler trace too (torch_graph_replay.pt.trace.json.gz) and on
+// tests/data/query/args.json.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,19 +13,36 @@
 #include <thread>
 
 #include "io/TraceFile.h"
+#include "model/TraceBuilder.h"
 #include "query/ResultFormat.h"
 #include "query/TraceQuery.h"
 
 namespace wl::query {
 namespace {
 
+model::TracePtr load(const std::string& path) {
+    auto loaded = io::loadTrace(path);
+    EXPECT_TRUE(loaded.ok()) << path << ": " << (loaded.ok() ? "" : loaded.error().describe());
+    return loaded.ok() ? loaded.value() : model::TracePtr();
+}
+
 model::TracePtr torchTrain() {
-    static const model::TracePtr trace = [] {
-        auto loaded = io::loadTrace(WARPLINE_TEST_DATA_DIR "/recorded/torch_train.json.gz");
-        EXPECT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().describe());
-        return loaded.ok() ? loaded.value() : model::TracePtr();
-    }();
+    static const model::TracePtr trace =
+        load(WARPLINE_TEST_DATA_DIR "/recorded/torch_train.json.gz");
     return trace;
+}
+
+std::unique_ptr<TraceDatabase> openDatabase(model::TracePtr trace) {
+    auto opened = TraceDatabase::open(std::move(trace));
+    EXPECT_TRUE(opened.ok()) << (opened.ok() ? "" : opened.error().describe());
+    return opened.ok() ? std::move(opened.value()) : nullptr;
+}
+
+QueryResult runOn(TraceDatabase& db, const std::string& sql) {
+    QueryResult result;
+    const auto error = db.run(sql, result);
+    EXPECT_FALSE(error) << sql << ": " << (error ? error->message : "");
+    return result;
 }
 
 class TraceQueryTest : public ::testing::Test {
@@ -33,12 +52,7 @@ protected:
         ASSERT_TRUE(opened.ok()) << opened.error().describe();
         db = std::move(opened.value());
     }
-    QueryResult run(const std::string& sql) {
-        QueryResult result;
-        const auto error = db->run(sql, result);
-        EXPECT_FALSE(error) << sql << ": " << (error ? error->message : "");
-        return result;
-    }
+    QueryResult run(const std::string& sql) { return runOn(*db, sql); }
     QueryError fail(const std::string& sql, const QueryOptions& options = {}) {
         QueryResult result;
         const auto error = db->run(sql, result, options);
@@ -194,7 +208,7 @@ TEST_F(TraceQueryTest, RefusesWhatIsNotARead) {
     const QueryError extension = fail("SELECT load_extension('/tmp/x.so')");
     EXPECT_EQ(extension.kind, QueryErrorKind::Refused) << extension.message;
     // Reading pragmas still work, and the database still answers after a refusal.
-    EXPECT_EQ(run("PRAGMA table_info(slice)").rows.size(), 14u);
+    EXPECT_EQ(run("PRAGMA table_info(slice)").rows.size(), 15u);
     EXPECT_EQ(run("SELECT count(*) FROM process").rows[0][0].integer, 2);
 }
 
@@ -241,6 +255,95 @@ TEST_F(TraceQueryTest, CancelStopsALongQuery) {
     EXPECT_EQ(error->message, "the query was cancelled");
     // The database answers the next query.
     EXPECT_EQ(run("SELECT count(*) FROM process").rows[0][0].integer, 2);
+}
+
+model::TracePtr argsTrace() {
+    static const model::TracePtr trace = load(WARPLINE_TEST_DATA_DIR "/query/args.json");
+    return trace;
+}
+
+TEST(TraceQueryArgsTest, CategoryIsNullWhereNoneWasWritten) {
+    auto db = openDatabase(argsTrace());
+    ASSERT_TRUE(db);
+    const auto r = runOn(*db, "SELECT name, category FROM slice ORDER BY ts");
+    ASSERT_EQ(r.rows.size(), 4u);
+    EXPECT_EQ(r.rows[0][1].text, "cpu_op");
+    EXPECT_EQ(r.rows[1][1].text, "cpu_op");
+    EXPECT_EQ(r.rows[2][0].text, "no_category");
+    EXPECT_EQ(r.rows[2][1].type, Value::Type::Null);
+    EXPECT_EQ(r.rows[3][1].text, "python_function");
+    // A slice Warpline made itself has no producer, so no category.
+    model::TraceBuilder builder;
+    const auto process = builder.hostProcess(1, "p");
+    const auto track = builder.hostTrack(process, 1);
+    builder.addSlice(track, 0, 10, "work", model::SliceKind::Other);
+    builder.setLastSliceExtraArgs(track, R"("n":1)");
+    auto own = openDatabase(builder.finalize());
+    ASSERT_TRUE(own);
+    const auto mine = runOn(*own, "SELECT category, args FROM slice");
+    ASSERT_EQ(mine.rows.size(), 1u);
+    EXPECT_EQ(mine.rows[0][0].type, Value::Type::Null);
+    EXPECT_EQ(mine.rows[0][1].text, R"({"n":1})");
+}
+
+TEST_F(TraceQueryTest, WarplinesOwnRecordingHasNoCategoriesOrArgs) {
+    // torch_train.json.gz was recorded by Warpline: its slices have no producer's row, category
+    // or args (what they say is in the columns).
+    EXPECT_EQ(run("SELECT count(*) FROM slice WHERE category IS NOT NULL").rows[0][0].integer, 0);
+    EXPECT_EQ(run("SELECT count(*) FROM slice WHERE args IS NOT NULL").rows[0][0].integer, 0);
+}
+
+// A PyTorch profiler trace (Kineto JSON), whose slices keep their producer's categories and args:
+// /usr/bin/python3 tests/data/query/check_query.py TRACE
+//   (TRACE: tests/data/recorded/torch_graph_replay.pt.trace.json.gz)
+//   kernels 7040 total_ns 22980942
+//   category NULL 2
+//   category Trace 1
+//   category cpu_op 1280
+//   category cuda_runtime 2242
+//   category gpu_memcpy 640
+//   category kernel 7040
+//   category overhead 1
+class ProfilerTraceQueryTest : public ::testing::Test {
+protected:
+    static model::TracePtr trace() {
+        static const model::TracePtr t =
+            load(WARPLINE_TEST_DATA_DIR "/recorded/torch_graph_replay.pt.trace.json.gz");
+        return t;
+    }
+    void SetUp() override {
+        db = openDatabase(trace());
+        ASSERT_TRUE(db);
+    }
+    QueryResult run(const std::string& sql) { return runOn(*db, sql); }
+    std::unique_ptr<TraceDatabase> db;
+};
+
+TEST_F(ProfilerTraceQueryTest, SliceCategoryIsTheProducersCategory) {
+    const auto r = run("SELECT category, count(*) FROM slice GROUP BY category ORDER BY category");
+    const std::vector<std::pair<std::string, std::int64_t>> expected = {{"", 2},
+                                                                        {"Trace", 1},
+                                                                        {"cpu_op", 1280},
+                                                                        {"cuda_runtime", 2242},
+                                                                        {"gpu_memcpy", 640},
+                                                                        {"kernel", 7040},
+                                                                        {"overhead", 1}};
+    ASSERT_EQ(r.rows.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(r.rows[i][0].type,
+                  expected[i].first.empty() ? Value::Type::Null : Value::Type::Text);
+        EXPECT_EQ(r.rows[i][0].text, expected[i].first);
+        EXPECT_EQ(r.rows[i][1].integer, expected[i].second) << expected[i].first;
+    }
+    // The kernel and memcpy tables have it too.
+    const auto kernels = run("SELECT category, count(*) FROM kernel GROUP BY category");
+    ASSERT_EQ(kernels.rows.size(), 1u);
+    EXPECT_EQ(kernels.rows[0][0].text, "kernel");
+    EXPECT_EQ(kernels.rows[0][1].integer, 7040);
+    const auto copies = run("SELECT category, count(*) FROM memcpy GROUP BY category");
+    ASSERT_EQ(copies.rows.size(), 1u);
+    EXPECT_EQ(copies.rows[0][0].text, "gpu_memcpy");
+    EXPECT_EQ(copies.rows[0][1].integer, 640);
 }
 
 TEST(ResultFormatTest, TableCsvAndJson) {

@@ -41,6 +41,7 @@ enum class Col {
     ParentId,
     CorrelationId,
     Args,
+    Category,
     GridX,
     GridY,
     GridZ,
@@ -105,7 +106,7 @@ std::vector<ColumnDef> sliceColumnsWith(const std::vector<ColumnDef>& extra) {
         {"slice_id", "INTEGER", Col::SliceId}, {"ts", "INTEGER", Col::Ts},
         {"dur", "INTEGER", Col::Dur},          {"name", "TEXT", Col::Name},
         {"track_id", "INTEGER", Col::TrackId}, {"device", "INTEGER", Col::Device},
-        {"stream", "INTEGER", Col::Stream}};
+        {"stream", "INTEGER", Col::Stream},    {"category", "TEXT", Col::Category}};
     cols.insert(cols.end(), extra.begin(), extra.end());
     return cols;
 }
@@ -128,7 +129,8 @@ const std::vector<TableDef>& tableDefs() {
           {"stream", "INTEGER", Col::Stream},
           {"parent_id", "INTEGER", Col::ParentId},
           {"correlation_id", "INTEGER", Col::CorrelationId},
-          {"args", "TEXT", Col::Args}}},
+          {"args", "TEXT", Col::Args},
+          {"category", "TEXT", Col::Category}}},
         {"kernel", Rows::Slices, static_cast<int>(SliceKind::Kernel),
          sliceColumnsWith({{"grid_x", "INTEGER", Col::GridX},
                            {"grid_y", "INTEGER", Col::GridY},
@@ -370,6 +372,14 @@ void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
             const std::string object = "{" + args + "}";
             sqlite3_result_text(out, object.data(), static_cast<int>(object.size()),
                                 SQLITE_TRANSIENT);
+            return;
+        }
+        case Col::Category: {
+            const model::SliceOrigin* origin = trace.origin(track, s);
+            if (origin != nullptr && origin->hasCat)
+                resultText(out, trace.str(origin->cat));
+            else
+                sqlite3_result_null(out);
             return;
         }
         case Col::GridX:
