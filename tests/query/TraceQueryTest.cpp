@@ -1,8 +1,8 @@
 // SQL over a recorded PyTorch training run (tests/data/recorded/torch_train.json.gz), checked
 // against figures computed from its JSON by tests/data/query/check_query.py, and the database's
-// locks: what it refuses, its error positions, and cancellation. Categories are checked on a
-// PyTorch profiler trace too (torch_graph_replay.pt.trace.json.gz) and on
-// tests/data/query/args.json.
+// locks: what it refuses, its error positions, and cancellation. The args table is checked on a
+// PyTorch profiler trace too (torch_graph_replay.pt.trace.json.gz: External ids) and on
+// tests/data/query/args.json (every kind of JSON value).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -272,7 +272,7 @@ TEST(TraceQueryArgsTest, CategoryIsNullWhereNoneWasWritten) {
     EXPECT_EQ(r.rows[2][0].text, "no_category");
     EXPECT_EQ(r.rows[2][1].type, Value::Type::Null);
     EXPECT_EQ(r.rows[3][1].text, "python_function");
-    // A slice Warpline made itself has no producer, so no category.
+    // A slice Warpline made itself has no producer, so no category, but its args are rows.
     model::TraceBuilder builder;
     const auto process = builder.hostProcess(1, "p");
     const auto track = builder.hostTrack(process, 1);
@@ -284,6 +284,59 @@ TEST(TraceQueryArgsTest, CategoryIsNullWhereNoneWasWritten) {
     ASSERT_EQ(mine.rows.size(), 1u);
     EXPECT_EQ(mine.rows[0][0].type, Value::Type::Null);
     EXPECT_EQ(mine.rows[0][1].text, R"({"n":1})");
+    const auto args = runOn(*own, "SELECT key, value FROM args");
+    ASSERT_EQ(args.rows.size(), 1u);
+    EXPECT_EQ(args.rows[0][0].text, "n");
+    EXPECT_EQ(args.rows[0][1].integer, 1);
+}
+
+TEST(TraceQueryArgsTest, ValuesAreTypedAsSqliteSeesFit) {
+    auto db = openDatabase(argsTrace());
+    ASSERT_TRUE(db);
+    const auto id = runOn(*db, "SELECT id FROM slice WHERE name = 'aten::mm'");
+    ASSERT_EQ(id.rows.size(), 1u);
+    const std::uint64_t before = db->slicesVisited();
+    const auto r = runOn(*db, "SELECT key, value, typeof(value), type FROM args WHERE slice_id = " +
+                                  std::to_string(id.rows[0][0].integer));
+    EXPECT_EQ(db->slicesVisited() - before, 1u);  // the one slice, looked up by its id
+    ASSERT_EQ(r.rows.size(), 12u);
+    std::map<std::string, std::vector<Value>> by;
+    std::vector<std::string> keys;
+    for (const auto& row : r.rows) {
+        keys.push_back(row[0].text);
+        by[row[0].text] = row;
+    }
+    // In the order the file wrote them.
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"External id", "Input Dims", "Input type", "Note", "Scale",
+                                        "Ratio", "Flag", "Off", "Nothing", "Meta", "Big", "Neg"}));
+    const auto expect = [&](const std::string& key, const char* sqlType, const char* type) {
+        EXPECT_EQ(by[key][2].text, sqlType) << key;
+        EXPECT_EQ(by[key][3].text, type) << key;
+        return by[key][1];
+    };
+    EXPECT_EQ(expect("External id", "integer", "integer").integer, 7);
+    EXPECT_EQ(expect("Neg", "integer", "integer").integer, -42);
+    EXPECT_DOUBLE_EQ(expect("Scale", "real", "real").real, 1500.0);
+    EXPECT_DOUBLE_EQ(expect("Ratio", "real", "real").real, 0.25);
+    EXPECT_DOUBLE_EQ(expect("Big", "real", "real").real, 18446744073709551615.0);
+    // A string unescaped; arrays, objects, true, false and null as written.
+    EXPECT_EQ(expect("Note", "text", "text").text,
+              "a \"quoted\" \\ path\nnext \xc3\xa9 \xf0\x9f\x98\x80 /");
+    EXPECT_EQ(expect("Input Dims", "text", "array").text, "[[2,3],[3,4]]");
+    EXPECT_EQ(expect("Input type", "text", "array").text, R"(["float","float"])");
+    EXPECT_EQ(expect("Meta", "text", "object").text, R"({"k":[1,{"x":"]"}]})");
+    EXPECT_EQ(expect("Flag", "text", "true").text, "true");
+    EXPECT_EQ(expect("Off", "text", "false").text, "false");
+    EXPECT_EQ(expect("Nothing", "text", "null").text, "null");
+    // A key unescaped; every slice's args (check_query.py: args_rows 14, External id 2 15).
+    const auto key = runOn(*db, "SELECT value FROM args WHERE key = 'ke\"y'");
+    ASSERT_EQ(key.rows.size(), 1u);
+    EXPECT_EQ(key.rows[0][0].text, "v");
+    EXPECT_EQ(runOn(*db, "SELECT count(*) FROM args").rows[0][0].integer, 14);
+    const auto ids = runOn(*db, "SELECT count(*), sum(value) FROM args WHERE key = 'External id'");
+    EXPECT_EQ(ids.rows[0][0].integer, 2);
+    EXPECT_EQ(ids.rows[0][1].integer, 15);
 }
 
 TEST_F(TraceQueryTest, WarplinesOwnRecordingHasNoCategoriesOrArgs) {
@@ -291,6 +344,10 @@ TEST_F(TraceQueryTest, WarplinesOwnRecordingHasNoCategoriesOrArgs) {
     // or args (what they say is in the columns).
     EXPECT_EQ(run("SELECT count(*) FROM slice WHERE category IS NOT NULL").rows[0][0].integer, 0);
     EXPECT_EQ(run("SELECT count(*) FROM slice WHERE args IS NOT NULL").rows[0][0].integer, 0);
+    EXPECT_EQ(run("SELECT count(*) FROM args").rows[0][0].integer, 0);
+    const auto external = run("SELECT count(*), sum(value) FROM args WHERE key = 'External id'");
+    EXPECT_EQ(external.rows[0][0].integer, 0);
+    EXPECT_EQ(external.rows[0][1].type, Value::Type::Null);
 }
 
 // A PyTorch profiler trace (Kineto JSON), whose slices keep their producer's categories and args:
@@ -304,6 +361,9 @@ TEST_F(TraceQueryTest, WarplinesOwnRecordingHasNoCategoriesOrArgs) {
 //   category gpu_memcpy 640
 //   category kernel 7040
 //   category overhead 1
+//   args_rows 101765
+//   args 'External id' 3840 2459520
+//   args 'correlation' 9922 68404010
 class ProfilerTraceQueryTest : public ::testing::Test {
 protected:
     static model::TracePtr trace() {
@@ -344,6 +404,46 @@ TEST_F(ProfilerTraceQueryTest, SliceCategoryIsTheProducersCategory) {
     ASSERT_EQ(copies.rows.size(), 1u);
     EXPECT_EQ(copies.rows[0][0].text, "gpu_memcpy");
     EXPECT_EQ(copies.rows[0][1].integer, 640);
+}
+
+TEST_F(ProfilerTraceQueryTest, ArgsMatchTheJson) {
+    EXPECT_EQ(run("SELECT count(*) FROM args").rows[0][0].integer, 101765);
+    const auto external = run("SELECT count(*), sum(value) FROM args WHERE key = 'External id'");
+    EXPECT_EQ(external.rows[0][0].integer, 3840);
+    EXPECT_EQ(external.rows[0][1].integer, 2459520);
+    const auto correlation = run("SELECT count(*), sum(value) FROM args WHERE key = 'correlation'");
+    EXPECT_EQ(correlation.rows[0][0].integer, 9922);
+    EXPECT_EQ(correlation.rows[0][1].integer, 68404010);
+    // SQLite's own JSON reader over slice.args says the same, arg by arg.
+    EXPECT_EQ(run("SELECT count(*) FROM slice s, json_each(s.args)").rows[0][0].integer, 101765);
+    // (json_each names the types alike; its true, false and null are 1, 0 and NULL).
+    const auto same =
+        run("SELECT count(*), sum(e.type IS NOT a.type OR (e.type IN ('integer', 'real', 'text') "
+            "AND e.value IS NOT a.value)) FROM args a JOIN (SELECT s.id, j.key, j.value, j.type "
+            "FROM slice s, json_each(s.args) j) e ON e.id = a.slice_id AND e.key = a.key");
+    EXPECT_EQ(same.rows[0][0].integer, 101765);
+    EXPECT_EQ(same.rows[0][1].integer, 0);
+}
+
+TEST_F(ProfilerTraceQueryTest, ArgsJoinLooksUpEachSlice) {
+    const auto expected =
+        run("SELECT count(*) FROM slice s, json_each(s.args) WHERE s.kind = 'kernel'");
+    const std::uint64_t before = db->slicesVisited();
+    const auto joined = run(
+        "SELECT count(*) FROM slice s JOIN args a ON a.slice_id = s.id WHERE s.kind = 'kernel'");
+    const std::uint64_t visited = db->slicesVisited() - before;
+    EXPECT_EQ(joined.rows[0][0].integer, expected.rows[0][0].integer);
+    EXPECT_GT(joined.rows[0][0].integer, 7040);
+    // The kernels' tracks once, then each kernel's args by its id: no scan of every slice's args
+    // for each kernel (7040 times 11,000 slices).
+    EXPECT_LT(visited, 2u * trace()->counts().slices);
+    // One slice's args by its id look at that slice alone.
+    const auto kernel = run("SELECT slice_id FROM kernel LIMIT 1");
+    const std::uint64_t mark = db->slicesVisited();
+    const auto one = run("SELECT count(*) FROM args WHERE slice_id = " +
+                         std::to_string(kernel.rows[0][0].integer));
+    EXPECT_EQ(db->slicesVisited() - mark, 1u);
+    EXPECT_GT(one.rows[0][0].integer, 5);
 }
 
 TEST(ResultFormatTest, TableCsvAndJson) {

@@ -263,4 +263,8 @@ std::optional<QueryError> TraceDatabase::run(const std::string& sql, RowSink& si
     }
 }
 
+std::uint64_t TraceDatabase::slicesVisited() const {
+    return m_impl->ctx.slicesVisited;
+}
+
 }  // namespace wl::query

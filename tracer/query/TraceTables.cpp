@@ -9,12 +9,16 @@
 // one track). Each hint narrows to a superset of the matching rows and SQLite still checks the
 // constraint itself (omit = 0), so a value the hint cannot use (another type, another collation)
 // only costs a wider scan, never a wrong answer.
+//
+// The args table walks the slices as the slice table does (`=` on slice_id: one slice), skipping
+// those without args, and splits each slice's args into rows once (JsonMembers.h).
 #include "query/TraceTables.h"
 
 #include <algorithm>
 #include <array>
 #include <string>
 
+#include "query/JsonMembers.h"
 #include "query/TraceQuery.h"
 
 namespace wl::query {
@@ -84,6 +88,10 @@ enum class Col {
     FlowOut,
     FlowIn,
     FlowCorrelation,
+    // The args table (its slice_id is SliceId).
+    ArgKey,
+    ArgValue,
+    ArgType,
 };
 
 struct ColumnDef {
@@ -92,7 +100,20 @@ struct ColumnDef {
     Col col;
 };
 
-enum class Rows { Slices, Tracks, Processes, Threads, Counters, Flows };
+enum class Rows {
+    Slices,
+    Tracks,
+    Processes,
+    Threads,
+    Counters,
+    Flows,
+    Args,
+};
+
+// Tables whose scan walks the slices (and narrows on slice ids).
+bool walksSlices(Rows rows) {
+    return rows == Rows::Slices || rows == Rows::Args;
+}
 
 struct TableDef {
     const char* name;
@@ -193,6 +214,13 @@ const std::vector<TableDef>& tableDefs() {
           {"slice_out", "INTEGER", Col::FlowOut},
           {"slice_in", "INTEGER", Col::FlowIn},
           {"correlation_id", "INTEGER", Col::FlowCorrelation}}},
+        {"args",
+         Rows::Args,
+         -1,
+         {{"slice_id", "INTEGER", Col::SliceId},
+          {"key", "TEXT", Col::ArgKey},
+          {"value", "", Col::ArgValue},  // no affinity: each value keeps the type it was given
+          {"type", "TEXT", Col::ArgType}}},
     };
     return defs;
 }
@@ -220,7 +248,14 @@ struct Cursor : sqlite3_vtab_cursor {
     std::uint16_t kindMask = kAllKinds;
     bool byName = false;
     model::StringId nameId = 0;
-    bool single = false;  // one slice (by id): the next step ends the scan
+    bool single = false;    // one slice (by id): the next step ends the scan
+    bool withArgs = false;  // the args table: only slices that have args
+    // The args table: the current slice's args, split, and the one at `member`; argRow counts
+    // the rows given (the rowid).
+    std::string argsText;
+    std::vector<JsonMember> members;
+    std::size_t member = 0;
+    std::int64_t argRow = 0;
     // Other tables: the row number (and, for counters, the counter track holding it).
     std::int64_t row = 0, rowEnd = 0;
     std::size_t counter = 0;
@@ -233,25 +268,52 @@ struct Cursor : sqlite3_vtab_cursor {
 
 bool matches(const Cursor& c, const Slice& s) {
     return ((c.kindMask >> static_cast<unsigned>(s.kind)) & 1u) != 0 &&
-           (!c.byName || s.nameId == c.nameId);
+           (!c.byName || s.nameId == c.nameId) && (!c.withArgs || s.argsIndex != model::kNoDetail);
 }
 
 // Moves to the first matching slice at or after the position.
 void settle(Cursor& c) {
-    const TraceContext& ctx = *c.tab->ctx;
+    TraceContext& ctx = *c.tab->ctx;
+    std::uint64_t visited = 0;
     while (c.trackPos < c.trackEnd) {
         const model::TrackIndex t = ctx.tracks[c.trackPos];
         if ((ctx.kindsOnTrack[t] & c.kindMask) != 0) {
             const auto& slices = ctx.trace->track(t).slices;
             for (; c.index < slices.size(); ++c.index) {
-                if (matches(c, slices[c.index]))
+                ++visited;
+                if (matches(c, slices[c.index])) {
+                    ctx.slicesVisited += visited;
                     return;
+                }
             }
         }
         ++c.trackPos;
         c.index = 0;
     }
+    ctx.slicesVisited += visited;
     c.eof = true;
+}
+
+// The args table: splits the current slice's args (the position is a slice that has them).
+void loadArgs(Cursor& c) {
+    c.argsText = c.trace().producerArgs(c.slice());
+    splitJsonMembers(c.argsText, c.members);  // a fault ends the slice's rows at it
+    c.member = 0;
+}
+
+// The args table: moves to the next arg at or after the position (the current slice's member
+// `member`, else the first of the next slice with args).
+void settleArg(Cursor& c) {
+    while (!c.eof && c.member >= c.members.size()) {
+        if (c.single) {
+            c.eof = true;
+            return;
+        }
+        ++c.index;
+        settle(c);
+        if (!c.eof)
+            loadArgs(c);
+    }
 }
 
 std::int64_t rowCount(const TraceContext& ctx, Rows rows) {
@@ -268,6 +330,8 @@ std::int64_t rowCount(const TraceContext& ctx, Rows rows) {
             return ctx.counterBegin.back();
         case Rows::Flows:
             return static_cast<std::int64_t>(ctx.trace->flows().size());
+        case Rows::Args:  // a guess: a few args a slice
+            return 4 * static_cast<std::int64_t>(ctx.trace->counts().slices);
     }
     return 0;
 }
@@ -430,6 +494,44 @@ void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
     }
 }
 
+void resultTransient(sqlite3_context* out, std::string_view text) {
+    sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+void argColumn(const Cursor& c, Col col, sqlite3_context* out) {
+    const JsonMember& m = c.members[c.member];
+    switch (col) {
+        case Col::SliceId:
+            sqlite3_result_int64(out, sliceId({c.trackIndex(), c.index}));
+            return;
+        case Col::ArgKey:
+            resultTransient(out, m.key);
+            return;
+        case Col::ArgType:
+            sqlite3_result_text(out, jsonTypeName(m.type), -1, SQLITE_STATIC);
+            return;
+        case Col::ArgValue:
+            break;
+        default:
+            sqlite3_result_null(out);
+            return;
+    }
+    switch (m.type) {
+        case JsonType::Integer:
+            sqlite3_result_int64(out, m.integer);
+            return;
+        case JsonType::Real:
+            sqlite3_result_double(out, m.real);
+            return;
+        case JsonType::Text:
+            resultTransient(out, jsonStringText(m.value).value_or(std::string(m.value)));
+            return;
+        default:  // arrays, objects, true, false and null: the JSON as written
+            resultTransient(out, m.value);
+            return;
+    }
+}
+
 void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
     const TraceContext& ctx = *c.tab->ctx;
     const model::Trace& trace = *ctx.trace;
@@ -566,6 +668,7 @@ void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
             break;
         }
         case Rows::Slices:
+        case Rows::Args:
             break;
     }
     sqlite3_result_null(out);
@@ -595,7 +698,7 @@ int xConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out
     auto* tab = new Vtab();
     tab->def = module->def;
     tab->ctx = module->ctx;
-    if (module->def->rows == Rows::Slices) {
+    if (walksSlices(module->def->rows)) {
         for (std::size_t i = 0; i < module->def->columns.size(); ++i) {
             const int index = static_cast<int>(i);
             switch (module->def->columns[i].col) {
@@ -627,10 +730,27 @@ int xDisconnect(sqlite3_vtab* tab) {
 
 // idxNum bits: which hints xFilter gets, in this order of its arguments.
 constexpr int kById = 1, kByKind = 2, kByName = 4, kByTrack = 8;
+constexpr int kHints = 4;
 
 bool binaryCollation(sqlite3_index_info* info, int i) {
     const char* coll = sqlite3_vtab_collation(info, i);
     return coll == nullptr || sqlite3_stricmp(coll, "BINARY") == 0;
+}
+
+// Which hint a usable constraint can be (its bit's position), or -1.
+int hintOf(const Vtab& tab, sqlite3_index_info* info, int i) {
+    const auto& c = info->aConstraint[i];
+    if (c.iColumn < 0 || c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+        return -1;
+    if (c.iColumn == tab.idCol)
+        return 0;
+    if (c.iColumn == tab.kindCol && binaryCollation(info, i))
+        return 1;
+    if (c.iColumn == tab.nameCol && binaryCollation(info, i))
+        return 2;
+    if (c.iColumn == tab.trackCol)
+        return 3;
+    return -1;
 }
 
 int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
@@ -639,35 +759,32 @@ int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
         std::max<double>(1.0, static_cast<double>(rowCount(*tab->ctx, tab->def->rows)));
     info->estimatedCost = rows;
     info->estimatedRows = static_cast<sqlite3_int64>(rows);
-    if (tab->def->rows != Rows::Slices)
+    if (!walksSlices(tab->def->rows))
         return SQLITE_OK;
-    int found[4] = {-1, -1, -1, -1};  // constraint index for id, kind, name, track
+    std::array<int, kHints> found;  // the constraint taken for each hint
+    found.fill(-1);
     for (int i = 0; i < info->nConstraint; ++i) {
-        const auto& c = info->aConstraint[i];
-        if (!c.usable || c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+        if (!info->aConstraint[i].usable)
             continue;
-        if (c.iColumn == tab->idCol && found[0] < 0)
-            found[0] = i;
-        else if (c.iColumn == tab->kindCol && found[1] < 0 && binaryCollation(info, i))
-            found[1] = i;
-        else if (c.iColumn == tab->nameCol && found[2] < 0 && binaryCollation(info, i))
-            found[2] = i;
-        else if (c.iColumn == tab->trackCol && found[3] < 0)
-            found[3] = i;
+        const int hint = hintOf(*tab, info, i);
+        if (hint >= 0 && found[static_cast<std::size_t>(hint)] < 0)
+            found[static_cast<std::size_t>(hint)] = i;
     }
-    const int bits[4] = {kById, kByKind, kByName, kByTrack};
-    const double narrowing[4] = {rows, 10.0, 1000.0, 100.0};
+    // How much each hint is guessed to narrow the scan: by id to one slice (the args table: to
+    // its few args, rowCount's guess).
+    const double byId = tab->def->rows == Rows::Args ? rows / 4 : rows;
+    const double narrowing[kHints] = {byId, 10.0, 1000.0, 100.0};
     int argv = 0;
     double cost = rows;
-    for (int k = 0; k < 4; ++k) {
+    for (std::size_t k = 0; k < kHints; ++k) {
         if (found[k] < 0)
             continue;
-        info->idxNum |= bits[k];
+        info->idxNum |= 1 << k;
         info->aConstraintUsage[found[k]].argvIndex = ++argv;
         info->aConstraintUsage[found[k]].omit = 0;  // SQLite checks it again (see the top)
         cost /= narrowing[k];
     }
-    if (found[0] >= 0)
+    if (found[0] >= 0 && tab->def->rows == Rows::Slices)
         info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     info->estimatedCost = std::max(1.0, cost);
     info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
@@ -705,7 +822,7 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
     TraceContext& ctx = *c->tab->ctx;
     const TableDef& def = *c->tab->def;
     c->eof = false;
-    if (def.rows != Rows::Slices) {
+    if (!walksSlices(def.rows)) {
         c->row = 0;
         c->counter = 0;
         c->rowEnd = rowCount(ctx, def.rows);
@@ -719,6 +836,10 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
     c->index = 0;
     c->single = false;
     c->byName = false;
+    c->withArgs = def.rows == Rows::Args;
+    c->members.clear();
+    c->member = 0;
+    c->argRow = 0;
     c->kindMask = def.kind >= 0 ? static_cast<std::uint16_t>(1u << def.kind) : kAllKinds;
     int arg = 0;
     const auto positionAtTrack = [&](std::int64_t track) {
@@ -774,16 +895,27 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
         return SQLITE_OK;
     }
     if (c->single) {
+        ++ctx.slicesVisited;
         if (!matches(*c, c->slice()))
             c->eof = true;
-        return SQLITE_OK;
+    } else {
+        settle(*c);
     }
-    settle(*c);
+    if (def.rows == Rows::Args && !c->eof) {
+        loadArgs(*c);
+        settleArg(*c);
+    }
     return SQLITE_OK;
 }
 
 int xNext(sqlite3_vtab_cursor* cursor) {
     auto* c = static_cast<Cursor*>(cursor);
+    if (c->tab->def->rows == Rows::Args) {
+        ++c->member;
+        ++c->argRow;
+        settleArg(*c);
+        return SQLITE_OK;
+    }
     if (c->tab->def->rows != Rows::Slices) {
         ++c->row;
         c->eof = c->row >= c->rowEnd;
@@ -809,6 +941,8 @@ int xColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* out, int column) {
     const Col col = c->tab->def->columns[static_cast<std::size_t>(column)].col;
     if (c->tab->def->rows == Rows::Slices)
         sliceColumn(*c, col, out);
+    else if (c->tab->def->rows == Rows::Args)
+        argColumn(*c, col, out);
     else
         rowColumn(*c, col, out);
     return SQLITE_OK;
@@ -816,7 +950,17 @@ int xColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* out, int column) {
 
 int xRowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
     const auto* c = static_cast<const Cursor*>(cursor);
-    *rowid = c->tab->def->rows == Rows::Slices ? sliceId({c->trackIndex(), c->index}) : c->row;
+    switch (c->tab->def->rows) {
+        case Rows::Slices:
+            *rowid = sliceId({c->trackIndex(), c->index});
+            break;
+        case Rows::Args:
+            *rowid = c->argRow;
+            break;
+        default:
+            *rowid = c->row;
+            break;
+    }
     return SQLITE_OK;
 }
 

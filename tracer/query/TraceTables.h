@@ -32,6 +32,10 @@ struct TraceContext {
     // The counter table's rows: counterBegin[c] is counter track c's first row (size + 1).
     std::vector<std::int64_t> counterBegin;
 
+    // Slices the slice and args tables' scans have looked at since the database opened: what
+    // tests read to see a hint narrow a scan (TraceDatabase::slicesVisited).
+    std::uint64_t slicesVisited = 0;
+
     explicit TraceContext(model::TracePtr t);
     // A slice name's string id, when the trace has that name (made on the first call).
     bool findName(std::string_view name, model::StringId& id);

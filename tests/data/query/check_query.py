@@ -13,7 +13,9 @@ the NVTX range "train": the kernels that ran inside it (start >= its start, end 
 start = round(ts * 1000), end = start + round(dur * 1000)): their count and total duration.
 
 Then, over the complete and instant ("X", "i") events, which are the slices: how many there are
-of each category ("cat"; NULL for an event without one).
+of each category ("cat"; NULL for an event without one), how many args they have in all (one
+row each in the args table), and for the keys "External id" and "correlation" how many events
+have the key and the sum of their (integer) values.
 """
 import collections
 import gzip
@@ -67,6 +69,10 @@ def main(path):
     categories = collections.Counter(e.get("cat", "NULL") for e in slices)
     for cat in sorted(categories):
         print("category", cat, categories[cat])
+    print("args_rows", sum(len(e.get("args", {})) for e in slices))
+    for key in ("External id", "correlation"):
+        values = [e["args"][key] for e in slices if key in e.get("args", {})]
+        print("args", repr(key), len(values), sum(values))
 
 
 if __name__ == "__main__":
