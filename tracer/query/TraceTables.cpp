@@ -6,9 +6,10 @@
 //
 // xBestIndex takes `=` on a slice table's id, kind, name and track_id as hints that narrow the
 // scan (one slice; the tracks holding a kind, compared as a small integer; one name's string id;
-// one track). Each hint narrows to a superset of the matching rows and SQLite still checks the
-// constraint itself (omit = 0), so a value the hint cannot use (another type, another collation)
-// only costs a wider scan, never a wrong answer.
+// one track), and `>=`, `>`, `<`, `<=` on its ts as a time range, found in each lane of each
+// track by binary search (a lane is sorted by start). Each hint narrows to a superset of the
+// matching rows and SQLite still checks the constraint itself (omit = 0), so a value the hint
+// cannot use (another type, another collation) only costs a wider scan, never a wrong answer.
 //
 // The args table walks the slices as the slice table does (`=` on slice_id: one slice), skipping
 // those without args, and splits each slice's args into rows once (JsonMembers.h).
@@ -16,6 +17,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "query/JsonMembers.h"
@@ -234,22 +237,31 @@ struct Vtab : sqlite3_vtab {
     const TableDef* def = nullptr;
     TraceContext* ctx = nullptr;
     // Columns a slice scan can narrow on (-1: the table has none).
-    int idCol = -1, kindCol = -1, nameCol = -1, trackCol = -1;
+    int idCol = -1, kindCol = -1, nameCol = -1, trackCol = -1, tsCol = -1;
 };
 
 constexpr std::uint16_t kAllKinds = 0xffff;
+constexpr model::TimeNs kNoTimeBound = std::numeric_limits<model::TimeNs>::max();
 
 struct Cursor : sqlite3_vtab_cursor {
     const Vtab* tab = nullptr;
     bool eof = true;
-    // Slice scans: ctx->tracks[trackPos .. trackEnd), the slice `index` of the current track.
+    // Slice scans: ctx->tracks[trackPos .. trackEnd), the slice `index` of the current track;
+    // once the track is entered, the scan runs to rangeEnd (the track's end, or with a time range
+    // the end of lane `lane`'s slices in it, then the next lane's).
     std::size_t trackPos = 0, trackEnd = 0;
     std::uint32_t index = 0;
+    bool entered = false;
+    std::uint32_t lane = 0;
+    std::uint32_t rangeEnd = 0;
     std::uint16_t kindMask = kAllKinds;
     bool byName = false;
     model::StringId nameId = 0;
     bool single = false;    // one slice (by id): the next step ends the scan
     bool withArgs = false;  // the args table: only slices that have args
+    // The time range (byTime): slices that start in [tsMin, tsMax].
+    bool byTime = false;
+    model::TimeNs tsMin = -kNoTimeBound, tsMax = kNoTimeBound;
     // The args table: the current slice's args, split, and the one at `member`; argRow counts
     // the rows given (the rowid).
     std::string argsText;
@@ -271,6 +283,33 @@ bool matches(const Cursor& c, const Slice& s) {
            (!c.byName || s.nameId == c.nameId) && (!c.withArgs || s.argsIndex != model::kNoDetail);
 }
 
+// Positions the scan at the slices of lane `c.lane` that start in the time range.
+void enterLane(Cursor& c, const Track& track) {
+    const auto slices = track.lane(c.lane);
+    const auto first =
+        std::lower_bound(slices.begin(), slices.end(), c.tsMin,
+                         [](const Slice& s, model::TimeNs t) { return s.startNs < t; });
+    const auto last =
+        std::upper_bound(first, slices.end(), c.tsMax,
+                         [](model::TimeNs t, const Slice& s) { return t < s.startNs; });
+    c.index = track.laneBegin[c.lane] + static_cast<std::uint32_t>(first - slices.begin());
+    c.rangeEnd = track.laneBegin[c.lane] + static_cast<std::uint32_t>(last - slices.begin());
+}
+
+// Starts the scan of a track: all of it, or with a time range its first lane's part.
+void enterTrack(Cursor& c, const Track& track) {
+    c.entered = true;
+    c.lane = 0;
+    if (!c.byTime) {
+        c.index = 0;
+        c.rangeEnd = static_cast<std::uint32_t>(track.slices.size());
+    } else if (track.laneCount() == 0) {
+        c.index = c.rangeEnd = 0;
+    } else {
+        enterLane(c, track);
+    }
+}
+
 // Moves to the first matching slice at or after the position.
 void settle(Cursor& c) {
     TraceContext& ctx = *c.tab->ctx;
@@ -278,17 +317,25 @@ void settle(Cursor& c) {
     while (c.trackPos < c.trackEnd) {
         const model::TrackIndex t = ctx.tracks[c.trackPos];
         if ((ctx.kindsOnTrack[t] & c.kindMask) != 0) {
-            const auto& slices = ctx.trace->track(t).slices;
-            for (; c.index < slices.size(); ++c.index) {
-                ++visited;
-                if (matches(c, slices[c.index])) {
-                    ctx.slicesVisited += visited;
-                    return;
+            const Track& track = ctx.trace->track(t);
+            if (!c.entered)
+                enterTrack(c, track);
+            for (;;) {
+                for (; c.index < c.rangeEnd; ++c.index) {
+                    ++visited;
+                    if (matches(c, track.slices[c.index])) {
+                        ctx.slicesVisited += visited;
+                        return;
+                    }
                 }
+                if (!c.byTime || c.lane + 1 >= track.laneCount())
+                    break;
+                ++c.lane;
+                enterLane(c, track);
             }
         }
         ++c.trackPos;
-        c.index = 0;
+        c.entered = false;
     }
     ctx.slicesVisited += visited;
     c.eof = true;
@@ -714,6 +761,9 @@ int xConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out
                 case Col::TrackId:
                     tab->trackCol = index;
                     break;
+                case Col::Ts:
+                    tab->tsCol = index;
+                    break;
                 default:
                     break;
             }
@@ -728,9 +778,11 @@ int xDisconnect(sqlite3_vtab* tab) {
     return SQLITE_OK;
 }
 
-// idxNum bits: which hints xFilter gets, in this order of its arguments.
+// idxNum bits: which hints xFilter gets, in this order of its arguments: `=` on the id, kind,
+// name and track, then ts's bounds (>=, >, <, <=).
 constexpr int kById = 1, kByKind = 2, kByName = 4, kByTrack = 8;
-constexpr int kHints = 4;
+constexpr int kTsFrom = 16, kTsAfter = 32, kTsBefore = 64, kTsTo = 128;
+constexpr int kHints = 8;
 
 bool binaryCollation(sqlite3_index_info* info, int i) {
     const char* coll = sqlite3_vtab_collation(info, i);
@@ -740,7 +792,23 @@ bool binaryCollation(sqlite3_index_info* info, int i) {
 // Which hint a usable constraint can be (its bit's position), or -1.
 int hintOf(const Vtab& tab, sqlite3_index_info* info, int i) {
     const auto& c = info->aConstraint[i];
-    if (c.iColumn < 0 || c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+    if (c.iColumn < 0)
+        return -1;
+    if (c.iColumn == tab.tsCol) {
+        switch (c.op) {
+            case SQLITE_INDEX_CONSTRAINT_GE:
+                return 4;
+            case SQLITE_INDEX_CONSTRAINT_GT:
+                return 5;
+            case SQLITE_INDEX_CONSTRAINT_LT:
+                return 6;
+            case SQLITE_INDEX_CONSTRAINT_LE:
+                return 7;
+            default:
+                return -1;
+        }
+    }
+    if (c.op != SQLITE_INDEX_CONSTRAINT_EQ)
         return -1;
     if (c.iColumn == tab.idCol)
         return 0;
@@ -771,9 +839,9 @@ int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
             found[static_cast<std::size_t>(hint)] = i;
     }
     // How much each hint is guessed to narrow the scan: by id to one slice (the args table: to
-    // its few args, rowCount's guess).
+    // its few args, rowCount's guess), by each bound of the time range to a quarter.
     const double byId = tab->def->rows == Rows::Args ? rows / 4 : rows;
-    const double narrowing[kHints] = {byId, 10.0, 1000.0, 100.0};
+    const double narrowing[kHints] = {byId, 10.0, 1000.0, 100.0, 4.0, 4.0, 4.0, 4.0};
     int argv = 0;
     double cost = rows;
     for (std::size_t k = 0; k < kHints; ++k) {
@@ -811,6 +879,21 @@ std::optional<SliceKind> kindFromName(std::string_view name) {
     return std::nullopt;
 }
 
+// A bound of the time range the hint can use: an integer as it is, a real rounded outward (down
+// for a lower bound, up for an upper one: the range only widens); none for text, blobs, NULL and
+// reals past what a time can be (no narrowing: SQLite's own check decides).
+std::optional<model::TimeNs> timeBound(sqlite3_value* v, bool lower) {
+    if (sqlite3_value_type(v) == SQLITE_INTEGER)
+        return sqlite3_value_int64(v);
+    if (sqlite3_value_type(v) != SQLITE_FLOAT)
+        return std::nullopt;
+    const double d =
+        lower ? std::floor(sqlite3_value_double(v)) : std::ceil(sqlite3_value_double(v));
+    if (!(std::fabs(d) < 9e18))  // NaN too
+        return std::nullopt;
+    return static_cast<model::TimeNs>(d);
+}
+
 std::string_view valueText(sqlite3_value* v) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(v));
     return text ? std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(v)))
@@ -834,8 +917,12 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
     c->trackPos = 0;
     c->trackEnd = ctx.tracks.size();
     c->index = 0;
+    c->entered = false;
     c->single = false;
     c->byName = false;
+    c->byTime = false;
+    c->tsMin = -kNoTimeBound;
+    c->tsMax = kNoTimeBound;
     c->withArgs = def.rows == Rows::Args;
     c->members.clear();
     c->member = 0;
@@ -889,6 +976,23 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
             if (!positionAtTrack(sqlite3_value_int64(v)))
                 return SQLITE_OK;
         }
+    }
+    for (const int bit : {kTsFrom, kTsAfter, kTsBefore, kTsTo}) {
+        if ((idxNum & bit) == 0 || arg >= argc)
+            continue;
+        const bool lower = bit == kTsFrom || bit == kTsAfter;
+        const auto t = timeBound(argv[arg++], lower);
+        if (!t || c->single)
+            continue;
+        c->byTime = true;
+        if (bit == kTsFrom)
+            c->tsMin = std::max(c->tsMin, *t);
+        else if (bit == kTsAfter)
+            c->tsMin = std::max(c->tsMin, *t < kNoTimeBound ? *t + 1 : *t);
+        else if (bit == kTsBefore)
+            c->tsMax = std::min(c->tsMax, *t > -kNoTimeBound ? *t - 1 : *t);
+        else
+            c->tsMax = std::min(c->tsMax, *t);
     }
     if (c->kindMask == 0) {
         c->eof = true;
