@@ -2,7 +2,8 @@
 // against figures computed from its JSON by tests/data/query/check_query.py, and the database's
 // locks: what it refuses, its error positions, and cancellation. The args table is checked on a
 // PyTorch profiler trace too (torch_graph_replay.pt.trace.json.gz: External ids) and on
-// tests/data/query/args.json (every kind of JSON value).
+// tests/data/query/args.json (every kind of JSON value), the analysis tables against
+// analysis::analyzeTrace on the same trace.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "analysis/Analysis.h"
 #include "io/TraceFile.h"
 #include "model/TraceBuilder.h"
 #include "query/ResultFormat.h"
@@ -444,6 +446,78 @@ TEST_F(ProfilerTraceQueryTest, ArgsJoinLooksUpEachSlice) {
                          std::to_string(kernel.rows[0][0].integer));
     EXPECT_EQ(db->slicesVisited() - mark, 1u);
     EXPECT_GT(one.rows[0][0].integer, 5);
+}
+
+TEST_F(TraceQueryTest, IdleGapsAreTheAnalysisGaps) {
+    const analysis::AnalysisResult a = analysis::analyzeTrace(*torchTrain());
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> byCause;
+    std::int64_t withLaunch = 0;
+    for (const analysis::IdleGap& g : a.utilization.gaps) {
+        auto& c = byCause[analysis::toString(g.cause)];
+        ++c.first;
+        c.second += g.durationNs;
+        withLaunch += g.launch.valid() ? 1 : 0;
+    }
+    ASSERT_FALSE(byCause.empty());
+    const auto r =
+        run("SELECT cause, count(*), sum(dur) FROM idle_gap GROUP BY cause ORDER BY cause");
+    ASSERT_EQ(r.rows.size(), byCause.size());
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row[1].integer, byCause[row[0].text].first) << row[0].text;
+        EXPECT_EQ(row[2].integer, byCause[row[0].text].second) << row[0].text;
+    }
+    EXPECT_EQ(run("SELECT count(launch_slice_id) FROM idle_gap").rows[0][0].integer, withLaunch);
+    // The slices around each gap: one ends where it starts, one starts where it ends (or later,
+    // past the window).
+    const auto around =
+        run("SELECT count(*), sum(b.ts + b.dur > g.ts), sum(n.ts < g.ts + g.dur) FROM idle_gap g "
+            "JOIN slice b ON b.id = g.before_slice_id JOIN slice n ON n.id = g.after_slice_id");
+    EXPECT_GT(around.rows[0][0].integer, 0);
+    EXPECT_EQ(around.rows[0][1].integer, 0);
+    EXPECT_EQ(around.rows[0][2].integer, 0);
+    // The window they were found in.
+    const auto w = run("SELECT ts, dur, parts, source, description FROM analysis_window");
+    ASSERT_EQ(w.rows.size(), 1u);
+    EXPECT_EQ(w.rows[0][0].integer, a.window().startNs());
+    EXPECT_EQ(w.rows[0][1].integer, a.window().endNs() - a.window().startNs());
+    EXPECT_EQ(w.rows[0][2].integer, static_cast<std::int64_t>(a.window().parts.size()));
+    EXPECT_EQ(w.rows[0][3].text, analysis::toString(a.window().source));
+    EXPECT_EQ(w.rows[0][4].text, analysis::describeWindow(a.window()));
+}
+
+TEST_F(TraceQueryTest, FindingsAreTheAnalysisFindings) {
+    const analysis::AnalysisResult a = analysis::analyzeTrace(*torchTrain());
+    ASSERT_FALSE(a.diagnostics.empty());
+    EXPECT_EQ(run("SELECT count(*) FROM finding").rows[0][0].integer,
+              static_cast<std::int64_t>(a.diagnostics.size()));
+    const auto first =
+        run("SELECT rule, severity, count, message, cost_ns, ts, dur FROM finding ORDER BY id "
+            "LIMIT 1");
+    ASSERT_EQ(first.rows.size(), 1u);
+    const analysis::Diagnostic& d = a.diagnostics.front();
+    EXPECT_EQ(first.rows[0][0].text, analysis::toString(d.rule));
+    EXPECT_EQ(first.rows[0][1].text,
+              d.severity == analysis::Severity::Warning ? "warning" : "info");
+    EXPECT_EQ(first.rows[0][2].integer, static_cast<std::int64_t>(d.count));
+    EXPECT_EQ(first.rows[0][3].text, d.message);
+    EXPECT_EQ(first.rows[0][4].integer, d.costNs);
+    EXPECT_EQ(first.rows[0][5].integer, d.startNs);
+    EXPECT_EQ(first.rows[0][6].integer, d.endNs - d.startNs);
+}
+
+TEST_F(TraceQueryTest, ACancelledAnalysisIsMadeAgainNextTime) {
+    // The analysis runs when a query first scans an analysis table; a query cancelled before it
+    // starts stops it, and what it had made is not kept as if it were the analysis.
+    std::atomic<bool> cancel{true};
+    QueryOptions options;
+    options.cancel = &cancel;
+    EXPECT_EQ(fail("SELECT count(*) FROM finding", options).kind, QueryErrorKind::Cancelled);
+    EXPECT_EQ(fail("SELECT count(*) FROM idle_gap", options).kind, QueryErrorKind::Cancelled);
+    const analysis::AnalysisResult a = analysis::analyzeTrace(*torchTrain());
+    EXPECT_EQ(run("SELECT count(*) FROM finding").rows[0][0].integer,
+              static_cast<std::int64_t>(a.diagnostics.size()));
+    EXPECT_EQ(run("SELECT count(*) FROM idle_gap").rows[0][0].integer,
+              static_cast<std::int64_t>(a.utilization.gaps.size()));
 }
 
 std::vector<std::int64_t> ids(const QueryResult& r) {

@@ -67,7 +67,9 @@ inline constexpr int kProgressSteps = 1000;
 
 // An in-memory SQLite database whose tables are the trace (docs in README.md, "SQL"): slice,
 // kernel, memcpy, track, process, thread, counter, flow and args, as eponymous virtual tables
-// that read the shared, immutable Trace in place.
+// that read the shared, immutable Trace in place, and idle_gap, finding and analysis_window, which
+// read the analysis of the default window (made the first time one of them is scanned, once per
+// database; a query's cancel flag stops it too, and a stopped one is made again next time).
 // Read-only: an authorizer refuses ATTACH/DETACH, every write, schema change, transaction,
 // state-changing PRAGMA and load_extension, and extension loading stays off. One statement per run.
 // Not thread-safe: one thread uses one database (a cancel flag may be raised from any thread).

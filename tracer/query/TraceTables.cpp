@@ -12,7 +12,9 @@
 // cannot use (another type, another collation) only costs a wider scan, never a wrong answer.
 //
 // The args table walks the slices as the slice table does (`=` on slice_id: one slice), skipping
-// those without args, and splits each slice's args into rows once (JsonMembers.h).
+// those without args, and splits each slice's args into rows once (JsonMembers.h). The analysis
+// tables read the analysis of the default window, made the first time one of them is scanned
+// (TraceContext::analysis).
 #include "query/TraceTables.h"
 
 #include <algorithm>
@@ -21,6 +23,9 @@
 #include <limits>
 #include <string>
 
+#include "analysis/Diagnostic.h"
+#include "analysis/Utilization.h"
+#include "analysis/Window.h"
 #include "query/JsonMembers.h"
 #include "query/TraceQuery.h"
 
@@ -95,6 +100,30 @@ enum class Col {
     ArgKey,
     ArgValue,
     ArgType,
+    // The analysis tables.
+    GapDevice,
+    GapStream,
+    GapTs,
+    GapDur,
+    GapCause,
+    GapBefore,
+    GapAfter,
+    GapLaunch,
+    GapReason,
+    FindingRule,
+    FindingSeverity,
+    FindingMessage,
+    FindingFix,
+    FindingCount,
+    FindingTs,
+    FindingDur,
+    FindingCost,
+    FindingDevice,
+    WindowTs,
+    WindowDur,
+    WindowParts,
+    WindowSource,
+    WindowDescription,
 };
 
 struct ColumnDef {
@@ -111,11 +140,18 @@ enum class Rows {
     Counters,
     Flows,
     Args,
+    IdleGaps,
+    Findings,
+    Window,
 };
 
 // Tables whose scan walks the slices (and narrows on slice ids).
 bool walksSlices(Rows rows) {
     return rows == Rows::Slices || rows == Rows::Args;
+}
+// Tables made from the analysis of the default window.
+bool fromAnalysis(Rows rows) {
+    return rows == Rows::IdleGaps || rows == Rows::Findings || rows == Rows::Window;
 }
 
 struct TableDef {
@@ -224,6 +260,40 @@ const std::vector<TableDef>& tableDefs() {
           {"key", "TEXT", Col::ArgKey},
           {"value", "", Col::ArgValue},  // no affinity: each value keeps the type it was given
           {"type", "TEXT", Col::ArgType}}},
+        {"idle_gap",
+         Rows::IdleGaps,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"device", "INTEGER", Col::GapDevice},
+          {"stream", "INTEGER", Col::GapStream},
+          {"ts", "INTEGER", Col::GapTs},
+          {"dur", "INTEGER", Col::GapDur},
+          {"cause", "TEXT", Col::GapCause},
+          {"before_slice_id", "INTEGER", Col::GapBefore},
+          {"after_slice_id", "INTEGER", Col::GapAfter},
+          {"launch_slice_id", "INTEGER", Col::GapLaunch},
+          {"reason_slice_id", "INTEGER", Col::GapReason}}},
+        {"finding",
+         Rows::Findings,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"rule", "TEXT", Col::FindingRule},
+          {"severity", "TEXT", Col::FindingSeverity},
+          {"message", "TEXT", Col::FindingMessage},
+          {"fix", "TEXT", Col::FindingFix},
+          {"count", "INTEGER", Col::FindingCount},
+          {"ts", "INTEGER", Col::FindingTs},
+          {"dur", "INTEGER", Col::FindingDur},
+          {"cost_ns", "INTEGER", Col::FindingCost},
+          {"device", "INTEGER", Col::FindingDevice}}},
+        {"analysis_window",
+         Rows::Window,
+         -1,
+         {{"ts", "INTEGER", Col::WindowTs},
+          {"dur", "INTEGER", Col::WindowDur},
+          {"parts", "INTEGER", Col::WindowParts},
+          {"source", "TEXT", Col::WindowSource},
+          {"description", "TEXT", Col::WindowDescription}}},
     };
     return defs;
 }
@@ -271,6 +341,8 @@ struct Cursor : sqlite3_vtab_cursor {
     // Other tables: the row number (and, for counters, the counter track holding it).
     std::int64_t row = 0, rowEnd = 0;
     std::size_t counter = 0;
+    // The analysis tables: the analysis they read (made before the scan starts).
+    const analysis::AnalysisResult* result = nullptr;
 
     const model::Trace& trace() const { return *tab->ctx->trace; }
     model::TrackIndex trackIndex() const { return tab->ctx->tracks[trackPos]; }
@@ -379,8 +451,23 @@ std::int64_t rowCount(const TraceContext& ctx, Rows rows) {
             return static_cast<std::int64_t>(ctx.trace->flows().size());
         case Rows::Args:  // a guess: a few args a slice
             return 4 * static_cast<std::int64_t>(ctx.trace->counts().slices);
+        case Rows::IdleGaps:
+        case Rows::Findings:
+        case Rows::Window:
+            break;
     }
-    return 0;
+    // The analysis tables: their sizes once made, else a guess (xBestIndex does not make them).
+    const analysis::AnalysisResult* result = ctx.analysisIfMade();
+    switch (rows) {
+        case Rows::IdleGaps:
+            return result ? static_cast<std::int64_t>(result->utilization.gaps.size()) : 1000;
+        case Rows::Findings:
+            return result ? static_cast<std::int64_t>(result->diagnostics.size()) : 20;
+        case Rows::Window:
+            return 1;
+        default:
+            return 0;
+    }
 }
 
 // The enclosing slice on the same track: the slice of the lane above that contains it (lanes are
@@ -541,6 +628,10 @@ void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
     }
 }
 
+void resultSliceOrNull(sqlite3_context* out, model::SliceRef ref) {
+    resultIntOrNull(out, sliceId(ref), ref.valid());
+}
+
 void resultTransient(sqlite3_context* out, std::string_view text) {
     sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
@@ -577,6 +668,109 @@ void argColumn(const Cursor& c, Col col, sqlite3_context* out) {
             resultTransient(out, m.value);
             return;
     }
+}
+
+// A row of the analysis tables.
+void analysisColumn(const Cursor& c, Col col, sqlite3_context* out) {
+    const analysis::AnalysisResult& result = *c.result;
+    const auto r = static_cast<std::size_t>(c.row);
+    if (c.tab->def->rows == Rows::IdleGaps) {
+        const analysis::IdleGap& g = result.utilization.gaps[r];
+        switch (col) {
+            case Col::RowId:
+                sqlite3_result_int64(out, c.row);
+                return;
+            case Col::GapDevice:
+                sqlite3_result_int64(out, g.deviceId);
+                return;
+            case Col::GapStream:
+                resultIntOrNull(out, g.streamId, g.streamId >= 0);
+                return;
+            case Col::GapTs:
+                sqlite3_result_int64(out, g.startNs);
+                return;
+            case Col::GapDur:
+                sqlite3_result_int64(out, g.durationNs);
+                return;
+            case Col::GapCause:
+                sqlite3_result_text(out, analysis::toString(g.cause), -1, SQLITE_STATIC);
+                return;
+            case Col::GapBefore:
+                resultSliceOrNull(out, g.before);
+                return;
+            case Col::GapAfter:
+                resultSliceOrNull(out, g.after);
+                return;
+            case Col::GapLaunch:
+                resultSliceOrNull(out, g.launch);
+                return;
+            case Col::GapReason:
+                resultSliceOrNull(out, g.reason);
+                return;
+            default:
+                break;
+        }
+    } else if (c.tab->def->rows == Rows::Findings) {
+        const analysis::Diagnostic& d = result.diagnostics[r];
+        switch (col) {
+            case Col::RowId:
+                sqlite3_result_int64(out, c.row);
+                return;
+            case Col::FindingRule:
+                sqlite3_result_text(out, analysis::toString(d.rule), -1, SQLITE_STATIC);
+                return;
+            case Col::FindingSeverity:  // as `warpline analyze --json` writes it
+                sqlite3_result_text(out,
+                                    d.severity == analysis::Severity::Warning ? "warning" : "info",
+                                    -1, SQLITE_STATIC);
+                return;
+            case Col::FindingMessage:
+                resultText(out, d.message);
+                return;
+            case Col::FindingFix:
+                resultText(out, d.fix);
+                return;
+            case Col::FindingCount:
+                sqlite3_result_int64(out, static_cast<std::int64_t>(d.count));
+                return;
+            case Col::FindingTs:
+                sqlite3_result_int64(out, d.startNs);
+                return;
+            case Col::FindingDur:
+                sqlite3_result_int64(out, d.endNs - d.startNs);
+                return;
+            case Col::FindingCost:
+                sqlite3_result_int64(out, d.costNs);
+                return;
+            case Col::FindingDevice:
+                resultIntOrNull(out, d.deviceId, d.deviceId >= 0);
+                return;
+            default:
+                break;
+        }
+    } else {
+        const analysis::AnalysisWindow& w = result.window();
+        switch (col) {
+            case Col::WindowTs:
+                sqlite3_result_int64(out, w.startNs());
+                return;
+            case Col::WindowDur:
+                sqlite3_result_int64(out, w.endNs() - w.startNs());
+                return;
+            case Col::WindowParts:
+                sqlite3_result_int64(out, static_cast<std::int64_t>(w.parts.size()));
+                return;
+            case Col::WindowSource:
+                sqlite3_result_text(out, analysis::toString(w.source), -1, SQLITE_STATIC);
+                return;
+            case Col::WindowDescription:
+                resultTransient(out, analysis::describeWindow(w));
+                return;
+            default:
+                break;
+        }
+    }
+    sqlite3_result_null(out);
 }
 
 void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
@@ -714,6 +908,11 @@ void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
             }
             break;
         }
+        case Rows::IdleGaps:
+        case Rows::Findings:
+        case Rows::Window:
+            analysisColumn(c, col, out);
+            return;
         case Rows::Slices:
         case Rows::Args:
             break;
@@ -905,6 +1104,15 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
     TraceContext& ctx = *c->tab->ctx;
     const TableDef& def = *c->tab->def;
     c->eof = false;
+    if (fromAnalysis(def.rows)) {
+        c->result = ctx.analysis();
+        if (c->result == nullptr) {
+            sqlite3_vtab* vtab = cursor->pVtab;
+            sqlite3_free(vtab->zErrMsg);
+            vtab->zErrMsg = sqlite3_mprintf("the analysis was cancelled");
+            return SQLITE_INTERRUPT;
+        }
+    }
     if (!walksSlices(def.rows)) {
         c->row = 0;
         c->counter = 0;
@@ -1184,6 +1392,30 @@ bool TraceContext::findName(std::string_view name, model::StringId& id) {
         return false;
     id = it->second;
     return true;
+}
+
+namespace {
+// Thrown out of std::call_once by a cancelled analysis, so that the flag stays unset and the
+// next scan runs it again.
+struct AnalysisCancelled {};
+}  // namespace
+
+const analysis::AnalysisResult* TraceContext::analysis() {
+    try {
+        std::call_once(m_analysisOnce, [this] {
+            // The default window, as analysis::analyzeTrace(trace) takes it.
+            const auto window = analysis::resolveWindow(*trace, analysis::WindowRequest{});
+            auto result = analysis::analyzeTrace(
+                *trace, analysis::AnalysisOptions{},
+                window.ok() ? window.value() : analysis::AnalysisWindow{}, cancel);
+            if (!result)
+                throw AnalysisCancelled{};
+            m_analysis = std::move(*result);
+        });
+    } catch (const AnalysisCancelled&) {
+        return nullptr;
+    }
+    return &*m_analysis;
 }
 
 int registerTraceTables(sqlite3* db, TraceContext& ctx) {
