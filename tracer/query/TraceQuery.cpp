@@ -196,9 +196,13 @@ std::optional<QueryError> TraceDatabase::run(const std::string& sql, RowSink& si
     sqlite3* db = impl.db;
     impl.refusal.clear();
     impl.options = &options;
+    impl.ctx.cancel = options.cancel;  // the analysis tables' analysis stops on it too
     struct Reset {
         Impl& impl;
-        ~Reset() { impl.options = nullptr; }
+        ~Reset() {
+            impl.options = nullptr;
+            impl.ctx.cancel = nullptr;
+        }
     } reset{impl};
 
     const auto cancelled = [&] {
@@ -261,6 +265,10 @@ std::optional<QueryError> TraceDatabase::run(const std::string& sql, RowSink& si
         if (!sink.row(row))
             return std::nullopt;
     }
+}
+
+std::uint64_t TraceDatabase::slicesVisited() const {
+    return m_impl->ctx.slicesVisited;
 }
 
 }  // namespace wl::query

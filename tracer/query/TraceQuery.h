@@ -66,11 +66,13 @@ struct QueryOptions {
 inline constexpr int kProgressSteps = 1000;
 
 // An in-memory SQLite database whose tables are the trace (docs in README.md, "SQL"): slice,
-// kernel, memcpy, track, process, thread, counter and flow, as eponymous virtual tables that read
-// the shared, immutable Trace in place. Read-only: an authorizer refuses ATTACH/DETACH, every
-// write, schema change, transaction, state-changing PRAGMA and load_extension, and extension
-// loading stays off. One statement per run. Not thread-safe: one thread uses one database (a
-// cancel flag may be raised from any thread).
+// kernel, memcpy, track, process, thread, counter, flow and args, as eponymous virtual tables
+// that read the shared, immutable Trace in place, and idle_gap, finding and analysis_window, which
+// read the analysis of the default window (made the first time one of them is scanned, once per
+// database; a query's cancel flag stops it too, and a stopped one is made again next time).
+// Read-only: an authorizer refuses ATTACH/DETACH, every write, schema change, transaction,
+// state-changing PRAGMA and load_extension, and extension loading stays off. One statement per run.
+// Not thread-safe: one thread uses one database (a cancel flag may be raised from any thread).
 class TraceDatabase {
 public:
     static model::Result<std::unique_ptr<TraceDatabase>> open(model::TracePtr trace);
@@ -81,6 +83,9 @@ public:
     // Runs one SQL statement, giving its rows to `sink`; nullopt on success.
     std::optional<QueryError> run(const std::string& sql, RowSink& sink,
                                   const QueryOptions& options = {});
+    // How many slices the slice and args tables' scans have looked at since the database opened
+    // (for tests: a hint narrows a scan).
+    std::uint64_t slicesVisited() const;
 
     struct Impl;
 

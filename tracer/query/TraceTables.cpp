@@ -6,15 +6,27 @@
 //
 // xBestIndex takes `=` on a slice table's id, kind, name and track_id as hints that narrow the
 // scan (one slice; the tracks holding a kind, compared as a small integer; one name's string id;
-// one track). Each hint narrows to a superset of the matching rows and SQLite still checks the
-// constraint itself (omit = 0), so a value the hint cannot use (another type, another collation)
-// only costs a wider scan, never a wrong answer.
+// one track), and `>=`, `>`, `<`, `<=` on its ts as a time range, found in each lane of each
+// track by binary search (a lane is sorted by start). Each hint narrows to a superset of the
+// matching rows and SQLite still checks the constraint itself (omit = 0), so a value the hint
+// cannot use (another type, another collation) only costs a wider scan, never a wrong answer.
+//
+// The args table walks the slices as the slice table does (`=` on slice_id: one slice), skipping
+// those without args, and splits each slice's args into rows once (JsonMembers.h). The analysis
+// tables read the analysis of the default window, made the first time one of them is scanned
+// (TraceContext::analysis).
 #include "query/TraceTables.h"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <string>
 
+#include "analysis/Diagnostic.h"
+#include "analysis/Utilization.h"
+#include "analysis/Window.h"
+#include "query/JsonMembers.h"
 #include "query/TraceQuery.h"
 
 namespace wl::query {
@@ -41,6 +53,7 @@ enum class Col {
     ParentId,
     CorrelationId,
     Args,
+    Category,
     GridX,
     GridY,
     GridZ,
@@ -83,6 +96,34 @@ enum class Col {
     FlowOut,
     FlowIn,
     FlowCorrelation,
+    // The args table (its slice_id is SliceId).
+    ArgKey,
+    ArgValue,
+    ArgType,
+    // The analysis tables.
+    GapDevice,
+    GapStream,
+    GapTs,
+    GapDur,
+    GapCause,
+    GapBefore,
+    GapAfter,
+    GapLaunch,
+    GapReason,
+    FindingRule,
+    FindingSeverity,
+    FindingMessage,
+    FindingFix,
+    FindingCount,
+    FindingTs,
+    FindingDur,
+    FindingCost,
+    FindingDevice,
+    WindowTs,
+    WindowDur,
+    WindowParts,
+    WindowSource,
+    WindowDescription,
 };
 
 struct ColumnDef {
@@ -91,7 +132,27 @@ struct ColumnDef {
     Col col;
 };
 
-enum class Rows { Slices, Tracks, Processes, Threads, Counters, Flows };
+enum class Rows {
+    Slices,
+    Tracks,
+    Processes,
+    Threads,
+    Counters,
+    Flows,
+    Args,
+    IdleGaps,
+    Findings,
+    Window,
+};
+
+// Tables whose scan walks the slices (and narrows on slice ids).
+bool walksSlices(Rows rows) {
+    return rows == Rows::Slices || rows == Rows::Args;
+}
+// Tables made from the analysis of the default window.
+bool fromAnalysis(Rows rows) {
+    return rows == Rows::IdleGaps || rows == Rows::Findings || rows == Rows::Window;
+}
 
 struct TableDef {
     const char* name;
@@ -105,7 +166,7 @@ std::vector<ColumnDef> sliceColumnsWith(const std::vector<ColumnDef>& extra) {
         {"slice_id", "INTEGER", Col::SliceId}, {"ts", "INTEGER", Col::Ts},
         {"dur", "INTEGER", Col::Dur},          {"name", "TEXT", Col::Name},
         {"track_id", "INTEGER", Col::TrackId}, {"device", "INTEGER", Col::Device},
-        {"stream", "INTEGER", Col::Stream}};
+        {"stream", "INTEGER", Col::Stream},    {"category", "TEXT", Col::Category}};
     cols.insert(cols.end(), extra.begin(), extra.end());
     return cols;
 }
@@ -128,7 +189,8 @@ const std::vector<TableDef>& tableDefs() {
           {"stream", "INTEGER", Col::Stream},
           {"parent_id", "INTEGER", Col::ParentId},
           {"correlation_id", "INTEGER", Col::CorrelationId},
-          {"args", "TEXT", Col::Args}}},
+          {"args", "TEXT", Col::Args},
+          {"category", "TEXT", Col::Category}}},
         {"kernel", Rows::Slices, static_cast<int>(SliceKind::Kernel),
          sliceColumnsWith({{"grid_x", "INTEGER", Col::GridX},
                            {"grid_y", "INTEGER", Col::GridY},
@@ -191,6 +253,47 @@ const std::vector<TableDef>& tableDefs() {
           {"slice_out", "INTEGER", Col::FlowOut},
           {"slice_in", "INTEGER", Col::FlowIn},
           {"correlation_id", "INTEGER", Col::FlowCorrelation}}},
+        {"args",
+         Rows::Args,
+         -1,
+         {{"slice_id", "INTEGER", Col::SliceId},
+          {"key", "TEXT", Col::ArgKey},
+          {"value", "", Col::ArgValue},  // no affinity: each value keeps the type it was given
+          {"type", "TEXT", Col::ArgType}}},
+        {"idle_gap",
+         Rows::IdleGaps,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"device", "INTEGER", Col::GapDevice},
+          {"stream", "INTEGER", Col::GapStream},
+          {"ts", "INTEGER", Col::GapTs},
+          {"dur", "INTEGER", Col::GapDur},
+          {"cause", "TEXT", Col::GapCause},
+          {"before_slice_id", "INTEGER", Col::GapBefore},
+          {"after_slice_id", "INTEGER", Col::GapAfter},
+          {"launch_slice_id", "INTEGER", Col::GapLaunch},
+          {"reason_slice_id", "INTEGER", Col::GapReason}}},
+        {"finding",
+         Rows::Findings,
+         -1,
+         {{"id", "INTEGER", Col::RowId},
+          {"rule", "TEXT", Col::FindingRule},
+          {"severity", "TEXT", Col::FindingSeverity},
+          {"message", "TEXT", Col::FindingMessage},
+          {"fix", "TEXT", Col::FindingFix},
+          {"count", "INTEGER", Col::FindingCount},
+          {"ts", "INTEGER", Col::FindingTs},
+          {"dur", "INTEGER", Col::FindingDur},
+          {"cost_ns", "INTEGER", Col::FindingCost},
+          {"device", "INTEGER", Col::FindingDevice}}},
+        {"analysis_window",
+         Rows::Window,
+         -1,
+         {{"ts", "INTEGER", Col::WindowTs},
+          {"dur", "INTEGER", Col::WindowDur},
+          {"parts", "INTEGER", Col::WindowParts},
+          {"source", "TEXT", Col::WindowSource},
+          {"description", "TEXT", Col::WindowDescription}}},
     };
     return defs;
 }
@@ -204,24 +307,42 @@ struct Vtab : sqlite3_vtab {
     const TableDef* def = nullptr;
     TraceContext* ctx = nullptr;
     // Columns a slice scan can narrow on (-1: the table has none).
-    int idCol = -1, kindCol = -1, nameCol = -1, trackCol = -1;
+    int idCol = -1, kindCol = -1, nameCol = -1, trackCol = -1, tsCol = -1;
 };
 
 constexpr std::uint16_t kAllKinds = 0xffff;
+constexpr model::TimeNs kNoTimeBound = std::numeric_limits<model::TimeNs>::max();
 
 struct Cursor : sqlite3_vtab_cursor {
     const Vtab* tab = nullptr;
     bool eof = true;
-    // Slice scans: ctx->tracks[trackPos .. trackEnd), the slice `index` of the current track.
+    // Slice scans: ctx->tracks[trackPos .. trackEnd), the slice `index` of the current track;
+    // once the track is entered, the scan runs to rangeEnd (the track's end, or with a time range
+    // the end of lane `lane`'s slices in it, then the next lane's).
     std::size_t trackPos = 0, trackEnd = 0;
     std::uint32_t index = 0;
+    bool entered = false;
+    std::uint32_t lane = 0;
+    std::uint32_t rangeEnd = 0;
     std::uint16_t kindMask = kAllKinds;
     bool byName = false;
     model::StringId nameId = 0;
-    bool single = false;  // one slice (by id): the next step ends the scan
+    bool single = false;    // one slice (by id): the next step ends the scan
+    bool withArgs = false;  // the args table: only slices that have args
+    // The time range (byTime): slices that start in [tsMin, tsMax].
+    bool byTime = false;
+    model::TimeNs tsMin = -kNoTimeBound, tsMax = kNoTimeBound;
+    // The args table: the current slice's args, split, and the one at `member`; argRow counts
+    // the rows given (the rowid).
+    std::string argsText;
+    std::vector<JsonMember> members;
+    std::size_t member = 0;
+    std::int64_t argRow = 0;
     // Other tables: the row number (and, for counters, the counter track holding it).
     std::int64_t row = 0, rowEnd = 0;
     std::size_t counter = 0;
+    // The analysis tables: the analysis they read (made before the scan starts).
+    const analysis::AnalysisResult* result = nullptr;
 
     const model::Trace& trace() const { return *tab->ctx->trace; }
     model::TrackIndex trackIndex() const { return tab->ctx->tracks[trackPos]; }
@@ -231,25 +352,87 @@ struct Cursor : sqlite3_vtab_cursor {
 
 bool matches(const Cursor& c, const Slice& s) {
     return ((c.kindMask >> static_cast<unsigned>(s.kind)) & 1u) != 0 &&
-           (!c.byName || s.nameId == c.nameId);
+           (!c.byName || s.nameId == c.nameId) && (!c.withArgs || s.argsIndex != model::kNoDetail);
+}
+
+// Positions the scan at the slices of lane `c.lane` that start in the time range.
+void enterLane(Cursor& c, const Track& track) {
+    const auto slices = track.lane(c.lane);
+    const auto first =
+        std::lower_bound(slices.begin(), slices.end(), c.tsMin,
+                         [](const Slice& s, model::TimeNs t) { return s.startNs < t; });
+    const auto last =
+        std::upper_bound(first, slices.end(), c.tsMax,
+                         [](model::TimeNs t, const Slice& s) { return t < s.startNs; });
+    c.index = track.laneBegin[c.lane] + static_cast<std::uint32_t>(first - slices.begin());
+    c.rangeEnd = track.laneBegin[c.lane] + static_cast<std::uint32_t>(last - slices.begin());
+}
+
+// Starts the scan of a track: all of it, or with a time range its first lane's part.
+void enterTrack(Cursor& c, const Track& track) {
+    c.entered = true;
+    c.lane = 0;
+    if (!c.byTime) {
+        c.index = 0;
+        c.rangeEnd = static_cast<std::uint32_t>(track.slices.size());
+    } else if (track.laneCount() == 0) {
+        c.index = c.rangeEnd = 0;
+    } else {
+        enterLane(c, track);
+    }
 }
 
 // Moves to the first matching slice at or after the position.
 void settle(Cursor& c) {
-    const TraceContext& ctx = *c.tab->ctx;
+    TraceContext& ctx = *c.tab->ctx;
+    std::uint64_t visited = 0;
     while (c.trackPos < c.trackEnd) {
         const model::TrackIndex t = ctx.tracks[c.trackPos];
         if ((ctx.kindsOnTrack[t] & c.kindMask) != 0) {
-            const auto& slices = ctx.trace->track(t).slices;
-            for (; c.index < slices.size(); ++c.index) {
-                if (matches(c, slices[c.index]))
-                    return;
+            const Track& track = ctx.trace->track(t);
+            if (!c.entered)
+                enterTrack(c, track);
+            for (;;) {
+                for (; c.index < c.rangeEnd; ++c.index) {
+                    ++visited;
+                    if (matches(c, track.slices[c.index])) {
+                        ctx.slicesVisited += visited;
+                        return;
+                    }
+                }
+                if (!c.byTime || c.lane + 1 >= track.laneCount())
+                    break;
+                ++c.lane;
+                enterLane(c, track);
             }
         }
         ++c.trackPos;
-        c.index = 0;
+        c.entered = false;
     }
+    ctx.slicesVisited += visited;
     c.eof = true;
+}
+
+// The args table: splits the current slice's args (the position is a slice that has them).
+void loadArgs(Cursor& c) {
+    c.argsText = c.trace().producerArgs(c.slice());
+    splitJsonMembers(c.argsText, c.members);  // a fault ends the slice's rows at it
+    c.member = 0;
+}
+
+// The args table: moves to the next arg at or after the position (the current slice's member
+// `member`, else the first of the next slice with args).
+void settleArg(Cursor& c) {
+    while (!c.eof && c.member >= c.members.size()) {
+        if (c.single) {
+            c.eof = true;
+            return;
+        }
+        ++c.index;
+        settle(c);
+        if (!c.eof)
+            loadArgs(c);
+    }
 }
 
 std::int64_t rowCount(const TraceContext& ctx, Rows rows) {
@@ -266,8 +449,25 @@ std::int64_t rowCount(const TraceContext& ctx, Rows rows) {
             return ctx.counterBegin.back();
         case Rows::Flows:
             return static_cast<std::int64_t>(ctx.trace->flows().size());
+        case Rows::Args:  // a guess: a few args a slice
+            return 4 * static_cast<std::int64_t>(ctx.trace->counts().slices);
+        case Rows::IdleGaps:
+        case Rows::Findings:
+        case Rows::Window:
+            break;
     }
-    return 0;
+    // The analysis tables: their sizes once made, else a guess (xBestIndex does not make them).
+    const analysis::AnalysisResult* result = ctx.analysisIfMade();
+    switch (rows) {
+        case Rows::IdleGaps:
+            return result ? static_cast<std::int64_t>(result->utilization.gaps.size()) : 1000;
+        case Rows::Findings:
+            return result ? static_cast<std::int64_t>(result->diagnostics.size()) : 20;
+        case Rows::Window:
+            return 1;
+        default:
+            return 0;
+    }
 }
 
 // The enclosing slice on the same track: the slice of the lane above that contains it (lanes are
@@ -372,6 +572,14 @@ void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
                                 SQLITE_TRANSIENT);
             return;
         }
+        case Col::Category: {
+            const model::SliceOrigin* origin = trace.origin(track, s);
+            if (origin != nullptr && origin->hasCat)
+                resultText(out, trace.str(origin->cat));
+            else
+                sqlite3_result_null(out);
+            return;
+        }
         case Col::GridX:
         case Col::GridY:
         case Col::GridZ:
@@ -418,6 +626,151 @@ void sliceColumn(const Cursor& c, Col col, sqlite3_context* out) {
             sqlite3_result_null(out);
             return;
     }
+}
+
+void resultSliceOrNull(sqlite3_context* out, model::SliceRef ref) {
+    resultIntOrNull(out, sliceId(ref), ref.valid());
+}
+
+void resultTransient(sqlite3_context* out, std::string_view text) {
+    sqlite3_result_text(out, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+void argColumn(const Cursor& c, Col col, sqlite3_context* out) {
+    const JsonMember& m = c.members[c.member];
+    switch (col) {
+        case Col::SliceId:
+            sqlite3_result_int64(out, sliceId({c.trackIndex(), c.index}));
+            return;
+        case Col::ArgKey:
+            resultTransient(out, m.key);
+            return;
+        case Col::ArgType:
+            sqlite3_result_text(out, jsonTypeName(m.type), -1, SQLITE_STATIC);
+            return;
+        case Col::ArgValue:
+            break;
+        default:
+            sqlite3_result_null(out);
+            return;
+    }
+    switch (m.type) {
+        case JsonType::Integer:
+            sqlite3_result_int64(out, m.integer);
+            return;
+        case JsonType::Real:
+            sqlite3_result_double(out, m.real);
+            return;
+        case JsonType::Text:
+            resultTransient(out, jsonStringText(m.value).value_or(std::string(m.value)));
+            return;
+        default:  // arrays, objects, true, false and null: the JSON as written
+            resultTransient(out, m.value);
+            return;
+    }
+}
+
+// A row of the analysis tables.
+void analysisColumn(const Cursor& c, Col col, sqlite3_context* out) {
+    const analysis::AnalysisResult& result = *c.result;
+    const auto r = static_cast<std::size_t>(c.row);
+    if (c.tab->def->rows == Rows::IdleGaps) {
+        const analysis::IdleGap& g = result.utilization.gaps[r];
+        switch (col) {
+            case Col::RowId:
+                sqlite3_result_int64(out, c.row);
+                return;
+            case Col::GapDevice:
+                sqlite3_result_int64(out, g.deviceId);
+                return;
+            case Col::GapStream:
+                resultIntOrNull(out, g.streamId, g.streamId >= 0);
+                return;
+            case Col::GapTs:
+                sqlite3_result_int64(out, g.startNs);
+                return;
+            case Col::GapDur:
+                sqlite3_result_int64(out, g.durationNs);
+                return;
+            case Col::GapCause:
+                sqlite3_result_text(out, analysis::toString(g.cause), -1, SQLITE_STATIC);
+                return;
+            case Col::GapBefore:
+                resultSliceOrNull(out, g.before);
+                return;
+            case Col::GapAfter:
+                resultSliceOrNull(out, g.after);
+                return;
+            case Col::GapLaunch:
+                resultSliceOrNull(out, g.launch);
+                return;
+            case Col::GapReason:
+                resultSliceOrNull(out, g.reason);
+                return;
+            default:
+                break;
+        }
+    } else if (c.tab->def->rows == Rows::Findings) {
+        const analysis::Diagnostic& d = result.diagnostics[r];
+        switch (col) {
+            case Col::RowId:
+                sqlite3_result_int64(out, c.row);
+                return;
+            case Col::FindingRule:
+                sqlite3_result_text(out, analysis::toString(d.rule), -1, SQLITE_STATIC);
+                return;
+            case Col::FindingSeverity:  // as `warpline analyze --json` writes it
+                sqlite3_result_text(out,
+                                    d.severity == analysis::Severity::Warning ? "warning" : "info",
+                                    -1, SQLITE_STATIC);
+                return;
+            case Col::FindingMessage:
+                resultText(out, d.message);
+                return;
+            case Col::FindingFix:
+                resultText(out, d.fix);
+                return;
+            case Col::FindingCount:
+                sqlite3_result_int64(out, static_cast<std::int64_t>(d.count));
+                return;
+            case Col::FindingTs:
+                sqlite3_result_int64(out, d.startNs);
+                return;
+            case Col::FindingDur:
+                sqlite3_result_int64(out, d.endNs - d.startNs);
+                return;
+            case Col::FindingCost:
+                sqlite3_result_int64(out, d.costNs);
+                return;
+            case Col::FindingDevice:
+                resultIntOrNull(out, d.deviceId, d.deviceId >= 0);
+                return;
+            default:
+                break;
+        }
+    } else {
+        const analysis::AnalysisWindow& w = result.window();
+        switch (col) {
+            case Col::WindowTs:
+                sqlite3_result_int64(out, w.startNs());
+                return;
+            case Col::WindowDur:
+                sqlite3_result_int64(out, w.endNs() - w.startNs());
+                return;
+            case Col::WindowParts:
+                sqlite3_result_int64(out, static_cast<std::int64_t>(w.parts.size()));
+                return;
+            case Col::WindowSource:
+                sqlite3_result_text(out, analysis::toString(w.source), -1, SQLITE_STATIC);
+                return;
+            case Col::WindowDescription:
+                resultTransient(out, analysis::describeWindow(w));
+                return;
+            default:
+                break;
+        }
+    }
+    sqlite3_result_null(out);
 }
 
 void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
@@ -555,7 +908,13 @@ void rowColumn(const Cursor& c, Col col, sqlite3_context* out) {
             }
             break;
         }
+        case Rows::IdleGaps:
+        case Rows::Findings:
+        case Rows::Window:
+            analysisColumn(c, col, out);
+            return;
         case Rows::Slices:
+        case Rows::Args:
             break;
     }
     sqlite3_result_null(out);
@@ -585,7 +944,7 @@ int xConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out
     auto* tab = new Vtab();
     tab->def = module->def;
     tab->ctx = module->ctx;
-    if (module->def->rows == Rows::Slices) {
+    if (walksSlices(module->def->rows)) {
         for (std::size_t i = 0; i < module->def->columns.size(); ++i) {
             const int index = static_cast<int>(i);
             switch (module->def->columns[i].col) {
@@ -601,6 +960,9 @@ int xConnect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out
                 case Col::TrackId:
                     tab->trackCol = index;
                     break;
+                case Col::Ts:
+                    tab->tsCol = index;
+                    break;
                 default:
                     break;
             }
@@ -615,12 +977,47 @@ int xDisconnect(sqlite3_vtab* tab) {
     return SQLITE_OK;
 }
 
-// idxNum bits: which hints xFilter gets, in this order of its arguments.
+// idxNum bits: which hints xFilter gets, in this order of its arguments: `=` on the id, kind,
+// name and track, then ts's bounds (>=, >, <, <=).
 constexpr int kById = 1, kByKind = 2, kByName = 4, kByTrack = 8;
+constexpr int kTsFrom = 16, kTsAfter = 32, kTsBefore = 64, kTsTo = 128;
+constexpr int kHints = 8;
 
 bool binaryCollation(sqlite3_index_info* info, int i) {
     const char* coll = sqlite3_vtab_collation(info, i);
     return coll == nullptr || sqlite3_stricmp(coll, "BINARY") == 0;
+}
+
+// Which hint a usable constraint can be (its bit's position), or -1.
+int hintOf(const Vtab& tab, sqlite3_index_info* info, int i) {
+    const auto& c = info->aConstraint[i];
+    if (c.iColumn < 0)
+        return -1;
+    if (c.iColumn == tab.tsCol) {
+        switch (c.op) {
+            case SQLITE_INDEX_CONSTRAINT_GE:
+                return 4;
+            case SQLITE_INDEX_CONSTRAINT_GT:
+                return 5;
+            case SQLITE_INDEX_CONSTRAINT_LT:
+                return 6;
+            case SQLITE_INDEX_CONSTRAINT_LE:
+                return 7;
+            default:
+                return -1;
+        }
+    }
+    if (c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+        return -1;
+    if (c.iColumn == tab.idCol)
+        return 0;
+    if (c.iColumn == tab.kindCol && binaryCollation(info, i))
+        return 1;
+    if (c.iColumn == tab.nameCol && binaryCollation(info, i))
+        return 2;
+    if (c.iColumn == tab.trackCol)
+        return 3;
+    return -1;
 }
 
 int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
@@ -629,35 +1026,32 @@ int xBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
         std::max<double>(1.0, static_cast<double>(rowCount(*tab->ctx, tab->def->rows)));
     info->estimatedCost = rows;
     info->estimatedRows = static_cast<sqlite3_int64>(rows);
-    if (tab->def->rows != Rows::Slices)
+    if (!walksSlices(tab->def->rows))
         return SQLITE_OK;
-    int found[4] = {-1, -1, -1, -1};  // constraint index for id, kind, name, track
+    std::array<int, kHints> found;  // the constraint taken for each hint
+    found.fill(-1);
     for (int i = 0; i < info->nConstraint; ++i) {
-        const auto& c = info->aConstraint[i];
-        if (!c.usable || c.op != SQLITE_INDEX_CONSTRAINT_EQ)
+        if (!info->aConstraint[i].usable)
             continue;
-        if (c.iColumn == tab->idCol && found[0] < 0)
-            found[0] = i;
-        else if (c.iColumn == tab->kindCol && found[1] < 0 && binaryCollation(info, i))
-            found[1] = i;
-        else if (c.iColumn == tab->nameCol && found[2] < 0 && binaryCollation(info, i))
-            found[2] = i;
-        else if (c.iColumn == tab->trackCol && found[3] < 0)
-            found[3] = i;
+        const int hint = hintOf(*tab, info, i);
+        if (hint >= 0 && found[static_cast<std::size_t>(hint)] < 0)
+            found[static_cast<std::size_t>(hint)] = i;
     }
-    const int bits[4] = {kById, kByKind, kByName, kByTrack};
-    const double narrowing[4] = {rows, 10.0, 1000.0, 100.0};
+    // How much each hint is guessed to narrow the scan: by id to one slice (the args table: to
+    // its few args, rowCount's guess), by each bound of the time range to a quarter.
+    const double byId = tab->def->rows == Rows::Args ? rows / 4 : rows;
+    const double narrowing[kHints] = {byId, 10.0, 1000.0, 100.0, 4.0, 4.0, 4.0, 4.0};
     int argv = 0;
     double cost = rows;
-    for (int k = 0; k < 4; ++k) {
+    for (std::size_t k = 0; k < kHints; ++k) {
         if (found[k] < 0)
             continue;
-        info->idxNum |= bits[k];
+        info->idxNum |= 1 << k;
         info->aConstraintUsage[found[k]].argvIndex = ++argv;
         info->aConstraintUsage[found[k]].omit = 0;  // SQLite checks it again (see the top)
         cost /= narrowing[k];
     }
-    if (found[0] >= 0)
+    if (found[0] >= 0 && tab->def->rows == Rows::Slices)
         info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     info->estimatedCost = std::max(1.0, cost);
     info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
@@ -684,6 +1078,21 @@ std::optional<SliceKind> kindFromName(std::string_view name) {
     return std::nullopt;
 }
 
+// A bound of the time range the hint can use: an integer as it is, a real rounded outward (down
+// for a lower bound, up for an upper one: the range only widens); none for text, blobs, NULL and
+// reals past what a time can be (no narrowing: SQLite's own check decides).
+std::optional<model::TimeNs> timeBound(sqlite3_value* v, bool lower) {
+    if (sqlite3_value_type(v) == SQLITE_INTEGER)
+        return sqlite3_value_int64(v);
+    if (sqlite3_value_type(v) != SQLITE_FLOAT)
+        return std::nullopt;
+    const double d =
+        lower ? std::floor(sqlite3_value_double(v)) : std::ceil(sqlite3_value_double(v));
+    if (!(std::fabs(d) < 9e18))  // NaN too
+        return std::nullopt;
+    return static_cast<model::TimeNs>(d);
+}
+
 std::string_view valueText(sqlite3_value* v) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(v));
     return text ? std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(v)))
@@ -695,7 +1104,16 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
     TraceContext& ctx = *c->tab->ctx;
     const TableDef& def = *c->tab->def;
     c->eof = false;
-    if (def.rows != Rows::Slices) {
+    if (fromAnalysis(def.rows)) {
+        c->result = ctx.analysis();
+        if (c->result == nullptr) {
+            sqlite3_vtab* vtab = cursor->pVtab;
+            sqlite3_free(vtab->zErrMsg);
+            vtab->zErrMsg = sqlite3_mprintf("the analysis was cancelled");
+            return SQLITE_INTERRUPT;
+        }
+    }
+    if (!walksSlices(def.rows)) {
         c->row = 0;
         c->counter = 0;
         c->rowEnd = rowCount(ctx, def.rows);
@@ -707,8 +1125,16 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
     c->trackPos = 0;
     c->trackEnd = ctx.tracks.size();
     c->index = 0;
+    c->entered = false;
     c->single = false;
     c->byName = false;
+    c->byTime = false;
+    c->tsMin = -kNoTimeBound;
+    c->tsMax = kNoTimeBound;
+    c->withArgs = def.rows == Rows::Args;
+    c->members.clear();
+    c->member = 0;
+    c->argRow = 0;
     c->kindMask = def.kind >= 0 ? static_cast<std::uint16_t>(1u << def.kind) : kAllKinds;
     int arg = 0;
     const auto positionAtTrack = [&](std::int64_t track) {
@@ -759,21 +1185,49 @@ int xFilter(sqlite3_vtab_cursor* cursor, int idxNum, const char*, int argc, sqli
                 return SQLITE_OK;
         }
     }
+    for (const int bit : {kTsFrom, kTsAfter, kTsBefore, kTsTo}) {
+        if ((idxNum & bit) == 0 || arg >= argc)
+            continue;
+        const bool lower = bit == kTsFrom || bit == kTsAfter;
+        const auto t = timeBound(argv[arg++], lower);
+        if (!t || c->single)
+            continue;
+        c->byTime = true;
+        if (bit == kTsFrom)
+            c->tsMin = std::max(c->tsMin, *t);
+        else if (bit == kTsAfter)
+            c->tsMin = std::max(c->tsMin, *t < kNoTimeBound ? *t + 1 : *t);
+        else if (bit == kTsBefore)
+            c->tsMax = std::min(c->tsMax, *t > -kNoTimeBound ? *t - 1 : *t);
+        else
+            c->tsMax = std::min(c->tsMax, *t);
+    }
     if (c->kindMask == 0) {
         c->eof = true;
         return SQLITE_OK;
     }
     if (c->single) {
+        ++ctx.slicesVisited;
         if (!matches(*c, c->slice()))
             c->eof = true;
-        return SQLITE_OK;
+    } else {
+        settle(*c);
     }
-    settle(*c);
+    if (def.rows == Rows::Args && !c->eof) {
+        loadArgs(*c);
+        settleArg(*c);
+    }
     return SQLITE_OK;
 }
 
 int xNext(sqlite3_vtab_cursor* cursor) {
     auto* c = static_cast<Cursor*>(cursor);
+    if (c->tab->def->rows == Rows::Args) {
+        ++c->member;
+        ++c->argRow;
+        settleArg(*c);
+        return SQLITE_OK;
+    }
     if (c->tab->def->rows != Rows::Slices) {
         ++c->row;
         c->eof = c->row >= c->rowEnd;
@@ -799,6 +1253,8 @@ int xColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* out, int column) {
     const Col col = c->tab->def->columns[static_cast<std::size_t>(column)].col;
     if (c->tab->def->rows == Rows::Slices)
         sliceColumn(*c, col, out);
+    else if (c->tab->def->rows == Rows::Args)
+        argColumn(*c, col, out);
     else
         rowColumn(*c, col, out);
     return SQLITE_OK;
@@ -806,7 +1262,17 @@ int xColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* out, int column) {
 
 int xRowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) {
     const auto* c = static_cast<const Cursor*>(cursor);
-    *rowid = c->tab->def->rows == Rows::Slices ? sliceId({c->trackIndex(), c->index}) : c->row;
+    switch (c->tab->def->rows) {
+        case Rows::Slices:
+            *rowid = sliceId({c->trackIndex(), c->index});
+            break;
+        case Rows::Args:
+            *rowid = c->argRow;
+            break;
+        default:
+            *rowid = c->row;
+            break;
+    }
     return SQLITE_OK;
 }
 
@@ -926,6 +1392,30 @@ bool TraceContext::findName(std::string_view name, model::StringId& id) {
         return false;
     id = it->second;
     return true;
+}
+
+namespace {
+// Thrown out of std::call_once by a cancelled analysis, so that the flag stays unset and the
+// next scan runs it again.
+struct AnalysisCancelled {};
+}  // namespace
+
+const analysis::AnalysisResult* TraceContext::analysis() {
+    try {
+        std::call_once(m_analysisOnce, [this] {
+            // The default window, as analysis::analyzeTrace(trace) takes it.
+            const auto window = analysis::resolveWindow(*trace, analysis::WindowRequest{});
+            auto result = analysis::analyzeTrace(
+                *trace, analysis::AnalysisOptions{},
+                window.ok() ? window.value() : analysis::AnalysisWindow{}, cancel);
+            if (!result)
+                throw AnalysisCancelled{};
+            m_analysis = std::move(*result);
+        });
+    } catch (const AnalysisCancelled&) {
+        return nullptr;
+    }
+    return &*m_analysis;
 }
 
 int registerTraceTables(sqlite3* db, TraceContext& ctx) {

@@ -2,13 +2,16 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/Analysis.h"
 #include "model/Trace.h"
 
 namespace wl::query {
@@ -32,13 +35,30 @@ struct TraceContext {
     // The counter table's rows: counterBegin[c] is counter track c's first row (size + 1).
     std::vector<std::int64_t> counterBegin;
 
+    // The running query's cancel flag (TraceDatabase::run sets it; null between queries).
+    const std::atomic<bool>* cancel = nullptr;
+    // Slices the slice and args tables' scans have looked at since the database opened: what
+    // tests read to see a hint narrow a scan (TraceDatabase::slicesVisited).
+    std::uint64_t slicesVisited = 0;
+
     explicit TraceContext(model::TracePtr t);
     // A slice name's string id, when the trace has that name (made on the first call).
     bool findName(std::string_view name, model::StringId& id);
+    // The analysis of the default window (analysis::analyzeTrace: the capture range, the
+    // iterations, the steady state, ...), made the first time an analysis table is scanned and
+    // kept. Null when `cancel` was raised while it ran: nothing is kept then, and the next call
+    // runs it again.
+    const analysis::AnalysisResult* analysis();
+    // The analysis when it has been made, without making it (null otherwise).
+    const analysis::AnalysisResult* analysisIfMade() const {
+        return m_analysis ? &*m_analysis : nullptr;
+    }
 
 private:
     std::once_flag m_namesOnce;
     std::unordered_map<std::string_view, model::StringId> m_names;
+    std::once_flag m_analysisOnce;
+    std::optional<analysis::AnalysisResult> m_analysis;
 };
 
 // Registers the tables as eponymous-only modules of `db`; `ctx` must outlive the connection.

@@ -11,6 +11,11 @@ bytes; NVTX ranges (cat "user_annotation") by name: count and total duration. Du
 file's microseconds with three decimals, as integer nanoseconds (round(dur * 1000)). Last, for
 the NVTX range "train": the kernels that ran inside it (start >= its start, end <= its end, with
 start = round(ts * 1000), end = start + round(dur * 1000)): their count and total duration.
+
+Then, over the complete and instant ("X", "i") events, which are the slices: how many there are
+of each category ("cat"; NULL for an event without one), how many args they have in all (one
+row each in the args table), and for the keys "External id" and "correlation" how many events
+have the key and the sum of their (integer) values.
 """
 import collections
 import gzip
@@ -33,8 +38,9 @@ def main(path):
     by_name = collections.Counter()
     for e in kernels:
         by_name[e["name"]] += ns(e)
-    name, total = max(by_name.items(), key=lambda kv: (kv[1], kv[0]))
-    print("top_kernel", total, name)
+    if by_name:
+        name, total = max(by_name.items(), key=lambda kv: (kv[1], kv[0]))
+        print("top_kernel", total, name)
     copies = collections.defaultdict(lambda: [0, 0])
     for e in events:
         if e.get("cat") == "gpu_memcpy":
@@ -59,6 +65,14 @@ def main(path):
             inside = [k for k in kernels
                       if start(k) >= start(r) and start(k) + ns(k) <= start(r) + ns(r)]
             print("train_kernels", len(inside), sum(ns(k) for k in inside))
+    slices = [e for e in load(path) if e.get("ph") in ("X", "i")]
+    categories = collections.Counter(e.get("cat", "NULL") for e in slices)
+    for cat in sorted(categories):
+        print("category", cat, categories[cat])
+    print("args_rows", sum(len(e.get("args", {})) for e in slices))
+    for key in ("External id", "correlation"):
+        values = [e["args"][key] for e in slices if key in e.get("args", {})]
+        print("args", repr(key), len(values), sum(values))
 
 
 if __name__ == "__main__":
