@@ -1,5 +1,5 @@
 // `warpline query TRACE "SQL" [--csv | --json]`: one SQL statement over a trace's tables
-// (tracer/query: slice, kernel, memcpy, track, process, thread, counter, flow; README.md, "SQL").
+// (tracer/query; README.md, "SQL").
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,7 +16,8 @@ namespace {
 constexpr const char* kQueryUsage =
     "usage: warpline query TRACE \"SQL\" [--csv | --json]\n"
     "  Runs one read-only SQL statement (SQLite) over the trace's tables: slice, kernel, memcpy,\n"
-    "  track, process, thread, counter, flow (times in ns from the trace's start). Prints an\n"
+    "  track, process, thread, counter, flow, args; and the analysis of its default window:\n"
+    "  idle_gap, finding, analysis_window (times in ns from the trace's start). Prints an\n"
     "  aligned table (long text cut in the middle), --csv RFC 4180 CSV or --json an array of\n"
     "  objects. Example:\n"
     "    warpline query t.json \"SELECT name, count(*), sum(dur) FROM kernel GROUP BY name\"";

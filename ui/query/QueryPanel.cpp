@@ -9,11 +9,13 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
+#include <QStandardItem>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QThreadPool>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <optional>
 
 #include "query/ResultFormat.h"
 #include "query/TraceQuery.h"
@@ -233,35 +235,53 @@ void QueryPanel::show(const Outcome& outcome) {
 void QueryPanel::activateRow(int row) {
     if (!m_trace || row < 0 || row >= m_model->rowCount())
         return;
+    int sliceIdColumn = -1;
     int idColumn = -1;
     int tsColumn = -1;
     int durColumn = -1;
     for (int c = 0; c < m_model->columnCount(); ++c) {
         const QString name = m_model->headerData(c, Qt::Horizontal).toString();
-        if (name == QLatin1String("id") || name == QLatin1String("slice_id"))
+        if (name == QLatin1String("slice_id"))
+            sliceIdColumn = c;
+        else if (name == QLatin1String("id"))
             idColumn = c;
         else if (name == QLatin1String("ts"))
             tsColumn = c;
         else if (name == QLatin1String("dur"))
             durColumn = c;
     }
-    bool ok = false;
-    if (idColumn >= 0) {
-        const qlonglong id = m_model->item(row, idColumn)->text().toLongLong(&ok);
-        const model::SliceRef ref = query::sliceRefFromId(id);
-        if (ok && ref.track < m_trace->tracks().size() &&
-            ref.index < m_trace->track(ref.track).slices.size()) {
-            emit sliceActivated(ref);
-            return;
-        }
+    const auto number = [&](int column, bool& ok) {
+        const QStandardItem* item = column >= 0 ? m_model->item(row, column) : nullptr;
+        ok = item != nullptr;
+        return ok ? item->text().toLongLong(&ok) : 0;
+    };
+    bool tsOk = false;
+    const qlonglong ts = number(tsColumn, tsOk);
+    const auto slice = [&](int column) -> std::optional<model::SliceRef> {
+        bool ok = false;
+        const model::SliceRef ref = query::sliceRefFromId(number(column, ok));
+        if (!ok || ref.track >= m_trace->tracks().size() ||
+            ref.index >= m_trace->track(ref.track).slices.size())
+            return std::nullopt;
+        return ref;
+    };
+    // `slice_id` names a slice in every table. Every table has an `id`, a slice's only in the
+    // slice tables: it is taken for one when the row's ts, if it has one, is that slice's start
+    // (an idle gap's or a finding's id is not a slice, and its row selects its span).
+    std::optional<model::SliceRef> ref = slice(sliceIdColumn);
+    if (!ref) {
+        ref = slice(idColumn);
+        if (ref && tsOk && m_trace->slice(*ref).startNs != ts)
+            ref.reset();
     }
-    if (tsColumn >= 0 && durColumn >= 0) {
-        bool durOk = false;
-        const qlonglong ts = m_model->item(row, tsColumn)->text().toLongLong(&ok);
-        const qlonglong dur = m_model->item(row, durColumn)->text().toLongLong(&durOk);
-        if (ok && durOk && dur > 0)
-            emit rangeActivated({ts, ts + dur});
+    if (ref) {
+        emit sliceActivated(*ref);
+        return;
     }
+    bool durOk = false;
+    const qlonglong dur = number(durColumn, durOk);
+    if (tsOk && durOk && dur > 0)
+        emit rangeActivated({ts, ts + dur});
 }
 
 void QueryPanel::remember(const QString& sql) {

@@ -17,12 +17,12 @@ class QTableView;
 
 namespace wl::ui {
 
-// The Query panel: SQL over the open trace (the tables of `warpline query`: slice, kernel,
-// memcpy, track, process, thread, counter, flow; read-only). The query runs on a worker and can
-// be stopped; the window never waits. Results fill a table (at most kMaxRows rows); a row with a
-// slice id (`id` or `slice_id`) selects that slice on the timeline when clicked, one with `ts`
-// and `dur` selects that span. The last queries are kept in a history box (QSettings), and the
-// results save as CSV. An error is SQLite's message with where it is. GUI thread.
+// The Query panel: SQL over the open trace (the tables of `warpline query`, README.md "SQL";
+// read-only). The query runs on a worker and can be stopped; the window never waits. Results fill
+// a table (at most kMaxRows rows); a row with a slice id (`slice_id`, or a slice table's `id`)
+// selects that slice on the timeline when clicked, one with `ts` and `dur` selects that span. The
+// last queries are kept in a history box (QSettings), and the results save as CSV. An error is
+// SQLite's message with where it is. GUI thread.
 class QueryPanel : public QWidget {
     Q_OBJECT
 public:

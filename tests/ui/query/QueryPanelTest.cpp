@@ -68,6 +68,26 @@ TEST(QueryPanel, ARowWithTsAndDurSelectsItsSpan) {
     QSettings().clear();
 }
 
+TEST(QueryPanel, AnIdleGapsRowSelectsItsSpanNotTheSliceOfTheSameNumber) {
+    // Two kernels 100 µs apart: one idle gap, the second row of the idle_gap table (id 1) and
+    // of the slice table alike.
+    test::HandTrace t;
+    t.kernel(1, 0, 10'000, -1, "alpha");
+    t.kernel(1, 110'000, 120'000, -1, "beta");
+    QueryPanel panel;
+    panel.setTrace(t.finish());
+    panel.setQuery("SELECT id, ts, dur FROM idle_gap WHERE stream IS NULL ORDER BY ts");
+    ASSERT_TRUE(runAndWait(panel));
+    ASSERT_GE(panel.results()->model()->rowCount(), 1) << panel.statusText().toStdString();
+    QSignalSpy slices(&panel, &QueryPanel::sliceActivated);
+    QSignalSpy spans(&panel, &QueryPanel::rangeActivated);
+    emit panel.results()->clicked(panel.results()->model()->index(0, 0));
+    EXPECT_TRUE(slices.isEmpty());
+    ASSERT_EQ(spans.size(), 1);
+    EXPECT_EQ(spans.front().front().value<model::TimeRange>(), (model::TimeRange{10'000, 110'000}));
+    QSettings().clear();
+}
+
 TEST(QueryPanel, AnErrorSaysWhatAndWhereAndAWriteIsRefused) {
     QueryPanel panel;
     panel.setTrace(threeKernels());
