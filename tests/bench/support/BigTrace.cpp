@@ -170,7 +170,7 @@ ChildUsage runChild(const char* const* argv, const std::string& stdoutPath) {
     if (pid == 0) {
         if (!stdoutPath.empty()) {
             const int fd = ::open(stdoutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0)
+            if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(fd, STDERR_FILENO) < 0)
                 ::_exit(127);
         }
         ::execvp(argv[0], const_cast<char* const*>(argv));

@@ -30,8 +30,8 @@ struct ChildUsage {
     double peakRssMiB = 0.0;
 };
 
-// Runs `argv` (argv[0] looked up on PATH) with stdout sent to `stdoutPath` ("" keeps it) and
-// waits for it.
+// Runs `argv` (argv[0] looked up on PATH) with stdout and stderr sent to `stdoutPath` ("" keeps
+// them) and waits for it.
 ChildUsage runChild(const char* const* argv, const std::string& stdoutPath = {});
 
 // Runs `body` in a forked child (its return value the exit code) and waits for it: what it
