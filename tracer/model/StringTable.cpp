@@ -36,11 +36,6 @@ StringId StringTable::intern(std::string_view text) {
     return id;
 }
 
-StringId StringTable::find(std::string_view text) const {
-    const auto it = m_index.find(text);
-    return it == m_index.end() ? 0 : it->second;
-}
-
 std::size_t StringTable::memoryBytes() const {
     std::size_t bytes = m_views.capacity() * sizeof(std::string_view);
     for (const auto& block : m_blocks) {

@@ -23,8 +23,6 @@ public:
     StringTable& operator=(StringTable&&) noexcept;
 
     StringId intern(std::string_view text);
-    // The id of `text` when it is interned, else 0 (the empty string's id).
-    StringId find(std::string_view text) const;
     std::string_view get(StringId id) const { return m_views[id]; }
     std::size_t size() const { return m_views.size(); }
     // Heap bytes held (for the memory-per-slice figure).
